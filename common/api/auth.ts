@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
+import { Email, NewPassword } from './common';
+
+export const LoginBody = z.object({
+  email: Email,
+  password: z.string().min(1).max(1024),
+  recaptchaResponse: z.string().max(4096).optional(),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const AccountSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  accountExecutive: z.object({ fullName: z.string(), email: z.string() }).nullable(),
+});
+export type AccountSummary = z.infer<typeof AccountSummary>;
+
+/** The signed-in user's profile (spec section 3 "Profile", plus what the top bar needs). */
+export const Profile = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  fullName: z.string(),
+  preferredLocale: z.enum(LOCALES),
+  type: z.enum(USER_TYPES),
+  yourRole: z.enum(ROLES).nullable(),
+  /** Customers the user belongs to (first 50, by name); `accountsTotal` counts them all. */
+  accounts: z.array(AccountSummary),
+  accountsTotal: z.number().int(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const UpdateProfileBody = z
+  .object({
+    email: Email,
+    fullName: z.string().trim().min(1).max(200),
+    preferredLocale: z.enum(LOCALES),
+  })
+  .partial()
+  .strict();
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+
+export const RequestPasswordResetBody = z.object({
+  email: Email,
+  recaptchaResponse: z.string().min(1).max(4096),
+});
+export type RequestPasswordResetBody = z.infer<typeof RequestPasswordResetBody>;
+
+export const CheckPasswordResetQuery = z.object({ passwordResetToken: z.string().min(1).max(200) });
+
+export const ResetPasswordBody = z.object({
+  passwordResetToken: z.string().min(1).max(200),
+  password: NewPassword,
+});
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/** Self-hosted proof-of-work captcha challenge (see docs/decisions). */
+export const CaptchaChallenge = z.object({
+  algorithm: z.literal('SHA-256'),
+  challenge: z.string(),
+  salt: z.string(),
+  maxNumber: z.number().int(),
+  signature: z.string(),
+});
+export type CaptchaChallenge = z.infer<typeof CaptchaChallenge>;
+
+/** Public configuration the client needs before sign-in. */
+export const PublicConfig = z.object({
+  captcha: z.discriminatedUnion('provider', [
+    z.object({ provider: z.literal('builtin') }),
+    z.object({ provider: z.literal('recaptcha'), siteKey: z.string() }),
+  ]),
+  supportUrl: z.string(),
+  academyUrl: z.string(),
+  contactEmail: z.string(),
+  legalBaseUrl: z.string().nullable(),
+  devMailbox: z.boolean(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** The one error body of the API: `{ error: { code, message, details? } }`. */
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe('validation problems, one per field'),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Stable error codes the client may branch on. */
+export const ERROR_CODES = {
+  validation: 'validation_error',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  badCredentials: 'bad_credentials',
+  captchaRequired: 'captcha_required',
+  captchaInvalid: 'captcha_invalid',
+  rateLimited: 'rate_limited',
+  invalidToken: 'invalid_token',
+  crossOrigin: 'cross_origin',
+  payloadTooLarge: 'payload_too_large',
+  internal: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,0 +1,16 @@
+/** Business constants shared by client and server (spec section 9, decisions.md). */
+export const SUCCESS_NOTIFICATION_MS = 5000;
+export const LOADER_DELAY_MS = 200;
+export const DEBOUNCE_MS = 300;
+export const TYPEAHEAD_MIN_CHARS = 2;
+export const INVITATION_VALIDITY_DAYS = 7;
+export const PASSWORD_RESET_VALIDITY_MS = 60 * 60 * 1000;
+export const SESSION_IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+export const CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL = 3;
+export const CAPTCHA_AFTER_FAILED_LOGINS_PER_IP = 20;
+export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** HTTP status meaning "solve a captcha first" (spec section 8). */
+export const CAPTCHA_REQUIRED_STATUS = 420;
+export const SESSION_COOKIE = 'portal_session';
+/** Browser storage keys (spec section 4). */
+export const STORAGE_KEYS = { customer: 'customer', redirect: 'redirect', ssoRedirect: 'sso-redirect' } as const;

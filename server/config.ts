@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment, validated at start. Every variable has an embedded default
+ * that runs on one machine (SQLite under ./data, local mailbox, local files); docs/configuration.md
+ * lists them.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (def: number) => z.coerce.number().int().min(0).default(def);
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    BASE_URL: z.url({ message: 'must be an absolute URL such as http://localhost:3000' }).optional(),
+    DATABASE_URL: z.string().min(1).default('sqlite:./data/portal.db'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TRUST_PROXY: z.string().default('false'),
+    DATA_DIR: z.string().default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    RECAPTCHA_SITE_KEY: z.string().optional(),
+    RECAPTCHA_SECRET_KEY: z.string().optional(),
+    RATE_LIMIT_LOGIN_PER_MINUTE: int(30),
+    RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),
+    RATE_LIMIT_SIGNUP_PER_MINUTE: int(10),
+    RATE_LIMIT_INVITATION_PER_MINUTE: int(30),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis://')
+      .optional(),
+    DEV_MAILBOX: bool.optional(),
+    SEED_DEMO_DATA: bool.default(true),
+    SUPPORT_URL: z.url().default('https://support.example.com'),
+    ACADEMY_URL: z.url().default('https://academy.example.com'),
+    CONTACT_EMAIL: z.email().default('support@example.com'),
+    LEGAL_BASE_URL: z.url().optional(),
+    STATIC_DIR: z.string().default('./dist'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.DEV_MAILBOX) {
+      ctx.addIssue({ code: 'custom', path: ['DEV_MAILBOX'], message: 'cannot be enabled in production' });
+    }
+    if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RECAPTCHA_SECRET_KEY'],
+        message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY must be set together',
+      });
+    }
+  });
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  baseUrl: string;
+  databaseUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  sessionSecret: string;
+  /** false, true, a hop count, or a list of addresses/CIDRs, as Fastify's trustProxy takes it */
+  trustProxy: boolean | number | string[];
+  dataDir: string;
+  logLevel: string;
+  recaptcha: { siteKey: string; secretKey: string } | null;
+  rateLimits: { login: number; passwordReset: number; signup: number; invitation: number };
+  redisUrl: string | null;
+  /** mail stored and shown in a local mailbox page; never in production */
+  devMailbox: boolean;
+  seedDemoData: boolean;
+  supportUrl: string;
+  academyUrl: string;
+  contactEmail: string;
+  legalBaseUrl: string | null;
+  staticDir: string;
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === 'false' || value === '') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee docs/configuration.md.`);
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const config: Config = {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    // Development default only; production refuses to start without one (see superRefine above).
+    sessionSecret: e.SESSION_SECRET ?? 'development-only-session-secret-change-me',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    recaptcha:
+      e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY
+        ? { siteKey: e.RECAPTCHA_SITE_KEY, secretKey: e.RECAPTCHA_SECRET_KEY }
+        : null,
+    rateLimits: {
+      login: e.RATE_LIMIT_LOGIN_PER_MINUTE,
+      passwordReset: e.RATE_LIMIT_PASSWORD_RESET_PER_MINUTE,
+      signup: e.RATE_LIMIT_SIGNUP_PER_MINUTE,
+      invitation: e.RATE_LIMIT_INVITATION_PER_MINUTE,
+    },
+    redisUrl: e.REDIS_URL ?? null,
+    devMailbox: e.DEV_MAILBOX ?? (e.NODE_ENV !== 'production' && !e.SMTP_URL),
+    seedDemoData: e.SEED_DEMO_DATA,
+    supportUrl: e.SUPPORT_URL,
+    academyUrl: e.ACADEMY_URL,
+    contactEmail: e.CONTACT_EMAIL,
+    legalBaseUrl: e.LEGAL_BASE_URL ?? null,
+    staticDir: path.resolve(e.STATIC_DIR),
+    secureCookies: baseUrl.startsWith('https://'),
+  };
+  return { ...config, ...overrides };
+}

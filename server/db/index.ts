@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect';
+import { initialMigration } from './migrations/001_initial';
+import type { Database } from './schema';
+
+export type { DialectName } from './dialect';
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/** Migrations in order; later areas append theirs here. */
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '001_initial': initialMigration(dialect),
+  };
+}
+
+export function dialectOf(databaseUrl: string): DialectName {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgres' : 'sqlite';
+}
+
+/** `DATABASE_URL`: `postgres://…` for PostgreSQL, otherwise `sqlite:<file>` / a file path / `:memory:`. */
+export function openDatabase(databaseUrl: string): DatabaseHandle {
+  const dialect = dialectOf(databaseUrl);
+  if (dialect === 'postgres') {
+    // pg returns int8 (count(*), bigint) as strings; our counts and sizes fit in a JS number.
+    pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    return { db, dialect, close: () => db.destroy() };
+  }
+  const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect, close: () => db.destroy() };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(handle.dialect) };
+  const migrator = new Migrator({ db: handle.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(
+      `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+export const nowIso = () => new Date().toISOString();

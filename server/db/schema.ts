@@ -1,0 +1,269 @@
+import type { Generated } from 'kysely';
+import type {
+  AccessLevel,
+  CustomizationType,
+  InstanceStatus,
+  PaymentStatus,
+  Platform,
+  VersionType,
+} from '../../common/domain';
+import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
+
+/**
+ * Tables of the whole model (spec section 3). Columns are snake_case in SQL and camelCase here
+ * (CamelCasePlugin). Portable storage, identical on SQLite and PostgreSQL:
+ * timestamps are ISO-8601 UTC text, calendar dates are YYYY-MM-DD text, booleans are 0/1 integers,
+ * JSON documents are text. See docs/decisions/004-portable-storage.md.
+ */
+type Bool = 0 | 1;
+type Timestamp = string;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  fullName: string;
+  type: UserType;
+  status: UserStatus;
+  preferredLocale: Locale;
+  passwordHash: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  lastLoginAt: Timestamp | null;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value; the value itself is never stored */
+  id: string;
+  userId: number;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  userId: number;
+  tokenHash: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  success: Bool;
+  createdAt: Timestamp;
+}
+
+export interface UsedCaptchasTable {
+  /** signature of a solved challenge, kept until it expires so it cannot be replayed */
+  signature: string;
+  expiresAt: Timestamp;
+}
+
+export interface CustomersTable {
+  id: Generated<number>;
+  name: string;
+  customerKey: string;
+  selfService: Bool;
+  paymentStatus: PaymentStatus | null;
+  billingEmail: string | null;
+  crmId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface MembershipsTable {
+  id: Generated<number>;
+  userId: number;
+  customerId: number;
+  role: MemberRole;
+  status: UserStatus;
+  notifyLicenseExpiresSoon: Bool;
+  notifyLicenseExpired: Bool;
+  notifyProductDownload: Bool;
+  notifyInvitationAccepted: Bool;
+  notifyNewVersion: Bool;
+  notifyNewProductLicense: Bool;
+  notifyFirstProductDownload: Bool;
+  notifyEmailError: Bool;
+  createdAt: Timestamp;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  key: string;
+  customerId: number;
+  inviterId: number | null;
+  invitedEmail: string;
+  invitedFullName: string;
+  role: MemberRole;
+  locale: Locale;
+  /** pending | accepted | cancelled; "expired" is a pending one past expiresAt */
+  state: 'pending' | 'accepted' | 'cancelled';
+  /** self-service sign-up invitations carry the sign-up form's data */
+  selfService: Bool;
+  signupData: string | null;
+  sentAt: Timestamp;
+  expiresAt: Timestamp;
+  acceptedAt: Timestamp | null;
+  acceptedUserId: number | null;
+  createdAt: Timestamp;
+}
+
+export interface ProductsTable {
+  key: string;
+  name: string;
+  description: string;
+  customizationType: CustomizationType;
+  isSaas: Bool;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VersionsTable {
+  id: Generated<number>;
+  productKey: string;
+  title: string;
+  type: VersionType;
+  semVer: string;
+  description: string;
+  releaseDate: string | null;
+  published: Bool;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ArtifactsTable {
+  id: Generated<number>;
+  versionId: number;
+  platform: Platform;
+  fileName: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+  createdAt: Timestamp;
+}
+
+export interface LicencesTable {
+  id: Generated<number>;
+  customerId: number;
+  productKey: string;
+  isSaas: Bool;
+  hasEntityResolution: Bool;
+  accessLevel: AccessLevel;
+  startDate: string;
+  endDate: string;
+  data: string;
+  downloadSecret: string;
+  customizationId: number | null;
+  latestDownloadAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CustomizationsTable {
+  id: Generated<number>;
+  customerId: number;
+  productKey: string;
+  versionType: 'stable' | 'beta' | 'alpha';
+  customConfig: string;
+  enabled: Bool;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CloudInstancesTable {
+  id: Generated<number>;
+  customerId: number;
+  name: string;
+  tier: string;
+  status: InstanceStatus;
+  url: string | null;
+  deleteDataDelayInDays: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  customerId: number;
+  provider: 'builtin' | 'stripe';
+  providerCustomerId: string | null;
+  providerSubscriptionId: string | null;
+  status: PaymentStatus;
+  currentPeriodEnd: Timestamp | null;
+  graceUntil: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  customerId: number;
+  providerSessionId: string;
+  amountCents: number;
+  currency: string;
+  status: 'open' | 'complete' | 'expired' | 'failed';
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  customerId: number | null;
+  actorId: number | null;
+  actorEmail: string | null;
+  action: string;
+  /** JSON: productName, productVersion, productPlatform, invitationFrom, anonymousDownload… */
+  data: string;
+  createdAt: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  userId: number;
+  message: string;
+  status: 'unread' | 'read';
+  createdAt: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  template: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  nextAttemptAt: Timestamp;
+  lastError: string | null;
+  createdAt: Timestamp;
+  sentAt: Timestamp | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  passwordResetTokens: PasswordResetTokensTable;
+  loginAttempts: LoginAttemptsTable;
+  usedCaptchas: UsedCaptchasTable;
+  customers: CustomersTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  products: ProductsTable;
+  versions: VersionsTable;
+  artifacts: ArtifactsTable;
+  licences: LicencesTable;
+  customizations: CustomizationsTable;
+  cloudInstances: CloudInstancesTable;
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  auditLog: AuditLogTable;
+  notifications: NotificationsTable;
+  mailOutbox: MailOutboxTable;
+}
