@@ -1,0 +1,107 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
+import { createMailer } from './mail';
+import { authRoutes } from './modules/auth/routes';
+import { devMailboxRoutes } from './modules/dev/routes';
+import { systemRoutes } from './modules/system/routes';
+import { userRoutes } from './modules/users/routes';
+import { enforceAccess } from './plugins/access';
+import { errors } from './plugins/errors';
+import { security } from './plugins/security';
+import { session } from './plugins/session';
+import { spa } from './plugins/spa';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  /** an already open database (tests share one per file); otherwise config.databaseUrl is opened */
+  database?: DatabaseHandle;
+  /** false in tests that drive the outbox by hand */
+  startBackgroundWork?: boolean;
+}
+
+/** Builds the whole portal without listening: main.ts listens, tests use app.inject(). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  const ownsDatabase = !options.database;
+  await migrateToLatest(database);
+
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+          },
+    // a hop count is valid at run time (proxy-addr) though Fastify's types omit it
+    trustProxy: config.trustProxy as boolean | string | string[],
+    bodyLimit: BODY_LIMIT_BYTES,
+    // /api/users/ and /api/users are the same route
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    mail: createMailer({ config, db: database.db, log: app.log }),
+  };
+  app.decorate('ctx', ctx);
+
+  // Every API route must say who may call it (see plugins/access.ts).
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+  });
+
+  await app.register(errors);
+  await app.register(fastifyCookie);
+  await app.register(security);
+  await app.register(session);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Portal API', version: '1.0.0', description: 'Customer and licence portal' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'portal_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('preHandler', enforceAccess);
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+    },
+    { prefix: '/api' },
+  );
+  if (config.devMailbox) await app.register(devMailboxRoutes);
+  await app.register(spa);
+
+  if (options.startBackgroundWork !== false) app.addHook('onReady', async () => ctx.mail.start());
+  app.addHook('onClose', async () => {
+    await ctx.mail.stop();
+    if (ownsDatabase) await database.close();
+  });
+
+  return app as unknown as FastifyInstance;
+}

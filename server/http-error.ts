@@ -1,0 +1,22 @@
+import { ERROR_CODES, type ErrorCode } from '../common/api/errors';
+
+/** An error with an HTTP status and a stable code; the error handler turns it into the one error body. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode | string,
+    message: string,
+    readonly details?: { path: string; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: { path: string; message: string }[]) =>
+  new HttpError(400, ERROR_CODES.validation, message, details);
+export const unauthenticated = (message = 'Authentication required') =>
+  new HttpError(401, ERROR_CODES.unauthenticated, message);
+export const forbidden = (message = 'You are not allowed to do this') =>
+  new HttpError(403, ERROR_CODES.forbidden, message);
+export const notFound = (message = 'Not found') => new HttpError(404, ERROR_CODES.notFound, message);
+export const conflict = (message: string) => new HttpError(409, ERROR_CODES.conflict, message);
