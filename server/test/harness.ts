@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { SESSION_COOKIE } from '../../common/constants';
+import { buildApp } from '../app';
+import { type Config, loadConfig } from '../config';
+import { type DatabaseHandle, openDatabase } from '../db';
+
+/**
+ * API test harness. TEST_DB=postgres (with TEST_DATABASE_URL) runs the same tests on a fresh
+ * PostgreSQL database per test app; otherwise SQLite in memory.
+ */
+export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+export const BASE_URL = 'http://portal.test';
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const pgDb = TEST_DIALECT === 'postgres' ? await createPostgresDatabase() : null;
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      BASE_URL,
+      DATABASE_URL: pgDb?.url ?? ':memory:',
+      SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
+      STATIC_DIR: './does-not-exist',
+      ...env,
+    },
+    overrides,
+  );
+  const database = openDatabase(config.databaseUrl);
+  const app = await buildApp(config, { database, startBackgroundWork: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+/** The session cookie of a response, ready to send back as a Cookie header. */
+export function sessionCookieOf(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+/** app.inject with a session cookie and same-origin headers, as the web client sends them. */
+export function request(app: FastifyInstance, cookie: string | null, options: InjectOptions) {
+  return app.inject({
+    ...options,
+    headers: {
+      origin: BASE_URL,
+      ...(cookie ? { cookie } : {}),
+      ...(options.headers ?? {}),
+    },
+  });
+}

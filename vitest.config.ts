@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['common/**/*.test.ts', 'client/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          // each test file builds its own app on its own database (SQLite in memory or a fresh
+          // PostgreSQL database when TEST_DB=postgres), so files may run in parallel
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
