@@ -82,14 +82,14 @@ export interface MembershipsTable {
   customerId: number;
   role: MemberRole;
   status: UserStatus;
-  notifyLicenseExpiresSoon: Bool;
-  notifyLicenseExpired: Bool;
-  notifyProductDownload: Bool;
-  notifyInvitationAccepted: Bool;
-  notifyNewVersion: Bool;
-  notifyNewProductLicense: Bool;
-  notifyFirstProductDownload: Bool;
-  notifyEmailError: Bool;
+  notifyLicenseExpiresSoon: Generated<Bool>;
+  notifyLicenseExpired: Generated<Bool>;
+  notifyProductDownload: Generated<Bool>;
+  notifyInvitationAccepted: Generated<Bool>;
+  notifyNewVersion: Generated<Bool>;
+  notifyNewProductLicense: Generated<Bool>;
+  notifyFirstProductDownload: Generated<Bool>;
+  notifyEmailError: Generated<Bool>;
   createdAt: Timestamp;
 }
 
