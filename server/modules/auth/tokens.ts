@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import { PASSWORD_RESET_VALIDITY_MS } from '../../../common/constants';
+import { type DB, nowIso } from '../../db';
+
+/**
+ * Password-reset tokens (decisions.md): 256 random bits, only the SHA-256 stored, single use,
+ * valid one hour. Also used to let a newly created user choose a first password.
+ */
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export async function issuePasswordResetToken(db: DB, userId: number, validityMs = PASSWORD_RESET_VALIDITY_MS) {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await db
+    .insertInto('passwordResetTokens')
+    .values({
+      userId,
+      tokenHash: hashToken(token),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + validityMs).toISOString(),
+      usedAt: null,
+    })
+    .execute();
+  return token;
+}
+
+/** The user id a token stands for, when it is known, unused and not expired. */
+export async function findValidResetToken(db: DB, token: string) {
+  return db
+    .selectFrom('passwordResetTokens')
+    .select(['id', 'userId'])
+    .where('tokenHash', '=', hashToken(token))
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', nowIso())
+    .executeTakeFirst();
+}
+
+/** The link a mail carries to choose a password: /{locale}/reset-password/{token}. */
+export function resetPasswordLink(baseUrl: string, locale: string, token: string) {
+  return `${baseUrl}/${locale}/reset-password/${encodeURIComponent(token)}`;
+}
