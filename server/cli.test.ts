@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './db';
+import { verifyPassword } from './modules/auth/password';
+
+/** The operator CLI, run as an operator would: a separate process on the configured database. */
+const root = path.resolve(import.meta.dirname, '..');
+let dir: string;
+let databaseUrl: string;
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+      cwd: root,
+      // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const PASSWORD = 'Operator-Password-42';
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cli-'));
+  databaseUrl = `sqlite:${path.join(dir, 'portal.db')}`;
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run cli', () => {
+  it('prints the usage with help or without arguments', async () => {
+    for (const args of [[], ['help']]) {
+      const result = await cli(...args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Usage: npm run cli -- <command>');
+      expect(result.stdout).toContain('create-user');
+    }
+  });
+
+  it('refuses an unknown command', async () => {
+    const result = await cli('launch-rockets');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('Unknown command "launch-rockets"');
+  });
+
+  it('creates a staff user with a password and prints its id', async () => {
+    const result = await cli(
+      'create-user',
+      '--type',
+      'admin',
+      '--email',
+      'First.Admin@Example.com',
+      '--password',
+      PASSWORD,
+      '--name',
+      'First Admin',
+    );
+    expect(result.stderr).toContain('Created admin first.admin@example.com');
+    expect(result.code).toBe(0);
+    const id = Number(result.stdout.trim());
+    expect(Number.isInteger(id) && id > 0).toBe(true);
+
+    const database = openDatabase(databaseUrl);
+    try {
+      const user = await database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(user).toMatchObject({
+        email: 'first.admin@example.com',
+        fullName: 'First Admin',
+        type: 'admin',
+        status: 'enabled',
+        preferredLocale: 'en',
+      });
+      expect(await verifyPassword(user.passwordHash, PASSWORD)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses an e-mail that already exists, whatever its case', async () => {
+    const args = ['--type', 'supportEngineer', '--password', PASSWORD, '--name', 'Someone'];
+    expect((await cli('create-user', '--email', 'twice@example.com', ...args)).code).toBe(0);
+    const result = await cli('create-user', '--email', 'TWICE@example.com', ...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('A user with the e-mail twice@example.com already exists');
+  });
+
+  it('explains which password rule fails first', async () => {
+    const base = ['create-user', '--type', 'admin', '--email', 'weak@example.com', '--name', 'Weak'];
+    const short = await cli(...base, '--password', 'Short-1');
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain('--password must be at least 15 characters long');
+    const noDigit = await cli(...base, '--password', 'No-Digits-In-This-One');
+    expect(noDigit.stderr).toContain('--password must contain a digit');
+  });
+
+  it('refuses a type that is not a staff type, and missing or unknown options', async () => {
+    const wrongType = await cli(
+      'create-user',
+      '--type',
+      'client',
+      '--email',
+      'client@example.com',
+      '--password',
+      PASSWORD,
+      '--name',
+      'Client',
+    );
+    expect(wrongType.code).not.toBe(0);
+    expect(wrongType.stderr).toContain(
+      '--type must be one of admin, accountExecutive, productManager, supportEngineer',
+    );
+
+    const missing = await cli('create-user', '--type', 'admin');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--email is required');
+    expect(missing.stderr).toContain('--password is required');
+    expect(missing.stderr).toContain('--name is required');
+
+    const unknown = await cli('create-user', '--role', 'admin');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("'--role'");
+
+    const badEmail = await cli(
+      'create-user',
+      '--type',
+      'admin',
+      '--email',
+      'nope',
+      '--password',
+      PASSWORD,
+      '--name',
+      'N',
+    );
+    expect(badEmail.stderr).toContain('--email is not a valid e-mail address');
+  });
+});

@@ -1,0 +1,170 @@
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordError } from '../common/password';
+import { STAFF_TYPES } from '../common/roles';
+import { ConfigError, loadConfig } from './config';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
+import { hashPassword } from './modules/auth/password';
+import { emailTaken, insertUser, isUniqueViolation } from './modules/users/repo';
+
+/**
+ * Operator commands: `npm run cli -- <command> [options]`. They work on the database DATABASE_URL
+ * names (migrating it first), so the first admin of a production install can be created without
+ * demo data. Exit codes: 0 done, 1 refused or failed, 2 wrong usage.
+ */
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIo): Promise<void>;
+}
+
+const PASSWORD_TEXT: Record<PasswordError, string> = {
+  'password.error.too_short': `must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+  'password.error.too_long': `must be at most ${PASSWORD_MAX_LENGTH} characters long`,
+  'password.error.no_lowercase': 'must contain a lowercase letter',
+  'password.error.no_uppercase': 'must contain an uppercase letter',
+  'password.error.no_number': 'must contain a digit',
+  'password.error.no_special_char': 'must contain a punctuation character such as ! ? - _ .',
+};
+
+const CreateUserArgs = z.object({
+  type: z.enum(STAFF_TYPES, {
+    error: (issue) => `${issue.input === undefined ? 'is required: ' : 'must be '}one of ${STAFF_TYPES.join(', ')}`,
+  }),
+  email: z
+    .string({ error: 'is required' })
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email({ error: 'is not a valid e-mail address' })),
+  password: z.string({ error: 'is required' }).superRefine((value, ctx) => {
+    const problem = checkPassword(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${PASSWORD_TEXT[problem]} (${problem})` });
+  }),
+  name: z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(200),
+  locale: z.enum(['en', 'fr'], { error: 'must be en or fr' }).default('en'),
+});
+
+/** Opens the configured database, migrated, for the length of one command. */
+async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message);
+    throw error;
+  }
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function parseOptions<S extends z.ZodType>(schema: S, args: string[], names: string[]): z.output<S> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args,
+      options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new CliError((error as Error).message, 2);
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')} ${issue.message}`);
+    throw new CliError(`Invalid arguments:\n${lines.join('\n')}`, 2);
+  }
+  return parsed.data;
+}
+
+const commands: Record<string, Command> = {
+  'create-user': {
+    summary: 'create an enabled staff user with a password (e.g. the first admin)',
+    usage:
+      "create-user --type <admin|accountExecutive|productManager|supportEngineer> --email <e-mail> --password '<password>' --name '<full name>' [--locale en|fr]",
+    async run(args, io) {
+      const input = parseOptions(CreateUserArgs, args, ['type', 'email', 'password', 'name', 'locale']);
+      const passwordHash = await hashPassword(input.password);
+      const user = await withDatabase(async ({ db }) => {
+        if (await emailTaken(db, input.email))
+          throw new CliError(`A user with the e-mail ${input.email} already exists`);
+        try {
+          return await insertUser(db, {
+            email: input.email,
+            fullName: input.name,
+            type: input.type,
+            preferredLocale: input.locale,
+            passwordHash,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new CliError(`A user with the e-mail ${input.email} already exists`);
+          throw error;
+        }
+      });
+      // the id alone on stdout, so scripts can capture it; the sentence is for the operator
+      io.err(`Created ${user.type} ${user.email} (id ${user.id})`);
+      io.out(String(user.id));
+    },
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}\n      ${c.usage}`);
+  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n  help           this text`;
+}
+
+/** Runs one command line; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.out(usage());
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    await command.run(args, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(error.message);
+      if (error.exitCode === 2) io.err(`\nUsage: npm run cli -- ${command.usage}`);
+      return error.exitCode;
+    }
+    io.err(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const code = await runCli(process.argv.slice(2), {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
+  process.exitCode = code;
+}
