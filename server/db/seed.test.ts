@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
+import { checkPassword } from '../../common/password';
+import { login } from '../test/factories';
+import { createTestApp, request, type TestApp } from '../test/harness';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, seedDemoData } from './seed';
+
+let t: TestApp;
+let seeded: boolean;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  seeded = await seedDemoData(t.app.ctx.db);
+});
+afterAll(async () => t?.close());
+
+const count = async (table: 'users' | 'customers' | 'products' | 'versions' | 'licences' | 'cloudInstances') =>
+  Number(
+    (
+      await t.app.ctx.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe('demo data', () => {
+  it('loads into an empty database, once', async () => {
+    expect(seeded).toBe(true);
+    expect(await count('users')).toBe(DEMO_ACCOUNTS.length);
+    expect(await count('customers')).toBeGreaterThanOrEqual(4);
+    expect(await count('products')).toBeGreaterThanOrEqual(3);
+    expect(await count('versions')).toBeGreaterThanOrEqual(6);
+    expect(await count('licences')).toBeGreaterThanOrEqual(5);
+    expect(await count('cloudInstances')).toBe(1);
+
+    expect(await seedDemoData(t.app.ctx.db)).toBe(false);
+    expect(await count('users')).toBe(DEMO_ACCOUNTS.length);
+  });
+
+  it('uses a documented password that follows the password rule', () => {
+    expect(checkPassword(DEMO_PASSWORD)).toBeNull();
+    expect(DEMO_PASSWORD).toBe('Demo-Password-2024!');
+  });
+
+  it('has one account per role, the account executive in two customers, clients in Acme Analytics', async () => {
+    const roles = DEMO_ACCOUNTS.map((a) => a.role).sort();
+    expect(roles).toEqual(
+      [
+        'admin',
+        'accountExecutive',
+        'productManager',
+        'supportEngineer',
+        'businessOwner',
+        'technicalContact',
+        'endUser',
+      ].sort(),
+    );
+    const { db } = t.app.ctx;
+    const memberships = await db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.userId')
+      .innerJoin('customers', 'customers.id', 'memberships.customerId')
+      .select(['users.email', 'memberships.role', 'customers.name'])
+      .execute();
+    for (const account of DEMO_ACCOUNTS) {
+      const mine = memberships.filter((m) => m.email === account.email);
+      expect(mine.map((m) => m.name).sort(), account.email).toEqual([...account.customers].sort());
+      for (const m of mine) expect(m.role).toBe(account.role);
+    }
+    expect(DEMO_ACCOUNTS.find((a) => a.role === 'accountExecutive')?.customers).toHaveLength(2);
+    for (const role of ['businessOwner', 'technicalContact', 'endUser']) {
+      expect(DEMO_ACCOUNTS.find((a) => a.role === role)?.customers).toEqual([DEMO_CUSTOMER_NAME]);
+    }
+  });
+
+  it('has well-formed customers, versions and licences', async () => {
+    const { db } = t.app.ctx;
+    const customers = await db.selectFrom('customers').selectAll().execute();
+    for (const c of customers) {
+      expect(isValidCustomerKey(c.customerKey)).toBe(true);
+      expect([...c.customerKey].every((ch) => CUSTOMER_KEY_ALPHABET.includes(ch))).toBe(true);
+    }
+    const selfService = customers.filter((c) => c.selfService === 1);
+    expect(selfService).toHaveLength(1);
+    expect(selfService[0].paymentStatus).toBe('trial');
+    const instance = await db.selectFrom('cloudInstances').selectAll().executeTakeFirstOrThrow();
+    expect(instance.customerId).toBe(selfService[0].id);
+
+    const saas = await db.selectFrom('products').select('key').where('isSaas', '=', 1).execute();
+    expect(saas).toHaveLength(1);
+    const types = new Set(
+      (await db.selectFrom('versions').select('type').where('published', '=', 1).execute()).map((v) => v.type),
+    );
+    for (const type of ['stable', 'beta', 'maintenance']) expect(types.has(type as never)).toBe(true);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const in3Months = new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const licences = await db.selectFrom('licences').selectAll().execute();
+    expect(licences.some((l) => l.endDate > in3Months)).toBe(true);
+    expect(licences.some((l) => l.endDate >= today && l.endDate <= in3Months)).toBe(true);
+    expect(licences.some((l) => l.endDate < today)).toBe(true);
+    for (const l of licences) {
+      expect(() => JSON.parse(l.data)).not.toThrow();
+      expect(l.downloadSecret.length).toBeGreaterThanOrEqual(32);
+    }
+    expect(new Set(licences.map((l) => l.downloadSecret)).size).toBe(licences.length);
+  });
+
+  it('lets every demo account sign in with the shared password', async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      const cookie = await login(t.app, account.email, DEMO_PASSWORD);
+      const me = await request(t.app, cookie, { method: 'GET', url: '/api/auth/me' });
+      expect(me.statusCode, account.email).toBe(200);
+      expect(me.json()).toMatchObject({ email: account.email, fullName: account.fullName, type: account.type });
+    }
+  });
+});
