@@ -1,27 +1,20 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [react()],
         test: {
           name: 'unit',
           include: ['common/**/*.test.ts', 'client/**/*.test.{ts,tsx}'],
-          environment: 'node',
-          // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
+          // Client tests need a DOM; a common/ test that needs Node APIs starts with `// @vitest-environment node`.
+          environment: 'jsdom',
+          setupFiles: ['client/test/setup.ts'],
         },
       },
-      {
-        test: {
-          name: 'api',
-          include: ['server/**/*.test.ts'],
-          environment: 'node',
-          // each test file builds its own app on its own database (SQLite in memory or a fresh
-          // PostgreSQL database when TEST_DB=postgres), so files may run in parallel
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // ---- API tests: add the 'api' project (server/**/*.test.ts, environment node) here ----
     ],
   },
 });

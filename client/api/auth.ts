@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import {
+  CaptchaChallenge,
+  type LoginBody,
+  Profile,
+  PublicConfig,
+  type RequestPasswordResetBody,
+  type ResetPasswordBody,
+  type UpdateProfileBody,
+} from '../../common/api/auth';
+import { Ok } from '../../common/api/common';
+import { ApiError, api } from './client';
+
+export const getConfig = () => api.get('/config', { schema: PublicConfig });
+
+export const getCaptchaChallenge = () => api.get('/captcha/challenge', { schema: CaptchaChallenge });
+
+/** The signed-in user, or null when there is no session (a 401 is the expected answer then). */
+export async function getProfile(): Promise<Profile | null> {
+  try {
+    return await api.get('/auth/me', { schema: Profile, reloadOnUnauthorized: false });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const login = (body: LoginBody) =>
+  api.post('/auth/login', body, { schema: Profile, reloadOnUnauthorized: false });
+
+export const logout = () => api.post('/auth/logout', {}, { schema: z.unknown(), reloadOnUnauthorized: false });
+
+export const updateProfile = (body: UpdateProfileBody) => api.patch('/auth/me', body, { schema: Profile });
+
+export const requestPasswordReset = (body: RequestPasswordResetBody) =>
+  api.post('/auth/request-password-reset', body, { schema: Ok });
+
+export const checkPasswordReset = (passwordResetToken: string) =>
+  api.get('/auth/check-password-reset', { query: { passwordResetToken }, schema: Ok });
+
+export const resetPassword = (body: ResetPasswordBody) => api.patch('/auth/reset-password', body, { schema: Ok });

@@ -1,0 +1,90 @@
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../common/format';
+import { BellIcon } from '../components/icons';
+import { type NotificationStatus, notificationStore, useNotificationEntries } from '../components/notify';
+import { currentLocale } from '../i18n';
+
+const STATUS_COLORS: Record<NotificationStatus, string> = { success: 'teal', error: 'red', info: 'blue' };
+
+/** Lists what was notified during this session, so a message that closed on its own can be read again. */
+export function NotificationCentre() {
+  const { t, i18n } = useTranslation();
+  const entries = useNotificationEntries();
+  const unread = entries.filter((e) => !e.read).length;
+  const locale = currentLocale(i18n.language);
+  return (
+    <Popover position="bottom-end" width={360} shadow="md" withArrow trapFocus>
+      <Popover.Target>
+        <Indicator label={unread} size={16} disabled={unread === 0} offset={4} color="red">
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label={unread ? t('notificationCentre.openUnread', { count: unread }) : t('notificationCentre.open')}
+            data-testid="notification-centre"
+          >
+            <BellIcon />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Group justify="space-between" mb="xs">
+          <Text fw={600}>{t('notificationCentre.title')}</Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            disabled={unread === 0}
+            onClick={() => notificationStore.markAllRead()}
+            data-testid="notification-centre-mark-read"
+          >
+            {t('notificationCentre.markAllRead')}
+          </Button>
+        </Group>
+        {entries.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="notification-centre-empty">
+            {t('notificationCentre.empty')}
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={360}>
+            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+              {entries.map((entry) => (
+                <li key={entry.id} data-id={entry.id} data-testid="notification-centre-item" data-status={entry.status}>
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
+                    <Badge size="xs" color={STATUS_COLORS[entry.status]} variant={entry.read ? 'outline' : 'filled'}>
+                      {t(`notificationCentre.status.${entry.status}`)}
+                    </Badge>
+                    <div>
+                      {entry.title && (
+                        <Text size="sm" fw={600}>
+                          {entry.title}
+                        </Text>
+                      )}
+                      <Text size="sm" fw={entry.read ? 400 : 500}>
+                        {entry.message}
+                        {!entry.read && <VisuallyHidden> ({t('notificationCentre.unread')})</VisuallyHidden>}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        <time dateTime={entry.date}>{formatDateTime(entry.date, locale)}</time>
+                      </Text>
+                    </div>
+                  </Group>
+                </li>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        )}
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,43 @@
+import type { AccountSummary, Profile } from '../../common/api/auth';
+import { can } from '../../common/permissions';
+
+type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal'>;
+
+/** The account the user is working on: the stored one when it is still theirs, else the first. */
+export function currentAccount(profile: NavProfile, storedCustomer: string | null): AccountSummary | null {
+  const stored = profile.accounts.find((a) => String(a.id) === storedCustomer);
+  return stored ?? profile.accounts[0] ?? null;
+}
+
+function accountPath(profile: NavProfile, account: AccountSummary | null): string {
+  if (profile.accountsTotal > 1 || !account) return '/select-account';
+  return `/accounts/${account.id}`;
+}
+
+export interface TopBarLinks {
+  brand: string;
+  home: { to: string; label: 'home' | 'customers' } | null;
+  customers: boolean;
+  products: boolean;
+  users: boolean;
+  accountExecutiveEmail: string | null;
+  myProjects: boolean;
+}
+
+/** Spec 2 "Top bar": which links show and where they lead, as bare paths. */
+export function topBarLinks(profile: NavProfile, storedCustomer: string | null): TopBarLinks {
+  const role = profile.yourRole;
+  const account = currentAccount(profile, storedCustomer);
+  const brand = can(role, 'brandToAccount') ? (account ? `/accounts/${account.id}` : '/select-account') : '/';
+  return {
+    brand,
+    home: can(role, 'homeLink')
+      ? { to: accountPath(profile, account), label: role === 'accountExecutive' ? 'customers' : 'home' }
+      : null,
+    customers: can(role, 'viewCustomers'),
+    products: can(role, 'viewProducts'),
+    users: can(role, 'manageUsers'),
+    accountExecutiveEmail: can(role, 'accountExecutiveContact') ? (account?.accountExecutive?.email ?? null) : null,
+    myProjects: profile.accountsTotal > 1,
+  };
+}

@@ -1,0 +1,107 @@
+import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
+import { isLocale, type Locale } from '../../common/roles';
+import { DelayedLoader } from '../components/DelayedLoader';
+import { NotFoundPage } from '../pages/error/NotFoundPage';
+import { Guard, UnauthenticatedOnly } from './guards';
+import { detectLocale, localizePath, ROUTE_RULES, switchLocale } from './routing';
+import { Shell } from './Shell';
+import { useProfile } from './session';
+import { LOCALE_STORAGE_KEY, storage } from './storage';
+
+function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] as M[K] })));
+}
+
+const LoginPage = page(() => import('../pages/login/LoginPage'), 'LoginPage');
+const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage');
+const PasswordLostPage = page(() => import('../pages/password-lost/PasswordLostPage'), 'PasswordLostPage');
+const ResetPasswordPage = page(() => import('../pages/reset-password/ResetPasswordPage'), 'ResetPasswordPage');
+const HomePage = page(() => import('../pages/home/HomePage'), 'HomePage');
+const UsersPage = page(() => import('../pages/users/UsersPage'), 'UsersPage');
+const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'SettingsPage');
+const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
+const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
+const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
+const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage');
+const placeholders = () => import('../pages/placeholder/PlaceholderPages');
+const CustomersPage = page(placeholders, 'CustomersPage');
+const ProductsPage = page(placeholders, 'ProductsPage');
+const ProductPage = page(placeholders, 'ProductPage');
+const InvitationPage = page(placeholders, 'InvitationPage');
+const SignUpPage = page(placeholders, 'SignUpPage');
+const SignUpConfirmationPage = page(placeholders, 'SignUpConfirmationPage');
+
+/** A path without a locale segment: the same path under the visitor's locale (decisions, routing). */
+function AddLocale() {
+  const location = useLocation();
+  const locale = detectLocale(storage.get(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]);
+  return <Navigate replace to={`${localizePath(locale, location.pathname)}${location.search}${location.hash}`} />;
+}
+
+function Localized({ locale }: { locale: Locale }) {
+  const { i18n } = useTranslation();
+  const location = useLocation();
+  const profile = useProfile().data;
+  useLayoutEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+    document.documentElement.lang = locale;
+    storage.set(LOCALE_STORAGE_KEY, locale);
+  }, [i18n, locale]);
+  // Spec 2: the signed-in user's preferred locale wins over the one in the path.
+  if (profile && profile.preferredLocale !== locale) {
+    return (
+      <Navigate replace to={switchLocale(location.pathname, location.search, location.hash, profile.preferredLocale)} />
+    );
+  }
+  return (
+    <Shell>
+      <Suspense fallback={<DelayedLoader />}>
+        <Outlet />
+      </Suspense>
+    </Shell>
+  );
+}
+
+function LocaleRoot() {
+  const { locale } = useParams();
+  return isLocale(locale) ? <Localized locale={locale} /> : <AddLocale />;
+}
+
+const unauthenticated = (element: React.ReactNode) => <UnauthenticatedOnly>{element}</UnauthenticatedOnly>;
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<AddLocale />} />
+      <Route path="/:locale" element={<LocaleRoot />}>
+        <Route index element={<Guard rule={ROUTE_RULES.home}>{<HomePage />}</Guard>} />
+        <Route path="login" element={unauthenticated(<LoginPage />)} />
+        <Route path="logout" element={<LogoutPage />} />
+        <Route path="password-lost" element={unauthenticated(<PasswordLostPage />)} />
+        <Route path="reset-password/:token" element={unauthenticated(<ResetPasswordPage />)} />
+        <Route path="invitation/:key" element={<InvitationPage />} />
+        <Route path="sign-up" element={<SignUpPage />} />
+        <Route path="sign-up/confirmation/:key" element={<SignUpConfirmationPage />} />
+        <Route
+          path="select-account"
+          element={<Guard rule={ROUTE_RULES.selectAccount}>{<SelectAccountPage />}</Guard>}
+        />
+        <Route path="accounts/:id" element={<Guard rule={ROUTE_RULES.account}>{<AccountPage />}</Guard>} />
+        <Route path="customers" element={<Guard rule={ROUTE_RULES.customers}>{<CustomersPage />}</Guard>} />
+        <Route path="products" element={<Guard rule={ROUTE_RULES.products}>{<ProductsPage />}</Guard>} />
+        <Route path="products/:key" element={<Guard rule={ROUTE_RULES.products}>{<ProductPage />}</Guard>} />
+        <Route path="users" element={<Guard rule={ROUTE_RULES.users}>{<UsersPage />}</Guard>} />
+        <Route path="settings" element={<Guard rule={ROUTE_RULES.settings}>{<SettingsPage />}</Guard>} />
+        <Route path="about" element={<Guard rule={ROUTE_RULES.about}>{<AboutPage />}</Guard>} />
+        <Route path="terms-and-conditions" element={<LegalPage document="terms-and-conditions" />} />
+        <Route path="data-processing" element={<LegalPage document="data-processing" />} />
+        <Route path="cookies-information" element={<LegalPage document="cookies-information" />} />
+        <Route path="privacy-policy" element={<LegalPage document="privacy-policy" />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route path="*" element={<AddLocale />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,43 @@
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import type { Profile } from '../../common/api/auth';
+import { STORAGE_KEYS } from '../../common/constants';
+import { getConfig, getProfile } from '../api/auth';
+import { ApiError } from '../api/client';
+import { notificationStore } from '../components/notify';
+import { storage } from './storage';
+
+export const PROFILE_KEY = ['auth', 'me'] as const;
+export const CONFIG_KEY = ['config'] as const;
+
+export function useProfile() {
+  return useQuery({
+    queryKey: PROFILE_KEY,
+    queryFn: getProfile,
+    staleTime: 60_000,
+    // Checking again on focus is how a session that ended elsewhere gets noticed.
+    refetchOnWindowFocus: true,
+  });
+}
+
+export function useConfig() {
+  return useQuery({ queryKey: CONFIG_KEY, queryFn: getConfig, staleTime: Number.POSITIVE_INFINITY });
+}
+
+export function setProfile(queryClient: QueryClient, profile: Profile | null): void {
+  queryClient.setQueryData(PROFILE_KEY, profile);
+}
+
+/** Spec 4 "Logout": forget the stored customer and redirect, and every cached list of the old user. */
+export function forgetSession(queryClient: QueryClient): void {
+  storage.remove(STORAGE_KEYS.customer);
+  storage.remove(STORAGE_KEYS.redirect);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== CONFIG_KEY[0] });
+  setProfile(queryClient, null);
+  notificationStore.clear();
+}
+
+/** No retry for answers the server meant (4xx); one for network trouble and server errors. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}

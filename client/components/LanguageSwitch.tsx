@@ -1,0 +1,63 @@
+import { Button } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { LOCALES, type Locale } from '../../common/roles';
+import { updateProfile } from '../api/auth';
+import { errorText } from '../api/client';
+import { switchLocale } from '../app/routing';
+import { setProfile, useProfile } from '../app/session';
+import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
+import { currentLocale } from '../i18n';
+import { notify } from './notify';
+
+/** Changes the interface language; a signed-in user's choice is saved, since their profile locale wins. */
+export function useSwitchLanguage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const profile = useProfile().data;
+  const [pending, setPending] = useState(false);
+
+  async function switchTo(locale: Locale) {
+    storage.set(LOCALE_STORAGE_KEY, locale);
+    if (profile && profile.preferredLocale !== locale) {
+      setPending(true);
+      try {
+        setProfile(queryClient, await updateProfile({ preferredLocale: locale }));
+      } catch (error) {
+        notify({ status: 'error', message: errorText(error, t('errors.generic')) });
+        return;
+      } finally {
+        setPending(false);
+      }
+    }
+    navigate(switchLocale(location.pathname, location.search, location.hash, locale));
+  }
+
+  return { switchTo, pending };
+}
+
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const { switchTo, pending } = useSwitchLanguage();
+  const locale = currentLocale(i18n.language);
+  const other = LOCALES.find((l) => l !== locale) ?? locale;
+  const name = t(`language.${other}`);
+  return (
+    <Button
+      variant="subtle"
+      size="compact-sm"
+      lang={other}
+      title={t('language.switchTo', { language: name })}
+      aria-label={t('language.switchTo', { language: name })}
+      loading={pending}
+      onClick={() => void switchTo(other)}
+      data-testid="language-switch"
+    >
+      {name}
+    </Button>
+  );
+}

@@ -1,0 +1,82 @@
+import { notifications } from '@mantine/notifications';
+import { useSyncExternalStore } from 'react';
+import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
+
+export type NotificationStatus = 'success' | 'error' | 'info';
+
+export interface NotificationEntry {
+  id: string;
+  date: string;
+  status: NotificationStatus;
+  title?: string;
+  message: string;
+  read: boolean;
+}
+
+export interface NotifyInput {
+  status: NotificationStatus;
+  message: string;
+  title?: string;
+}
+
+const ERROR_NOTIFICATION_MS = 10_000;
+const COLORS: Record<NotificationStatus, string> = { success: 'teal', error: 'red', info: 'blue' };
+const MAX_ENTRIES = 100;
+
+type Listener = () => void;
+
+/** The session's notifications, kept so the notification centre can list what was shown. */
+export function createNotificationStore(show: (entry: NotificationEntry) => void = () => {}) {
+  let entries: NotificationEntry[] = [];
+  let counter = 0;
+  const listeners = new Set<Listener>();
+  const emit = () => {
+    for (const listener of listeners) listener();
+  };
+  return {
+    notify(input: NotifyInput): NotificationEntry {
+      counter += 1;
+      const entry: NotificationEntry = {
+        id: `n${Date.now().toString(36)}-${counter}`,
+        date: new Date().toISOString(),
+        read: false,
+        ...input,
+      };
+      entries = [entry, ...entries].slice(0, MAX_ENTRIES);
+      show(entry);
+      emit();
+      return entry;
+    },
+    markAllRead(): void {
+      if (entries.every((e) => e.read)) return;
+      entries = entries.map((e) => (e.read ? e : { ...e, read: true }));
+      emit();
+    },
+    clear(): void {
+      entries = [];
+      emit();
+    },
+    getSnapshot: (): readonly NotificationEntry[] => entries,
+    subscribe(listener: Listener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export const notificationStore = createNotificationStore((entry) => {
+  notifications.show({
+    id: entry.id,
+    color: COLORS[entry.status],
+    title: entry.title,
+    message: entry.message,
+    autoClose: entry.status === 'error' ? ERROR_NOTIFICATION_MS : SUCCESS_NOTIFICATION_MS,
+    'data-testid': `notification-${entry.status}`,
+  });
+});
+
+export const notify = (input: NotifyInput) => notificationStore.notify(input);
+
+export function useNotificationEntries(): readonly NotificationEntry[] {
+  return useSyncExternalStore(notificationStore.subscribe, notificationStore.getSnapshot);
+}

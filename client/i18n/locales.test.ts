@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import fr from './fr.json';
+
+function keysOf(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => keysOf(child, prefix ? `${prefix}.${key}` : key));
+}
+
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+}
+
+function leaf(root: unknown, key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], root);
+}
+
+describe('translations', () => {
+  it('have the same keys in English and French', () => {
+    expect(keysOf(fr).sort()).toEqual(keysOf(en).sort());
+  });
+
+  it('use the same placeholders in both languages', () => {
+    for (const key of keysOf(en)) {
+      expect(placeholders(String(leaf(fr, key))), key).toEqual(placeholders(String(leaf(en, key))));
+    }
+  });
+
+  it('have no empty text', () => {
+    for (const key of [...keysOf(en), ...keysOf(fr)]) {
+      expect(String(leaf(en, key)).trim(), key).not.toBe('');
+    }
+  });
+
+  it('translate every password rule key the server may send', () => {
+    for (const rule of ['too_short', 'too_long', 'no_lowercase', 'no_uppercase', 'no_number', 'no_special_char']) {
+      expect(leaf(en, `password.error.${rule}`)).toBeTypeOf('string');
+      expect(leaf(fr, `password.error.${rule}`)).toBeTypeOf('string');
+    }
+  });
+});

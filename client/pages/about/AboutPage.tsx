@@ -1,0 +1,61 @@
+import { Anchor, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useLocalize } from '../../app/locale';
+import { useConfig } from '../../app/session';
+import { LEGAL_DOCUMENTS } from '../legal/documents';
+
+export function AboutPage() {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  const config = useConfig().data;
+  return (
+    <Stack gap="lg" py="md">
+      <Title order={1}>{t('about.title')}</Title>
+      <Text>{t('about.intro')}</Text>
+      <Paper withBorder p="lg" radius="md">
+        <Title order={2} size="h3" mb="sm">
+          {t('about.contact')}
+        </Title>
+        {config?.contactEmail && (
+          <Text>
+            {t('about.contactText')}{' '}
+            <Anchor href={`mailto:${config.contactEmail}`} data-testid="about-contact">
+              {config.contactEmail}
+            </Anchor>
+          </Text>
+        )}
+        <List mt="sm">
+          {config?.supportUrl && (
+            <List.Item>
+              <Anchor href={config.supportUrl} target="_blank" rel="noopener noreferrer">
+                {t('about.support')}
+              </Anchor>
+            </List.Item>
+          )}
+          {config?.academyUrl && (
+            <List.Item>
+              <Anchor href={config.academyUrl} target="_blank" rel="noopener noreferrer">
+                {t('about.academy')}
+              </Anchor>
+            </List.Item>
+          )}
+        </List>
+      </Paper>
+      <Paper withBorder p="lg" radius="md">
+        <Title order={2} size="h3" mb="sm">
+          {t('about.legal')}
+        </Title>
+        <List>
+          {LEGAL_DOCUMENTS.map((document) => (
+            <List.Item key={document}>
+              <Anchor component={Link} to={localize(`/${document}`)}>
+                {t(`legal.${document}`)}
+              </Anchor>
+            </List.Item>
+          ))}
+        </List>
+      </Paper>
+    </Stack>
+  );
+}

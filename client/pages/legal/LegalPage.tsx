@@ -1,0 +1,62 @@
+import { Alert, Anchor, Paper, ScrollArea, Stack, Text, Title, Typography } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Markdown from 'react-markdown';
+import { useConfig } from '../../app/session';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { currentLocale } from '../../i18n';
+import { documentLocale, externalDocumentUrl, type LegalDocument, loadBundledDocument } from './documents';
+
+/** Spec 9: legal texts sit in a 320 px scroller. */
+const SCROLLER_HEIGHT = 320;
+
+async function fetchExternal(url: string): Promise<string> {
+  const response = await fetch(url, { credentials: 'omit' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+export function LegalPage({ document }: { document: LegalDocument }) {
+  const { t, i18n } = useTranslation();
+  const locale = currentLocale(i18n.language);
+  const config = useConfig();
+  const base = config.data?.legalBaseUrl ?? null;
+  const externalUrl = base ? externalDocumentUrl(base, document, locale) : null;
+  const content = useQuery({
+    queryKey: ['legal', document, documentLocale(document, locale), externalUrl],
+    queryFn: () => (externalUrl ? fetchExternal(externalUrl) : loadBundledDocument(document, locale)),
+    enabled: !config.isPending,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  return (
+    <Stack gap="md" py="md" data-testid="legal-page">
+      <Title order={1}>{t(`legal.${document}`)}</Title>
+      {documentLocale(document, locale) !== locale && (
+        <Text size="sm" c="dimmed">
+          {t('legal.englishOnly')}
+        </Text>
+      )}
+      {content.isPending && <DelayedLoader />}
+      {content.isError && (
+        <Alert color="red" role="alert">
+          {t('legal.loadError')}{' '}
+          {externalUrl && (
+            <Anchor href={externalUrl} target="_blank" rel="noopener noreferrer">
+              {t('legal.openExternal')}
+            </Anchor>
+          )}
+        </Alert>
+      )}
+      {content.data !== undefined && (
+        <Paper withBorder radius="md">
+          <ScrollArea h={SCROLLER_HEIGHT} p="md" type="auto" data-testid="legal-scroller">
+            <Typography lang={documentLocale(document, locale)}>
+              <Markdown skipHtml>{content.data}</Markdown>
+            </Typography>
+          </ScrollArea>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import { Alert, Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+
+/** Routes whose screens come with later changes; their access rules already apply. */
+export function PlaceholderPage({ titleKey, values }: { titleKey: string; values?: Record<string, string> }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md" py="md" data-testid="placeholder-page">
+      <Title order={1}>{t(titleKey, values)}</Title>
+      <Alert color="blue" title={t('placeholder.title')}>
+        {t('placeholder.text')}
+      </Alert>
+    </Stack>
+  );
+}
+
+export const CustomersPage = () => <PlaceholderPage titleKey="customers.title" />;
+export const ProductsPage = () => <PlaceholderPage titleKey="products.title" />;
+export function ProductPage() {
+  const { key = '' } = useParams();
+  return <PlaceholderPage titleKey="products.productTitle" values={{ key }} />;
+}
+export const InvitationPage = () => <PlaceholderPage titleKey="invitation.title" />;
+export const SignUpPage = () => <PlaceholderPage titleKey="signUp.title" />;
+export const SignUpConfirmationPage = () => <PlaceholderPage titleKey="signUp.confirmationTitle" />;

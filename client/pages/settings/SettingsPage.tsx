@@ -1,0 +1,121 @@
+import { Alert, Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Profile } from '../../../common/api/auth';
+import { LOCALES, type Locale } from '../../../common/roles';
+import { updateProfile } from '../../api/auth';
+import { PROFILE_KEY, setProfile, useProfile } from '../../app/session';
+import { LOCALE_STORAGE_KEY, storage } from '../../app/storage';
+import { apiErrorText, emailError, fieldErrorsOf } from '../../components/forms';
+import { notify } from '../../components/notify';
+
+interface Values {
+  email: string;
+  fullName: string;
+  preferredLocale: Locale;
+}
+
+type Errors = Partial<Record<keyof Values, string | null>>;
+
+function ProfileForm({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Values>({
+    email: profile.email,
+    fullName: profile.fullName,
+    preferredLocale: profile.preferredLocale,
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Errors = {
+      email: emailError(values.email, t),
+      fullName: values.fullName.trim() ? null : t('errors.required'),
+    };
+    setErrors(found);
+    if (found.email || found.fullName) return;
+    setSubmitting(true);
+    try {
+      const saved = await updateProfile({
+        email: values.email.trim(),
+        fullName: values.fullName.trim(),
+        preferredLocale: values.preferredLocale,
+      });
+      storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
+      notify({ status: 'success', message: t('settings.saved', { lng: saved.preferredLocale }) });
+      // A new preferred locale moves the page to that locale (the profile's locale wins over the path).
+      setProfile(queryClient, saved);
+      await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
+    } catch (error) {
+      setErrors(fieldErrorsOf(error, t));
+      notify({ status: 'error', title: t('settings.error'), message: apiErrorText(error, t) });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="settings-profile">
+      <Stack gap="sm" maw={440}>
+        <TextInput
+          label={t('settings.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={values.email}
+          error={errors.email}
+          onChange={(e) => setValues((v) => ({ ...v, email: e.currentTarget.value }))}
+        />
+        <TextInput
+          label={t('settings.fullName')}
+          name="fullName"
+          autoComplete="name"
+          value={values.fullName}
+          error={errors.fullName}
+          onChange={(e) => setValues((v) => ({ ...v, fullName: e.currentTarget.value }))}
+        />
+        <NativeSelect
+          label={t('settings.preferredLanguage')}
+          name="preferredLocale"
+          value={values.preferredLocale}
+          error={errors.preferredLocale}
+          onChange={(e) => setValues((v) => ({ ...v, preferredLocale: e.currentTarget.value as Locale }))}
+          data={LOCALES.map((locale) => ({ value: locale, label: t(`language.${locale}`) }))}
+        />
+        <Group>
+          <Button type="submit" loading={submitting}>
+            {t('settings.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const profile = useProfile().data;
+  if (!profile) return null;
+  return (
+    <Stack gap="lg" py="md">
+      <Title order={1}>{t('settings.title')}</Title>
+      <Paper withBorder p="lg" radius="md">
+        <Title order={2} size="h3" mb="md">
+          {t('settings.profile')}
+        </Title>
+        <ProfileForm key={profile.id} profile={profile} />
+      </Paper>
+      {/* Notification preferences per membership (spec 2 "Settings") are saved together with the profile
+          once the memberships API exists; this block is where they go. */}
+      <Paper withBorder p="lg" radius="md" data-testid="settings-notifications">
+        <Title order={2} size="h3" mb="md">
+          {t('settings.notifications')}
+        </Title>
+        <Alert color="gray">{t('settings.notificationsLater')}</Alert>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,129 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../../common/api/users';
+import { DEBOUNCE_MS } from '../../../common/constants';
+import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
+import { listUsers } from '../../api/users';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { apiErrorText } from '../../components/forms';
+import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
+import { Pagination } from '../../components/Pagination';
+import { UserModal } from './UserModal';
+import { USERS_KEY } from './usersKey';
+
+type ModalState = { mode: 'create' } | { mode: 'edit'; user: User } | null;
+
+export function UsersPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  const [position, setPosition] = useState({ filter: '', offset: 0 });
+  const [modal, setModal] = useState<ModalState>(null);
+
+  // A new search starts again from the first page.
+  const offset = position.filter === filter ? position.offset : 0;
+  const setOffset = (next: number) => setPosition({ filter, offset: next });
+
+  const users = useQuery({
+    queryKey: [USERS_KEY, { offset, filter }],
+    queryFn: () => listUsers({ pageOffset: offset, pageLength: DEFAULT_PAGE_LENGTH, filter: filter || undefined }),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <Stack gap="md" py="md">
+      <Group justify="space-between">
+        <Title order={1}>{t('users.title')}</Title>
+        <Button
+          leftSection={<PlusIcon size={16} />}
+          onClick={() => setModal({ mode: 'create' })}
+          data-testid="users-add"
+        >
+          {t('users.add')}
+        </Button>
+      </Group>
+      <TextInput
+        label={t('users.search')}
+        placeholder={t('users.searchPlaceholder')}
+        leftSection={<SearchIcon size={16} />}
+        type="search"
+        autoFocus
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={400}
+        data-testid="users-search"
+      />
+      {users.isPending && <DelayedLoader />}
+      {users.isError && (
+        <Alert color="red" role="alert">
+          {t('users.loadError', { error: apiErrorText(users.error, t) })}
+        </Alert>
+      )}
+      {users.data && (
+        <>
+          <Table striped highlightOnHover data-testid="users-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('users.columns.id')}</Table.Th>
+                <Table.Th>{t('users.columns.name')}</Table.Th>
+                <Table.Th>{t('users.columns.email')}</Table.Th>
+                <Table.Th>{t('users.columns.type')}</Table.Th>
+                <Table.Th>{t('users.columns.status')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('users.columns.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.data.results.map((user) => (
+                <Table.Tr key={user.id} data-testid="user-row">
+                  <Table.Td>{user.id}</Table.Td>
+                  <Table.Td>{user.fullname}</Table.Td>
+                  <Table.Td>{user.email}</Table.Td>
+                  <Table.Td>{t(`roles.${user.type}`)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={user.status === 'enabled' ? 'teal' : 'gray'} variant="light">
+                      {t(`userStatus.${user.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('users.edit', { name: user.fullname || user.email })}
+                      onClick={() => setModal({ mode: 'edit', user })}
+                    >
+                      <PencilIcon size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {users.data.results.length === 0 && <Text c="dimmed">{t('users.empty')}</Text>}
+          <Pagination
+            offset={users.data.pageOffset}
+            pageLength={users.data.pageLength}
+            total={users.data.totalHits}
+            onChange={setOffset}
+          />
+        </>
+      )}
+      {modal && <UserModal user={modal.mode === 'edit' ? modal.user : null} onClose={() => setModal(null)} />}
+    </Stack>
+  );
+}
