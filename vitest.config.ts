@@ -9,12 +9,22 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['common/**/*.test.ts', 'client/**/*.test.{ts,tsx}'],
-          // Client tests need a DOM; a common/ test that needs Node APIs starts with `// @vitest-environment node`.
-          environment: 'jsdom',
+          environment: 'node',
+          // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
           setupFiles: ['client/test/setup.ts'],
         },
       },
-      // ---- API tests: add the 'api' project (server/**/*.test.ts, environment node) here ----
+      {
+        test: {
+          name: 'api',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          // each test file builds its own app on its own database (SQLite in memory or a fresh
+          // PostgreSQL database when TEST_DB=postgres), so files may run in parallel
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

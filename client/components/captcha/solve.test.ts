@@ -1,4 +1,3 @@
-// @vitest-environment node
 import { createHash, webcrypto } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { CaptchaChallenge } from '../../../common/api/auth';
