@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,6 +18,7 @@ import { systemRoutes } from './modules/system/routes';
 import { userRoutes } from './modules/users/routes';
 import { enforceAccess } from './plugins/access';
 import { errors } from './plugins/errors';
+import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
 import { session } from './plugins/session';
 import { spa } from './plugins/spa';
@@ -74,7 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCookie);
   await app.register(security);
   await app.register(session);
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(rateLimit);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Portal API', version: '1.0.0', description: 'Customer and licence portal' },

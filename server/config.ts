@@ -29,6 +29,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RECAPTCHA_SITE_KEY: z.string().optional(),
     RECAPTCHA_SECRET_KEY: z.string().optional(),
+    CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
     RATE_LIMIT_LOGIN_PER_MINUTE: int(30),
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),
     RATE_LIMIT_SIGNUP_PER_MINUTE: int(10),
@@ -75,6 +76,8 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   recaptcha: { siteKey: string; secretKey: string } | null;
+  /** upper bound of the self-hosted captcha's secret number: the work a browser does to solve one */
+  captchaMaxNumber: number;
   rateLimits: { login: number; passwordReset: number; signup: number; invitation: number };
   redisUrl: string | null;
   /** mail stored and shown in a local mailbox page; never in production */
@@ -125,6 +128,7 @@ export function loadConfig(
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secretKey: e.RECAPTCHA_SECRET_KEY }
         : null,
+    captchaMaxNumber: e.CAPTCHA_MAX_NUMBER,
     rateLimits: {
       login: e.RATE_LIMIT_LOGIN_PER_MINUTE,
       passwordReset: e.RATE_LIMIT_PASSWORD_RESET_PER_MINUTE,

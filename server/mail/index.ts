@@ -1,8 +1,84 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import type { DB } from '../db';
+import { type DB, nowIso } from '../db';
+import { deliverDueMails } from './outbox';
+import { renderMail } from './templates';
+import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
 
-export function createMailer(_deps: { config: Config; db: DB; log: FastifyBaseLogger }): Mailer {
-  return { send: async () => {}, flush: async () => 0, start: () => {}, stop: async () => {} };
+const FLUSH_INTERVAL_MS = 5_000;
+
+/**
+ * The mailer: send() renders the mail and stores it in the outbox, so a mail survives a restart or an
+ * SMTP outage; the background loop delivers it over SMTP, or keeps it for the local mailbox page.
+ */
+export function createMailer(deps: { config: Config; db: DB; log: FastifyBaseLogger }): Mailer {
+  const { config, db, log } = deps;
+  const transport: Transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(log);
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<number> | null = null;
+  let again = false;
+
+  function flush(): Promise<number> {
+    if (inFlight) {
+      // A mail stored while a pass runs may have been missed by its query: run one more pass.
+      again = true;
+      return inFlight;
+    }
+    inFlight = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await deliverDueMails({ db, transport, from: config.mailFrom });
+      } while (again);
+      return total;
+    })().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  }
+
+  const flushInBackground = () => {
+    flush().catch((error) => log.error({ err: error }, 'mail outbox flush failed'));
+  };
+
+  return {
+    async send(request) {
+      const mail = renderMail(request.template, request.locale, request.data);
+      const now = nowIso();
+      await db
+        .insertInto('mailOutbox')
+        .values({
+          toAddress: request.to,
+          subject: mail.subject,
+          textBody: mail.text,
+          htmlBody: mail.html,
+          template: request.template,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          createdAt: now,
+          sentAt: null,
+        })
+        .execute();
+      if (timer) flushInBackground();
+    },
+
+    flush,
+
+    start() {
+      if (timer) return;
+      timer = setInterval(flushInBackground, FLUSH_INTERVAL_MS);
+      timer.unref();
+      flushInBackground();
+    },
+
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await inFlight?.catch(() => {});
+      transport.close();
+    },
+  };
 }

@@ -1,13 +1,16 @@
 import type { Locale } from '../../common/roles';
 
-/** Mail templates; each exists in English and French under server/mail/templates. */
+/** Mail templates; each exists in English and French in server/mail/templates.ts. */
 export type MailTemplate = 'passwordReset' | 'accountCreated';
 
 export interface MailRequest {
   to: string;
   template: MailTemplate;
   locale: Locale;
-  /** values substituted in the template, e.g. { fullName, link } */
+  /**
+   * values substituted in the template: fullName, link, and optionally validity (how long the link
+   * works: a number of hours such as "24" or "168", or a phrase in the mail's language)
+   */
   data: Record<string, string>;
 }
 

@@ -1,3 +1,162 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CaptchaChallenge,
+  CheckPasswordResetQuery,
+  LoginBody,
+  Profile,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  UpdateProfileBody,
+} from '../../../common/api/auth';
+import { Ok } from '../../../common/api/common';
+import { ErrorBody } from '../../../common/api/errors';
+import { CAPTCHA_REQUIRED_STATUS } from '../../../common/constants';
+import { notFound, unauthenticated } from '../../http-error';
+import { createCaptcha, isBuiltinCaptcha } from '../../integrations/captcha';
+import { access } from '../../plugins/access';
+import { perMinute } from '../../plugins/rate-limit';
+import { endSession, startSession } from '../../plugins/session';
+import * as service from './service';
 
-export async function authRoutes(_app: FastifyInstance) {}
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));
+
+/** Sign-in, sign-out, the profile, password reset and the captcha challenge. */
+export async function authRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { config, db, mail } = app.ctx;
+  const captcha = createCaptcha({ config, db });
+  const deps: service.AuthDeps = { config, db, mail, captcha, log: app.log };
+  const builtinCaptcha = isBuiltinCaptcha(captcha) ? captcha : null;
+
+  api.post(
+    '/auth/login',
+    {
+      config: { access: access.public, rateLimit: perMinute(config.rateLimits.login) },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in; after repeated failures a solved captcha is required (HTTP 420)',
+        body: LoginBody,
+        response: { 200: Profile, ...errors(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = await service.login(deps, request.body, request.ip);
+      await startSession(app, request, reply, user.id);
+      return service.loadProfile(db, user.id);
+    },
+  );
+
+  api.post(
+    '/auth/logout',
+    {
+      // Signing out without a session is harmless, and the client may not know its session expired.
+      config: { access: access.public },
+      schema: { tags: ['auth'], summary: 'Sign out', response: { 200: Ok } },
+    },
+    async (request, reply) => {
+      await endSession(app, request, reply);
+      return { ok: true as const };
+    },
+  );
+
+  api.get(
+    '/auth/me',
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their accounts',
+        response: { 200: Profile, ...errors(401) },
+      },
+    },
+    async (request) => {
+      if (!request.user) throw unauthenticated();
+      return service.loadProfile(db, request.user.id);
+    },
+  );
+
+  api.patch(
+    '/auth/me',
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'Update e-mail, full name or preferred language',
+        body: UpdateProfileBody,
+        response: { 200: Profile, ...errors(400, 401, 409) },
+      },
+    },
+    async (request) => {
+      if (!request.user) throw unauthenticated();
+      return service.updateProfile(db, request.user.id, request.body);
+    },
+  );
+
+  api.post(
+    '/auth/request-password-reset',
+    {
+      config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a reset link; answers the same whether or not the e-mail has an account',
+        body: RequestPasswordResetBody,
+        response: { 200: Ok, ...errors(400, CAPTCHA_REQUIRED_STATUS, 429) },
+      },
+    },
+    async (request) => {
+      await service.requestPasswordReset(deps, request.body, request.ip);
+      return { ok: true as const };
+    },
+  );
+
+  api.get(
+    '/auth/check-password-reset',
+    {
+      config: { access: access.public },
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether a password-reset token can still be used',
+        querystring: CheckPasswordResetQuery,
+        response: { 200: Ok, ...errors(400) },
+      },
+    },
+    async (request) => {
+      await service.checkPasswordResetToken(db, request.query.passwordResetToken);
+      return { ok: true as const };
+    },
+  );
+
+  api.patch(
+    '/auth/reset-password',
+    {
+      config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
+      schema: {
+        tags: ['auth'],
+        summary: 'Choose a new password with a reset token; ends every session of the user',
+        body: ResetPasswordBody,
+        response: { 200: Ok, ...errors(400, 429) },
+      },
+    },
+    async (request) => {
+      await service.resetPassword(db, request.body.passwordResetToken, request.body.password);
+      return { ok: true as const };
+    },
+  );
+
+  api.get(
+    '/captcha/challenge',
+    {
+      config: { access: access.public },
+      schema: {
+        tags: ['auth'],
+        summary: 'A proof-of-work challenge for the self-hosted captcha',
+        response: { 200: CaptchaChallenge, ...errors(404) },
+      },
+    },
+    async () => {
+      if (!builtinCaptcha) throw notFound('The self-hosted captcha is not in use: reCAPTCHA is configured');
+      return builtinCaptcha.challenge();
+    },
+  );
+}

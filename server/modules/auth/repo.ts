@@ -1,0 +1,184 @@
+import type { MemberRole } from '../../../common/roles';
+import { type DB, nowIso } from '../../db';
+import { hashToken } from './tokens';
+
+/** SQL of the auth area. */
+
+const USER_COLUMNS = ['id', 'email', 'fullName', 'type', 'status', 'preferredLocale'] as const;
+
+export function findUserByEmail(db: DB, email: string) {
+  return db
+    .selectFrom('users')
+    .select([...USER_COLUMNS, 'passwordHash'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+export function findUserById(db: DB, id: number) {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function recordLoginAttempt(db: DB, attempt: { email: string; ip: string; success: boolean }) {
+  await db
+    .insertInto('loginAttempts')
+    .values({ email: attempt.email, ip: attempt.ip, success: attempt.success ? 1 : 0, createdAt: nowIso() })
+    .execute();
+}
+
+/**
+ * Failed sign-ins since `since`: for the e-mail, those after its last successful sign-in (the owner
+ * proved who they are), and for the IP address, all of them.
+ */
+export async function recentFailures(db: DB, email: string, ip: string, since: string) {
+  const lastSuccess = await db
+    .selectFrom('loginAttempts')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('email', '=', email)
+    .where('success', '=', 1)
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  const emailSince = lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
+  const [byEmail, byIp] = await Promise.all([
+    db
+      .selectFrom('loginAttempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', email)
+      .where('success', '=', 0)
+      .where('createdAt', '>', emailSince)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('loginAttempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ip', '=', ip)
+      .where('success', '=', 0)
+      .where('createdAt', '>', since)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { byEmail: Number(byEmail.n), byIp: Number(byIp.n) };
+}
+
+export async function purgeLoginAttempts(db: DB, before: string) {
+  await db.deleteFrom('loginAttempts').where('createdAt', '<', before).execute();
+}
+
+export async function touchLastLogin(db: DB, userId: number) {
+  await db.updateTable('users').set({ lastLoginAt: nowIso() }).where('id', '=', userId).execute();
+}
+
+/** Roles of the user's enabled memberships (for the profile's yourRole). */
+export async function membershipRoles(db: DB, userId: number): Promise<MemberRole[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .select('role')
+    .distinct()
+    .where('userId', '=', userId)
+    .where('status', '=', 'enabled')
+    .execute();
+  return rows.map((r) => r.role);
+}
+
+export async function accountsOf(db: DB, userId: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('memberships')
+      .innerJoin('customers', 'customers.id', 'memberships.customerId')
+      .select(['customers.id', 'customers.name', 'memberships.role'])
+      .where('memberships.userId', '=', userId)
+      .where('memberships.status', '=', 'enabled')
+      .orderBy('customers.name')
+      .orderBy('customers.id')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .where('status', '=', 'enabled')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** The account executive of each customer: the earliest enabled member with that role. */
+export async function accountExecutivesOf(db: DB, customerIds: number[]) {
+  const result = new Map<number, { fullName: string; email: string }>();
+  if (customerIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.userId')
+    .select(['memberships.customerId', 'users.fullName', 'users.email'])
+    .where('memberships.customerId', 'in', customerIds)
+    .where('memberships.role', '=', 'accountExecutive')
+    .where('memberships.status', '=', 'enabled')
+    .where('users.status', '=', 'enabled')
+    .orderBy('memberships.id')
+    .execute();
+  for (const row of rows) {
+    if (!result.has(row.customerId)) result.set(row.customerId, { fullName: row.fullName, email: row.email });
+  }
+  return result;
+}
+
+export async function emailTakenByOther(db: DB, email: string, userId: number) {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email)
+    .where('id', '!=', userId)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function updateProfile(
+  db: DB,
+  userId: number,
+  patch: Partial<{ email: string; fullName: string; preferredLocale: 'en' | 'fr' }>,
+) {
+  await db
+    .updateTable('users')
+    .set({ ...patch, updatedAt: nowIso() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A usable reset token: known, unused, not expired, and its user still enabled. */
+export function findUsableResetToken(db: DB, token: string) {
+  return db
+    .selectFrom('passwordResetTokens')
+    .innerJoin('users', 'users.id', 'passwordResetTokens.userId')
+    .select(['passwordResetTokens.id', 'passwordResetTokens.userId'])
+    .where('passwordResetTokens.tokenHash', '=', hashToken(token))
+    .where('passwordResetTokens.usedAt', 'is', null)
+    .where('passwordResetTokens.expiresAt', '>', nowIso())
+    .where('users.status', '=', 'enabled')
+    .executeTakeFirst();
+}
+
+/**
+ * Uses a reset token and sets the new password in one transaction: the token is claimed with a
+ * guarded update (a second use, even concurrent, finds it used), the user's other tokens are spent
+ * too, and every session of the user ends. Returns the user id, or null for an unusable token.
+ */
+export async function resetPasswordWithToken(db: DB, token: string, passwordHash: string): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findUsableResetToken(trx, token);
+    if (!row) return null;
+    const now = nowIso();
+    const claimed = await trx
+      .updateTable('passwordResetTokens')
+      .set({ usedAt: now })
+      .where('id', '=', row.id)
+      .where('usedAt', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    await trx
+      .updateTable('passwordResetTokens')
+      .set({ usedAt: now })
+      .where('userId', '=', row.userId)
+      .where('usedAt', 'is', null)
+      .execute();
+    await trx.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', row.userId).execute();
+    await trx.deleteFrom('sessions').where('userId', '=', row.userId).execute();
+    return row.userId;
+  });
+}
