@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { decodeQuotedPrintable, parseMail } from './helpers/mime';
 
 // The journeys read links out of real mails; these checks keep the small MIME reader honest against
@@ -7,7 +7,7 @@ import { decodeQuotedPrintable, parseMail } from './helpers/mime';
 
 const LONG_LINK = `http://127.0.0.1:4321/fr/reset-password/${'AbC-_9'.repeat(12)}?a=1&b=2`;
 
-async function encode(message: nodemailer.SendMailOptions): Promise<string> {
+async function encode(message: SendMailOptions): Promise<string> {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const info = await transport.sendMail(message);
   return (info.message as Buffer).toString('utf8');
@@ -38,6 +38,8 @@ test('reads a link from an HTML-only mail', async () => {
 });
 
 test('decodes quoted-printable soft line breaks and escaped equals signs', () => {
-  expect(decodeQuotedPrintable('http://h/reset-password/ab=\r\ncd?x=3D1&y=3Dz=\r\n')).toBe('http://h/reset-password/abcd?x=1&y=z');
+  expect(decodeQuotedPrintable('http://h/reset-password/ab=\r\ncd?x=3D1&y=3Dz=\r\n')).toBe(
+    'http://h/reset-password/abcd?x=1&y=z',
+  );
   expect(decodeQuotedPrintable('caf=C3=A9 =E2=80=99')).toBe('café ’');
 });
