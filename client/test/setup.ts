@@ -1,8 +1,8 @@
-import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Mantine reads these browser APIs, which jsdom does not implement.
+// Only tests that opted into jsdom get the DOM helpers; common/ tests in Node skip all of this.
 if (typeof window !== 'undefined') {
+  // Mantine reads these browser APIs, which jsdom does not implement.
   if (!window.matchMedia) {
     window.matchMedia = (query: string) =>
       ({
@@ -24,5 +24,6 @@ if (typeof window !== 'undefined') {
     }
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
   }
+  const { cleanup } = await import('@testing-library/react');
   afterEach(() => cleanup());
 }

@@ -30,21 +30,28 @@ export interface SolveOptions {
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Finds n in 0..maxNumber with hex(SHA-256(salt + n)) === challenge; null when there is none. */
+/**
+ * Finds n in 0..maxNumber with hex(SHA-256(salt + n)) === challenge; null when there is none.
+ * Hashes a batch at a time (the digests run concurrently), then yields so the page stays responsive.
+ */
 export async function solveChallenge(
   challenge: Pick<CaptchaChallenge, 'challenge' | 'salt' | 'maxNumber'>,
   { signal, onProgress, digest = subtleDigest, pause = macrotask }: SolveOptions = {},
 ): Promise<number | null> {
   const target = challenge.challenge.toLowerCase();
-  for (let n = 0; n <= challenge.maxNumber; n++) {
-    if (n > 0 && n % YIELD_EVERY === 0) {
-      onProgress?.(n / Math.max(1, challenge.maxNumber));
+  for (let start = 0; start <= challenge.maxNumber; start += YIELD_EVERY) {
+    if (start > 0) {
+      onProgress?.(start / Math.max(1, challenge.maxNumber));
       await pause();
-      if (signal?.aborted) throw new DOMException('Captcha solving aborted', 'AbortError');
     }
-    if ((await sha256Hex(`${challenge.salt}${n}`, digest)) === target) {
+    if (signal?.aborted) throw new DOMException('Captcha solving aborted', 'AbortError');
+    const end = Math.min(challenge.maxNumber, start + YIELD_EVERY - 1);
+    const batch: Promise<string>[] = [];
+    for (let n = start; n <= end; n++) batch.push(sha256Hex(`${challenge.salt}${n}`, digest));
+    const found = (await Promise.all(batch)).indexOf(target);
+    if (found !== -1) {
       onProgress?.(1);
-      return n;
+      return start + found;
     }
   }
   return null;

@@ -1,0 +1,61 @@
+// @vitest-environment jsdom
+import { MantineProvider } from '@mantine/core';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../i18n';
+import { Pagination } from './Pagination';
+
+function renderPagination(offset: number, total: number, onChange = vi.fn(), pageLength = 10) {
+  render(
+    <I18nextProvider i18n={createI18n('en')}>
+      <MantineProvider env="test">
+        <Pagination offset={offset} pageLength={pageLength} total={total} onChange={onChange} />
+      </MantineProvider>
+    </I18nextProvider>,
+  );
+  return onChange;
+}
+
+describe('Pagination', () => {
+  it('is hidden when everything fits on one page', () => {
+    renderPagination(0, 10);
+    expect(screen.queryByTestId('pagination')).toBeNull();
+  });
+
+  it('shows page X of Y with back disabled on the first page', () => {
+    const onChange = renderPagination(0, 25);
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    const back = screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement;
+    const next = screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement;
+    expect(back.disabled).toBe(true);
+    expect(next.disabled).toBe(false);
+    fireEvent.click(next);
+    expect(onChange).toHaveBeenCalledWith(10);
+  });
+
+  it('disables next on the last page and goes back one page length', () => {
+    const onChange = renderPagination(20, 25);
+    expect(screen.getByText('Page 3 of 3')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(onChange).toHaveBeenCalledWith(10);
+  });
+
+  it('numbers the page as offset divided by page length', () => {
+    renderPagination(15, 100, vi.fn(), 5);
+    expect(screen.getByText('Page 4 of 20')).toBeTruthy();
+  });
+
+  it('speaks French', () => {
+    render(
+      <I18nextProvider i18n={createI18n('fr')}>
+        <MantineProvider env="test">
+          <Pagination offset={10} pageLength={10} total={30} onChange={() => {}} />
+        </MantineProvider>
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('Page 2 sur 3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
+  });
+});
