@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -30,6 +30,8 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   /** false in tests that drive the outbox by hand */
   startBackgroundWork?: boolean;
+  /** told of every route as it is added (the authorisation matrix test lists them this way) */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole portal without listening: main.ts listens, tests use app.inject(). */
@@ -66,6 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Every API route must say who may call it (see plugins/access.ts).
   app.addHook('onRoute', (route) => {
+    options.onRoute?.(route);
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
   });
