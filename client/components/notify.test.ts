@@ -30,3 +30,18 @@ describe('notification store', () => {
     expect(store.getSnapshot()).toEqual([]);
   });
 });
+
+describe('notification persistence', () => {
+  it('reloads what was saved', () => {
+    let saved: unknown[] = [];
+    const persistence = {
+      load: () => saved as never[],
+      save: (entries: readonly unknown[]) => {
+        saved = [...entries];
+      },
+    };
+    createNotificationStore(() => {}, persistence).notify({ status: 'success', message: 'Kept' });
+    const reloaded = createNotificationStore(() => {}, persistence);
+    expect(reloaded.getSnapshot().map((e) => e.message)).toEqual(['Kept']);
+  });
+});

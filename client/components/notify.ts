@@ -25,12 +25,42 @@ const MAX_ENTRIES = 100;
 
 type Listener = () => void;
 
+export interface NotificationPersistence {
+  load(): NotificationEntry[];
+  save(entries: readonly NotificationEntry[]): void;
+}
+
+const SESSION_KEY = 'notifications';
+
+/** Kept per browser tab, so the list survives the reload that follows a lost session or a locale change. */
+export const sessionPersistence: NotificationPersistence = {
+  load() {
+    try {
+      const parsed: unknown = JSON.parse(window.sessionStorage.getItem(SESSION_KEY) ?? '[]');
+      return Array.isArray(parsed) ? (parsed as NotificationEntry[]) : [];
+    } catch {
+      return [];
+    }
+  },
+  save(entries) {
+    try {
+      window.sessionStorage.setItem(SESSION_KEY, JSON.stringify(entries));
+    } catch {
+      /* storage unavailable: the list lives in memory only */
+    }
+  },
+};
+
 /** The session's notifications, kept so the notification centre can list what was shown. */
-export function createNotificationStore(show: (entry: NotificationEntry) => void = () => {}) {
-  let entries: NotificationEntry[] = [];
+export function createNotificationStore(
+  show: (entry: NotificationEntry) => void = () => {},
+  persistence?: NotificationPersistence,
+) {
+  let entries: NotificationEntry[] = persistence?.load() ?? [];
   let counter = 0;
   const listeners = new Set<Listener>();
   const emit = () => {
+    persistence?.save(entries);
     for (const listener of listeners) listener();
   };
   return {
@@ -73,7 +103,7 @@ export const notificationStore = createNotificationStore((entry) => {
     autoClose: entry.status === 'error' ? ERROR_NOTIFICATION_MS : SUCCESS_NOTIFICATION_MS,
     'data-testid': `notification-${entry.status}`,
   });
-});
+}, sessionPersistence);
 
 export const notify = (input: NotifyInput) => notificationStore.notify(input);
 

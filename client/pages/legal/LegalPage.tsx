@@ -5,7 +5,13 @@ import Markdown from 'react-markdown';
 import { useConfig } from '../../app/session';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { currentLocale } from '../../i18n';
-import { documentLocale, externalDocumentUrl, type LegalDocument, loadBundledDocument } from './documents';
+import {
+  documentLocale,
+  externalDocumentUrl,
+  type LegalDocument,
+  loadBundledDocument,
+  withoutLeadingTitle,
+} from './documents';
 
 /** Spec 9: legal texts sit in a 320 px scroller. */
 const SCROLLER_HEIGHT = 320;
@@ -52,7 +58,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
         <Paper withBorder radius="md">
           <ScrollArea h={SCROLLER_HEIGHT} p="md" type="auto" data-testid="legal-scroller">
             <Typography lang={documentLocale(document, locale)}>
-              <Markdown skipHtml>{content.data}</Markdown>
+              <Markdown skipHtml>{withoutLeadingTitle(content.data)}</Markdown>
             </Typography>
           </ScrollArea>
         </Paper>

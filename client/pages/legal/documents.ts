@@ -25,3 +25,8 @@ export async function loadBundledDocument(document: LegalDocument, locale: Local
   if (!load) throw new Error(`No bundled document ${document}`);
   return load();
 }
+
+/** The page has its own translated title; a leading '# Title' in the document would repeat it. */
+export function withoutLeadingTitle(markdown: string): string {
+  return markdown.replace(/^\s*#\s[^\n]*\n+/, '');
+}

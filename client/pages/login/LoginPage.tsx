@@ -37,6 +37,11 @@ export function LoginPage() {
   const [feedback, setFeedback] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
+  function onCaptcha(response: string | null) {
+    setCaptcha(response);
+    if (response) setFeedback(null);
+  }
+
   function toggleSso() {
     if (ssoRedirect) {
       storage.remove(STORAGE_KEYS.ssoRedirect);
@@ -115,7 +120,7 @@ export function LoginPage() {
                 error={errors.password}
                 onChange={(e) => setPassword(e.currentTarget.value)}
               />
-              {captchaShown && <Captcha key={captchaKey} onChange={setCaptcha} />}
+              {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
               {feedback && (
                 <Alert color="red" role="alert" data-testid="login-error">
                   {feedback}
