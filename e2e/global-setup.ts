@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV } from './helpers/environment';
-import { buildClientIfNeeded, freePort, startPortal } from './helpers/portal-server';
+import { freePort, prepareClient, startPortal } from './helpers/portal-server';
 import { type RunState, setRunState } from './helpers/run-state';
 import { startSmtpPeer } from './helpers/smtp-peer';
 
@@ -11,8 +11,6 @@ import { startSmtpPeer } from './helpers/smtp-peer';
  * both on free loopback ports, and hands their addresses to the test workers.
  */
 export default async function globalSetup(): Promise<void> {
-  buildClientIfNeeded();
-
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const mailDir = path.join(runDir, 'mail');
   const state: RunState = { runDir, smtp: null, portal: null };
@@ -28,6 +26,7 @@ export default async function globalSetup(): Promise<void> {
       NODE_ENV: 'test',
       DATABASE_URL: `sqlite:${path.join(runDir, 'e2e.db')}`,
       DATA_DIR: path.join(runDir, 'data'),
+      STATIC_DIR: prepareClient(path.join(runDir, 'dist')),
       SMTP_URL: `smtp://127.0.0.1:${state.smtp.port}`,
       MAIL_FROM: 'Portal e2e <no-reply@e2e.portal>',
       DEV_MAILBOX: 'false',

@@ -20,22 +20,28 @@ function newestMtime(target: string): number {
 }
 
 /**
- * The runner script builds before the journeys; a developer running `npx playwright test` alone
- * gets a build when ./dist is missing or older than the client's sources, instead of testing a
- * stale client.
+ * The client the run serves, as a private folder: a copy of ./dist when it is up to date (the runner
+ * script builds just before the journeys), else a fresh build. Either way ./dist, which others may be
+ * rebuilding meanwhile, is never written to, and the run serves one consistent build.
  */
-export function buildClientIfNeeded(): void {
-  const index = path.join(REPO_ROOT, 'dist', 'index.html');
+export function prepareClient(target: string): string {
+  const dist = path.join(REPO_ROOT, 'dist');
+  const index = path.join(dist, 'index.html');
   const builtAt = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
   const sourcesAt = Math.max(...CLIENT_SOURCES.map((s) => newestMtime(path.join(REPO_ROOT, s))));
-  if (builtAt > 0 && builtAt >= sourcesAt) return;
-  console.log(builtAt ? 'e2e: client sources changed, rebuilding ./dist' : 'e2e: ./dist missing, building the client');
+  if (builtAt > 0 && builtAt >= sourcesAt) {
+    fs.cpSync(dist, target, { recursive: true });
+    return target;
+  }
+  console.log(builtAt ? 'e2e: ./dist is older than the client sources: building' : 'e2e: no ./dist: building');
   const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--logLevel', 'warn', '--outDir', target, '--emptyOutDir'],
+    { cwd: REPO_ROOT, stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
+  return target;
 }
 
 export function freePort(): Promise<number> {

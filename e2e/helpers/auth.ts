@@ -1,0 +1,42 @@
+import { expect, type Page, type Response } from '@playwright/test';
+import type { Locale } from '../../common/roles';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export function isLoginCall(response: Response): boolean {
+  return response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/auth/login';
+}
+
+export async function fillLoginForm(page: Page, { email, password }: Credentials): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+}
+
+/** Clicks "Sign in" and returns the answer of the login call it makes. */
+export async function submitLogin(page: Page, buttonName = 'Sign in'): Promise<Response> {
+  const answer = page.waitForResponse(isLoginCall);
+  await page.getByRole('button', { name: buttonName, exact: true }).click();
+  return answer;
+}
+
+/** Signs in through the login page and waits until the page has left it. */
+export async function signIn(page: Page, credentials: Credentials, locale: Locale = 'en'): Promise<void> {
+  await page.goto(`/${locale}/login`);
+  await fillLoginForm(page, credentials);
+  const answer = await submitLogin(page, locale === 'fr' ? 'Se connecter' : 'Sign in');
+  expect(answer.status(), `sign-in of ${credentials.email}`).toBe(200);
+  await expect(page).not.toHaveURL(/\/login(\?|$)/);
+}
+
+/**
+ * Ticks the self-hosted captcha and waits until the browser has solved its proof of work and shows
+ * the verified state.
+ */
+export async function solveCaptcha(page: Page): Promise<void> {
+  const captcha = page.getByTestId('captcha');
+  await captcha.getByRole('checkbox', { name: 'I am not a robot' }).check();
+  await expect(captcha.getByText('Verified', { exact: true })).toBeVisible({ timeout: 30_000 });
+}

@@ -1,0 +1,91 @@
+import { expect, type Page, test } from '@playwright/test';
+import { type Capability, can } from '../common/permissions';
+import { ROLES, type Role } from '../common/roles';
+import { signIn } from './helpers/auth';
+import { DEMO_ACCOUNTS, type DemoAccount, demoAccount } from './helpers/demo';
+import { EXPECTED_TOP_BAR, TOP_BAR_LINKS, type TopBarLink } from './helpers/top-bar';
+import { openUserMenu } from './helpers/ui';
+
+const STAFF_WITH_HOME: readonly Role[] = ['admin', 'productManager', 'supportEngineer'];
+
+/** Where sign-in lands (spec 4 "Login success"): staff on the home page, others on their account(s). */
+async function expectLanding(page: Page, account: DemoAccount): Promise<void> {
+  if (STAFF_WITH_HOME.includes(account.role)) {
+    await expect(page).toHaveURL(/\/en$/);
+    await expect(page.getByRole('heading', { name: `Welcome, ${account.fullName}` })).toBeVisible();
+  } else if (account.role === 'accountExecutive') {
+    // Two customers: the account picker.
+    await expect(page).toHaveURL(/\/en\/select-account$/);
+  } else {
+    // One customer: straight to its page.
+    await expect(page).toHaveURL(/\/en\/accounts\/\d+$/);
+  }
+}
+
+test.describe('top bar by role', () => {
+  test('the expected table agrees with the capability table', () => {
+    const capabilityOf: Partial<Record<TopBarLink, Capability>> = {
+      'nav-home': 'homeLink',
+      'nav-customers': 'viewCustomers',
+      'nav-products': 'viewProducts',
+      'nav-users': 'manageUsers',
+      'nav-ae-contact': 'accountExecutiveContact',
+    };
+    for (const role of ROLES) {
+      const fromCapabilities = TOP_BAR_LINKS.filter((link) => {
+        const capability = capabilityOf[link];
+        return capability === undefined || can(role, capability);
+      });
+      expect([...EXPECTED_TOP_BAR[role]].sort(), role).toEqual([...fromCapabilities].sort());
+    }
+  });
+
+  test('the demo seed has one account per role', () => {
+    expect(DEMO_ACCOUNTS.map((a) => a.role).sort()).toEqual([...ROLES].sort());
+  });
+
+  for (const role of ROLES) {
+    test(`${role} sees exactly the links of the role`, async ({ page }) => {
+      const account = demoAccount(role);
+      await signIn(page, account);
+      await expectLanding(page, account);
+
+      const expected = EXPECTED_TOP_BAR[role];
+      for (const link of TOP_BAR_LINKS) {
+        if (expected.includes(link)) await expect(page.getByTestId(link), `${link} for ${role}`).toBeVisible();
+        else await expect(page.getByTestId(link), `${link} for ${role}`).toHaveCount(0);
+      }
+      await expect(page.getByTestId('notification-centre')).toBeVisible();
+
+      const brand = page.getByTestId('nav-brand');
+      const home = page.getByTestId('nav-home');
+      if (STAFF_WITH_HOME.includes(role)) {
+        await expect(brand).toHaveAttribute('href', '/en');
+      } else if (role !== 'endUser') {
+        // Spec 2: the brand leads to the account page for account executives and client contacts.
+        await expect(brand).toHaveAttribute('href', /^\/en\/accounts\/\d+$/);
+      }
+      if (role === 'accountExecutive') {
+        // Labelled Customers for an account executive; several accounts, so it leads to the picker.
+        await expect(home).toHaveText('Customers');
+        await expect(home).toHaveAttribute('href', '/en/select-account');
+      }
+      if (role === 'businessOwner' || role === 'technicalContact') {
+        await expect(home).toHaveText('Home');
+        await expect(home).toHaveAttribute('href', /^\/en\/accounts\/\d+$/);
+        await expect(page.getByTestId('nav-ae-contact')).toHaveAttribute(
+          'href',
+          `mailto:${demoAccount('accountExecutive').email}`,
+        );
+      }
+
+      await expect(page.getByTestId('user-menu')).toContainText(account.email);
+      await openUserMenu(page);
+      await expect(page.getByTestId('menu-about')).toBeVisible();
+      await expect(page.getByTestId('menu-logout')).toBeVisible();
+      // My projects only for a user with several accounts: among the demo accounts, the account executive.
+      if (role === 'accountExecutive') await expect(page.getByTestId('menu-my-projects')).toBeVisible();
+      else await expect(page.getByTestId('menu-my-projects')).toHaveCount(0);
+    });
+  }
+});
