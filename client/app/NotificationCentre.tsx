@@ -61,10 +61,15 @@ export function NotificationCentre() {
               {entries.map((entry) => (
                 <li key={entry.id} data-id={entry.id} data-testid="notification-centre-item" data-status={entry.status}>
                   <Group gap="xs" wrap="nowrap" align="flex-start">
-                    <Badge size="xs" color={STATUS_COLORS[entry.status]} variant={entry.read ? 'outline' : 'filled'}>
+                    <Badge
+                      size="xs"
+                      color={STATUS_COLORS[entry.status]}
+                      variant={entry.read ? 'outline' : 'filled'}
+                      style={{ flexShrink: 0 }}
+                    >
                       {t(`notificationCentre.status.${entry.status}`)}
                     </Badge>
-                    <div>
+                    <div style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }}>
                       {entry.title && (
                         <Text size="sm" fw={600}>
                           {entry.title}

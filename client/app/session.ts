@@ -14,8 +14,8 @@ export function useProfile() {
     queryKey: PROFILE_KEY,
     queryFn: getProfile,
     staleTime: 60_000,
-    // Checking again on focus is how a session that ended elsewhere gets noticed.
-    refetchOnWindowFocus: true,
+    // Checking again on focus is how a session that ended elsewhere (or timed out) gets noticed.
+    refetchOnWindowFocus: 'always',
   });
 }
 
