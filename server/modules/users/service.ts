@@ -70,7 +70,12 @@ export async function createUser(app: FastifyInstance, body: CreateUserBody): Pr
       to: row.email,
       template: 'accountCreated',
       locale: row.preferredLocale,
-      data: { fullName: row.fullName, link: resetPasswordLink(config.baseUrl, row.preferredLocale, token) },
+      data: {
+        fullName: row.fullName,
+        link: resetPasswordLink(config.baseUrl, row.preferredLocale, token),
+        // in hours: the template states "valid for 7 days"
+        validity: String(FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000),
+      },
     });
   } catch (error) {
     // The account exists either way; answering 500 would make the admin retry into a 409. The person

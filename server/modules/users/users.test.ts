@@ -149,7 +149,7 @@ describe('POST /api/users', () => {
       to: 'new.person@example.com',
       template: 'accountCreated',
       locale: 'fr',
-      data: { fullName: 'Nouvelle Personne' },
+      data: { fullName: 'Nouvelle Personne', validity: '168' },
     });
     const link = new URL(mail.data.link);
     expect(`${link.origin}${link.pathname}`).toMatch(/^http:\/\/portal\.test\/fr\/reset-password\/[^/]+$/);
@@ -164,6 +164,16 @@ describe('POST /api/users', () => {
     expect(validity).toBeGreaterThanOrEqual(FIRST_PASSWORD_LINK_VALIDITY_MS - 1000);
     expect(validity).toBeLessThanOrEqual(FIRST_PASSWORD_LINK_VALIDITY_MS + 60_000);
     send.mockRestore();
+
+    // the real mailer queued it, in French, with the link and its validity
+    const queued = await app.ctx.db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('toAddress', '=', 'new.person@example.com')
+      .executeTakeFirstOrThrow();
+    expect(queued.template).toBe('accountCreated');
+    expect(queued.textBody).toContain(mail.data.link);
+    expect(queued.textBody).toContain('7 jours');
   });
 
   it('defaults to an English-speaking admin', async () => {
