@@ -88,4 +88,13 @@ test.describe('top bar by role', () => {
       else await expect(page.getByTestId('menu-my-projects')).toHaveCount(0);
     });
   }
+
+  test('the Users link leads the admin to the users page', async ({ page }) => {
+    await signIn(page, demoAccount('admin'));
+    await page.getByTestId('nav-users').click();
+    await expect(page).toHaveURL(/\/en\/users$/);
+    await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+    // The demo accounts are listed.
+    await expect(page.getByText(demoAccount('productManager').email, { exact: true })).toBeVisible();
+  });
 });
