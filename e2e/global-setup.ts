@@ -41,7 +41,6 @@ export default async function globalSetup(): Promise<void> {
 
   process.env[ENV.baseUrl] = state.portal.baseUrl;
   process.env[ENV.mailDir] = mailDir;
-  process.env[ENV.runDir] = runDir;
   process.env[ENV.serverPid] = String(state.portal.process.pid);
   console.log(`e2e: portal at ${state.portal.baseUrl}, SMTP peer on port ${state.smtp.port}, files in ${runDir}`);
 }

@@ -11,6 +11,7 @@ async function chooseNewPassword(page: Page, password: string): Promise<void> {
   await page.getByLabel('Confirm password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Reset password', exact: true }).click();
   await expect(page).toHaveURL(/\/en\/login$/);
+  await expect(page.getByText('Your password has been changed. You can now sign in.')).toBeVisible();
 }
 
 async function expectHome(page: Page, fullName: string): Promise<void> {
@@ -27,7 +28,7 @@ test('a user created by an admin chooses a password from the account-created mai
   });
   await admin.dispose();
   expect(welcomeMail.to).toEqual([user.email]);
-  // The link must point at the portal's configured base URL, not at whatever host served the request.
+  // Mail links are built from BASE_URL: they must lead to this portal.
   expect(welcomeLink.origin).toBe(new URL(baseURL!).origin);
 
   const password = newPassword();

@@ -5,7 +5,6 @@
 export const ENV = {
   baseUrl: 'E2E_BASE_URL',
   mailDir: 'E2E_MAIL_DIR',
-  runDir: 'E2E_RUN_DIR',
   serverPid: 'E2E_SERVER_PID',
 } as const;
 
