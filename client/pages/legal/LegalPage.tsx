@@ -30,7 +30,15 @@ export function LegalPage({ document }: { document: LegalDocument }) {
   const externalUrl = base ? externalDocumentUrl(base, document, locale) : null;
   const content = useQuery({
     queryKey: ['legal', document, documentLocale(document, locale), externalUrl],
-    queryFn: () => (externalUrl ? fetchExternal(externalUrl) : loadBundledDocument(document, locale)),
+    queryFn: async () => {
+      if (!externalUrl) return { markdown: await loadBundledDocument(document, locale), fallback: false };
+      try {
+        return { markdown: await fetchExternal(externalUrl), fallback: false };
+      } catch {
+        // The configured copy is out of reach (network, CSP); the shipped copy is better than nothing.
+        return { markdown: await loadBundledDocument(document, locale), fallback: true };
+      }
+    },
     enabled: !config.isPending,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -46,19 +54,21 @@ export function LegalPage({ document }: { document: LegalDocument }) {
       {content.isPending && <DelayedLoader />}
       {content.isError && (
         <Alert color="red" role="alert">
-          {t('legal.loadError')}{' '}
-          {externalUrl && (
-            <Anchor href={externalUrl} target="_blank" rel="noopener noreferrer">
-              {t('legal.openExternal')}
-            </Anchor>
-          )}
+          {t('legal.loadError')}
         </Alert>
+      )}
+      {content.data?.fallback && externalUrl && (
+        <Text size="sm" c="dimmed">
+          <Anchor href={externalUrl} target="_blank" rel="noopener noreferrer">
+            {t('legal.openExternal')}
+          </Anchor>
+        </Text>
       )}
       {content.data !== undefined && (
         <Paper withBorder radius="md">
           <ScrollArea h={SCROLLER_HEIGHT} p="md" type="auto" data-testid="legal-scroller">
             <Typography lang={documentLocale(document, locale)}>
-              <Markdown skipHtml>{withoutLeadingTitle(content.data)}</Markdown>
+              <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
             </Typography>
           </ScrollArea>
         </Paper>
