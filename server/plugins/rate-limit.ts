@@ -11,27 +11,42 @@ import { Redis } from 'ioredis';
  */
 async function rateLimitPlugin(app: FastifyInstance) {
   const { redisUrl } = app.ctx.config;
-  let redis: Redis | null = null;
-  if (redisUrl) {
-    redis = new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1 });
-    let reported = false;
-    redis.on('error', (error) => {
-      if (!reported) app.log.warn({ err: error }, 'rate-limit store unreachable; limits are not enforced meanwhile');
-      reported = true;
-    });
-    redis.on('ready', () => {
-      reported = false;
-    });
-    app.addHook('onClose', async () => {
-      redis?.disconnect();
-    });
-  }
+  const redis = redisUrl ? connectRedis(app, redisUrl) : null;
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'portal-rate-limit-' } : {}),
     // A Redis outage must not lock everyone out of signing in.
     skipOnError: true,
   });
+}
+
+function connectRedis(app: FastifyInstance, url: string): Redis {
+  // Without an offline queue a command fails at once while Redis is away, instead of holding the
+  // request until a reconnection.
+  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  let reported = false;
+  redis.on('error', (error) => {
+    if (!reported) app.log.warn({ err: error }, 'rate-limit store unreachable; limits are not enforced meanwhile');
+    reported = true;
+  });
+  redis.on('ready', () => {
+    reported = false;
+  });
+  // Give the store a moment at start, so the first requests are counted too.
+  app.addHook('onReady', async () => {
+    if (redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  });
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  return redis;
 }
 
 export const rateLimit = fp(rateLimitPlugin, { name: 'rate-limit' });

@@ -229,7 +229,11 @@ describe('sessions', () => {
 describe('rate limits', () => {
   let limited: TestApp;
   beforeAll(async () => {
-    limited = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '2' });
+    limited = await createTestApp({
+      RATE_LIMIT_LOGIN_PER_MINUTE: '3',
+      RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '2',
+      TRUST_PROXY: 'true',
+    });
   });
   afterAll(async () => limited?.close());
 
@@ -257,6 +261,21 @@ describe('rate limits', () => {
     expect(other.statusCode).toBe(401);
   });
 
+  it('counts the client address the trusted proxy reports, not the proxy’s', async () => {
+    const proxy = nextIp();
+    const attempt = (client: string) =>
+      request(limited.app, null, {
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: proxy,
+        headers: { 'x-forwarded-for': client },
+        payload: { email: `${client}@example.com`, password: 'whatever' },
+      });
+    for (let i = 0; i < 3; i++) expect((await attempt('203.0.113.7')).statusCode).toBe(401);
+    expect((await attempt('203.0.113.7')).statusCode).toBe(429);
+    expect((await attempt('203.0.113.8')).statusCode).toBe(401);
+  });
+
   it('limits password-reset requests the same way', async () => {
     const ip = nextIp();
     const attempt = () =>
@@ -271,5 +290,28 @@ describe('rate limits', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
     expect(refused.json().error.code).toBe('rate_limited');
+  });
+});
+
+// Runs where a Redis server is at hand (TEST_REDIS_URL); the memory store above covers the logic.
+describe.skipIf(!process.env.TEST_REDIS_URL)('rate limits shared through Redis', () => {
+  it('two app nodes count sign-ins from one address together', async () => {
+    const env = { RATE_LIMIT_LOGIN_PER_MINUTE: '3', REDIS_URL: process.env.TEST_REDIS_URL ?? '' };
+    const [a, b] = [await createTestApp(env), await createTestApp(env)];
+    try {
+      const ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+      const attempt = (app: TestApp) =>
+        request(app.app, null, {
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: ip,
+          payload: { email: `redis-${Date.now()}-${Math.random()}@example.com`, password: 'whatever' },
+        });
+      const codes = [await attempt(a), await attempt(b), await attempt(a), await attempt(b)].map((r) => r.statusCode);
+      expect(codes).toEqual([401, 401, 401, 429]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
