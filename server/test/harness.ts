@@ -28,9 +28,22 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
     url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
+      client.on('error', () => {});
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        // pg.Pool.end() resolves before its sockets are gone; wait for them rather than killing
+        // them with FORCE, which would surface as unhandled errors on the closed pool.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+            name,
+          ]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
