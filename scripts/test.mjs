@@ -106,6 +106,11 @@ if (chromium) {
   }
 }
 
+if (inCi && skipped.length > 0 && !failures.some((f) => f.includes('skipped in CI'))) {
+  failed++;
+  failures.push('parts skipped in CI');
+}
+
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('');
 for (const line of skipped) console.log(`skipped: ${line}`);
