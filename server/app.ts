@@ -14,6 +14,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
 import { createMailer } from './mail';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
+import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
 import { userRoutes } from './modules/users/routes';
 import { enforceAccess } from './plugins/access';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(systemRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(ssoRoutes);
     },
     { prefix: '/api' },
   );

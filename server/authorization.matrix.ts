@@ -95,6 +95,12 @@ export const MATRIX: MatrixRow[] = [
     call: () => ({ payload: { passwordResetToken: 'unknown-token', password: 'A-Valid-Password-123' } }),
   },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
+  {
+    method: 'GET',
+    url: '/api/jwt/redirect',
+    expect: signedIn,
+    call: () => ({ url: `/api/jwt/redirect?to=${encodeURIComponent('https://support.example.com/hc')}` }),
+  },
 
   // ---- users (server/modules/users): the Users page, admins only
   { method: 'GET', url: '/api/users', expect: only('admin') },

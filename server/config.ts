@@ -50,6 +50,10 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
     }
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      // Without SMTP the mails (and their reset links) would only reach the logs.
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production' });
+    }
     if (env.NODE_ENV === 'production' && env.DEV_MAILBOX) {
       ctx.addIssue({ code: 'custom', path: ['DEV_MAILBOX'], message: 'cannot be enabled in production' });
     }

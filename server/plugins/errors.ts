@@ -40,7 +40,10 @@ async function errorsPlugin(app: FastifyInstance) {
       return send(429, { error: { code: ERROR_CODES.rateLimited, message: error.message } });
     }
     if (status >= 400 && status < 500) {
-      const code = status === 404 ? ERROR_CODES.notFound : ERROR_CODES.validation;
+      const code =
+        ({ 401: ERROR_CODES.unauthenticated, 403: ERROR_CODES.forbidden, 404: ERROR_CODES.notFound } as const)[
+          status as 401 | 403 | 404
+        ] ?? ERROR_CODES.validation;
       return send(status, { error: { code, message: error.message } });
     }
     request.log.error({ err: error }, 'unhandled error');

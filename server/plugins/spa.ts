@@ -1,30 +1,55 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 
-/** Serves the built client with history fallback; unknown /api paths answer the JSON 404. */
+/**
+ * Serves the built client: hashed assets cached for good, every other page path answered with
+ * index.html (history fallback) so the client's router decides; unknown /api paths answer the JSON 404.
+ */
 async function spaPlugin(app: FastifyInstance) {
   const root = app.ctx.config.staticDir;
   const index = path.join(root, 'index.html');
-  const built = fs.existsSync(index);
-  if (built) {
-    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url;
-    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
-      return reply
-        .status(404)
-        .send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${url.split('?')[0]}` } });
-    }
-    if (!built) {
+
+  const sendIndex = (reply: FastifyReply) => {
+    // Checked per request: a rebuild during development empties the folder for a moment.
+    if (!fs.existsSync(index)) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');
     }
-    // Hashed assets are cached by the browser; the page itself is always revalidated.
-    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', root);
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .type('text/html')
+      .sendFile('index.html', root, { cacheControl: false });
+  };
+
+  if (fs.existsSync(root)) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: true,
+      index: false,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        const hashed = filePath.startsWith(path.join(root, 'assets') + path.sep);
+        res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.get('/', (_request, reply) => sendIndex(reply));
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0];
+    if (pathname.startsWith('/api/') || pathname === '/api' || request.method !== 'GET') {
+      return reply
+        .status(404)
+        .send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${pathname}` } });
+    }
+    // A missing file (an old asset name, a typo) is a 404, not the application page.
+    if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
+      return reply.status(404).type('text/plain').send('Not found');
+    }
+    return sendIndex(reply);
   });
 }
 

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { ConfigError, loadConfig } from '../config';
+import { openDatabase } from '../db';
+import { signedIn } from '../test/factories';
+import { createTestApp, request, type TestApp } from '../test/harness';
+
+/** Cross-cutting behaviour: configuration, security headers, the SPA, OpenAPI, declared access. */
+
+describe('configuration', () => {
+  it('names the variable and the problem when a value is wrong', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ BASE_URL: 'not a url' })).toThrow(/BASE_URL/);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL: must start with smtp/);
+    expect(() => loadConfig({ RECAPTCHA_SITE_KEY: 'k' })).toThrow(/must be set together/);
+  });
+
+  it('requires a session secret and SMTP in production, and never the local mailbox there', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toThrow(
+      /SESSION_SECRET: is required/,
+    );
+    const secret = 'x'.repeat(32);
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret })).toThrow(/SMTP_URL: is required/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, SMTP_URL: 'smtp://mail:25', DEV_MAILBOX: 'true' }),
+    ).toThrow(/DEV_MAILBOX/);
+    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, SMTP_URL: 'smtp://mail:25' });
+    expect(config.devMailbox).toBe(false);
+  });
+
+  it('runs on embedded defaults: SQLite under ./data, local mailbox, Secure cookies only over HTTPS', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBe('sqlite:./data/portal.db');
+    expect(config.devMailbox).toBe(true);
+    expect(config.secureCookies).toBe(false);
+    expect(loadConfig({ BASE_URL: 'https://portal.example.com/' }).secureCookies).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+});
+
+describe('every API route declares who may call it', () => {
+  it('refuses to register an /api route without an access rule', async () => {
+    const config = loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', STATIC_DIR: './does-not-exist' });
+    const database = openDatabase(config.databaseUrl);
+    const app = await buildApp(config, { database, startBackgroundWork: false });
+    try {
+      expect(() => app.get('/api/unguarded', async () => 'open')).toThrow(/declares no access rule/);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});
+
+describe('HTTP surface', () => {
+  let t: TestApp;
+  let staticDir: string;
+
+  beforeAll(async () => {
+    staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
+    fs.mkdirSync(path.join(staticDir, 'assets'));
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(staticDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+    t = await createTestApp({ STATIC_DIR: staticDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(staticDir, { recursive: true, force: true });
+  });
+
+  it('sets security headers: a CSP without inline script, frame denial, no-sniff; no HSTS over HTTP', async () => {
+    const response = await t.app.inject({ url: '/api/health' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers the health check with the database state', async () => {
+    const response = await t.app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('serves the client: page paths get index.html, hashed assets are cached for good', async () => {
+    for (const url of ['/', '/en/users', '/fr/reset-password/abc']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      expect(page.headers['cache-control']).toBe('no-cache');
+    }
+    const asset = await t.app.inject({ url: '/assets/main-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await t.app.inject({ url: '/assets/gone-000.js' })).statusCode).toBe(404);
+  });
+
+  it('answers unknown API paths with the one error body', async () => {
+    const response = await t.app.inject({ url: '/api/no-such-thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'not_found', message: 'No route GET /api/no-such-thing' } });
+  });
+
+  it('publishes the OpenAPI document generated from the schemas', async () => {
+    const response = await t.app.inject({ url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/auth/me', '/api/users', '/api/users/{id}']),
+    );
+    expect(document.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
+    expect((await t.app.inject({ url: '/api/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('hands a signed-in user over to the support site, and only there', async () => {
+    const user = await signedIn(t.app, 'supportEngineer');
+    const to = `${t.config.supportUrl}/hc/requests`;
+    const ok = await request(t.app, user.cookie, { url: `/api/jwt/redirect?to=${encodeURIComponent(to)}` });
+    expect(ok.statusCode).toBe(302);
+    expect(ok.headers.location).toBe(to);
+    for (const target of ['https://evil.example/phish', '//evil.example', 'javascript:alert(1)']) {
+      const refused = await request(t.app, user.cookie, { url: `/api/jwt/redirect?to=${encodeURIComponent(target)}` });
+      expect(refused.statusCode, target).toBe(400);
+      expect(refused.json().error.message).toBe('This return address is not allowed');
+    }
+    expect((await request(t.app, null, { url: `/api/jwt/redirect?to=${encodeURIComponent(to)}` })).statusCode).toBe(
+      401,
+    );
+  });
+});
