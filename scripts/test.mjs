@@ -66,7 +66,8 @@ function findChromium() {
 }
 
 check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
-check('lint', bin('biome'), ['check', '.']);
+check('lint (ESLint)', bin('eslint'), ['.']);
+check('format (Prettier)', bin('prettier'), ['--check', '.']);
 vitest('unit tests', 'unit');
 vitest('API tests on SQLite', 'api', { TEST_DB: 'sqlite' });
 
