@@ -20,3 +20,5 @@ export const forbidden = (message = 'You are not allowed to do this') =>
   new HttpError(403, ERROR_CODES.forbidden, message);
 export const notFound = (message = 'Not found') => new HttpError(404, ERROR_CODES.notFound, message);
 export const conflict = (message: string) => new HttpError(409, ERROR_CODES.conflict, message);
+/** An e-mail address already belongs to another account (users, profile, later invitations). */
+export const emailTaken = (message: string) => new HttpError(409, ERROR_CODES.emailTaken, message);

@@ -17,8 +17,17 @@ export function fieldErrorsOf(error: unknown, t: TFunction): Record<string, stri
   return result;
 }
 
-/** Spec 8: the API's own text when there is one, the generic text otherwise. */
+/**
+ * Spec 8: the API's text, in the reader's language: errors with a known code have their own
+ * translation; otherwise the API's message (or a rule key it carries), else the generic text.
+ */
 export function apiErrorText(error: unknown, t: TFunction): string {
+  if (error instanceof ApiError && error.code) {
+    const known = t(`apiErrors.${error.code}`, { defaultValue: '' });
+    if (known) return known;
+    const firstDetail = error.details[0]?.message;
+    if (error.code === 'validation_error' && firstDetail) return translateMessage(t, firstDetail);
+  }
   return translateMessage(t, errorText(error, t('errors.generic')));
 }
 

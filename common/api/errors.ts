@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   forbidden: 'forbidden',
   notFound: 'not_found',
   conflict: 'conflict',
+  emailTaken: 'email_taken',
+  cannotDisableSelf: 'cannot_disable_self',
   badCredentials: 'bad_credentials',
   captchaRequired: 'captcha_required',
   captchaInvalid: 'captcha_invalid',

@@ -141,7 +141,7 @@ describe('PATCH /api/auth/me', () => {
     const response = await patchMe(await login(t.app, user.email), { email: other.email.toUpperCase() });
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toEqual({
-      code: 'conflict',
+      code: 'email_taken',
       message: 'This e-mail address is already used by another account',
     });
   });

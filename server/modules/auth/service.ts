@@ -11,7 +11,7 @@ import {
 import { profileRole } from '../../../common/roles';
 import type { Config } from '../../config';
 import type { DB } from '../../db';
-import { conflict, HttpError, unauthenticated } from '../../http-error';
+import { emailTaken, HttpError, unauthenticated } from '../../http-error';
 import type { Captcha } from '../../integrations/captcha';
 import type { Mailer } from '../../mail/types';
 import { hashPassword, verifyPassword } from './password';
@@ -105,7 +105,7 @@ export async function loadProfile(db: DB, userId: number): Promise<Profile> {
   };
 }
 
-const emailTaken = () => conflict('This e-mail address is already used by another account');
+const emailTakenError = () => emailTaken('This e-mail address is already used by another account');
 
 /** Unique violation on SQLite or PostgreSQL: another request took the e-mail in between. */
 function isUniqueViolation(error: unknown): boolean {
@@ -114,12 +114,12 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function updateProfile(db: DB, userId: number, patch: UpdateProfileBody): Promise<Profile> {
-  if (patch.email && (await repo.emailTakenByOther(db, patch.email, userId))) throw emailTaken();
+  if (patch.email && (await repo.emailTakenByOther(db, patch.email, userId))) throw emailTakenError();
   if (Object.keys(patch).length > 0) {
     try {
       await repo.updateProfile(db, userId, patch);
     } catch (error) {
-      if (isUniqueViolation(error)) throw emailTaken();
+      if (isUniqueViolation(error)) throw emailTakenError();
       throw error;
     }
   }

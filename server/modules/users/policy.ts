@@ -1,5 +1,6 @@
 import type { UpdateUserBody } from '../../../common/api/users';
-import { forbidden } from '../../http-error';
+import { ERROR_CODES } from '../../../common/api/errors';
+import { HttpError } from '../../http-error';
 import type { SessionUser } from '../../plugins/session';
 
 /**
@@ -9,6 +10,6 @@ import type { SessionUser } from '../../plugins/session';
  */
 export function authorizeUserUpdate(actor: SessionUser, targetId: number, patch: UpdateUserBody): void {
   if (actor.id === targetId && patch.status === 'disabled') {
-    throw forbidden('You cannot disable your own account');
+    throw new HttpError(403, ERROR_CODES.cannotDisableSelf, 'You cannot disable your own account');
   }
 }

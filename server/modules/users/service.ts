@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
-import { conflict, notFound } from '../../http-error';
+import { emailTaken, notFound } from '../../http-error';
 import { endUserSessions, type SessionUser } from '../../plugins/session';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
 import { authorizeUserUpdate } from './policy';
@@ -47,7 +47,7 @@ export async function getUser(app: FastifyInstance, id: number): Promise<User> {
  */
 export async function createUser(app: FastifyInstance, body: CreateUserBody): Promise<User> {
   const { db, config, mail } = app.ctx;
-  if (await repo.emailTaken(db, body.email)) throw conflict(EMAIL_TAKEN);
+  if (await repo.emailTaken(db, body.email)) throw emailTaken(EMAIL_TAKEN);
   let created: { row: repo.UserRow; token: string };
   try {
     created = await db.transaction().execute(async (trx) => {
@@ -61,7 +61,7 @@ export async function createUser(app: FastifyInstance, body: CreateUserBody): Pr
       return { row, token };
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    if (repo.isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
   const { row, token } = created;
@@ -95,7 +95,7 @@ export async function updateUser(
   const current = await repo.findUserById(db, id);
   if (!current) throw notFound('User not found');
   authorizeUserUpdate(actor, id, patch);
-  if (patch.email !== undefined && (await repo.emailTaken(db, patch.email, id))) throw conflict(EMAIL_TAKEN);
+  if (patch.email !== undefined && (await repo.emailTaken(db, patch.email, id))) throw emailTaken(EMAIL_TAKEN);
 
   let row: repo.UserRow | undefined;
   try {
@@ -106,7 +106,7 @@ export async function updateUser(
       ...(patch.preferredLocale !== undefined ? { preferredLocale: patch.preferredLocale } : {}),
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    if (repo.isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
   if (!row) throw notFound('User not found');

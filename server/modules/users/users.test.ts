@@ -195,7 +195,7 @@ describe('POST /api/users', () => {
       payload: { email: existing.email.toUpperCase(), fullname: 'Copy Cat' },
     });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: { code: 'conflict', message: EMAIL_TAKEN } });
+    expect(response.json()).toEqual({ error: { code: 'email_taken', message: EMAIL_TAKEN } });
     expect(send).not.toHaveBeenCalled();
     send.mockRestore();
   });
@@ -285,7 +285,10 @@ describe('PATCH /api/users/:id', () => {
   it('does not let an admin disable themself', async () => {
     const response = await asAdmin({ method: 'PATCH', url: `/api/users/${admin.id}`, payload: { status: 'disabled' } });
     expect(response.statusCode).toBe(403);
-    expect(response.json().error.message).toBe('You cannot disable your own account');
+    expect(response.json().error).toEqual({
+      code: 'cannot_disable_self',
+      message: 'You cannot disable your own account',
+    });
     // other changes to one's own account are fine
     const rename = await asAdmin({
       method: 'PATCH',
