@@ -3,10 +3,11 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { type ReactNode, useEffect } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
+import { setNotificationCloseLabel } from '../components/notify';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
 
@@ -24,6 +25,12 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+function NotificationLabels() {
+  const { t } = useTranslation();
+  useEffect(() => setNotificationCloseLabel(t('app.close')), [t]);
+  return null;
+}
+
 export function Providers({
   i18n,
   queryClient,
@@ -37,6 +44,7 @@ export function Providers({
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light">
+          <NotificationLabels />
           <Notifications autoClose={SUCCESS_NOTIFICATION_MS} position="top-right" />
           <ModalsProvider>{children}</ModalsProvider>
         </MantineProvider>

@@ -25,9 +25,10 @@ export function NotificationCentre() {
   const unread = entries.filter((e) => !e.read).length;
   const locale = currentLocale(i18n.language);
   return (
-    <Popover position="bottom-end" width={360} shadow="md" withArrow trapFocus>
-      <Popover.Target>
-        <Indicator label={unread} size={16} disabled={unread === 0} offset={4} color="red">
+    <Popover position="bottom-end" width={360} shadow="md" withArrow trapFocus returnFocus>
+      {/* The target is the button itself, so that it carries aria-expanded and aria-controls. */}
+      <Indicator label={unread} size={16} disabled={unread === 0} offset={4} color="red">
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             size="lg"
@@ -36,8 +37,8 @@ export function NotificationCentre() {
           >
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown>
         <Group justify="space-between" mb="xs">
           <Text fw={600}>{t('notificationCentre.title')}</Text>

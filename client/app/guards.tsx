@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { STORAGE_KEYS } from '../../common/constants';
+import { ApiError } from '../api/client';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { apiErrorText } from '../components/forms';
 import { ErrorPage } from '../pages/error/ErrorPage';
@@ -39,7 +40,16 @@ export function Guard({ rule, children }: { rule: RouteRule; children: ReactNode
   const localize = useLocalize();
   const wasAuthenticated = useRef(false);
   if (profileQuery.isPending) return <DelayedLoader />;
-  if (profileQuery.isError) return <ErrorPage statusCode={500} message={apiErrorText(profileQuery.error, t)} />;
+  if (profileQuery.isError) {
+    const { error } = profileQuery;
+    return (
+      <ErrorPage
+        statusCode={error instanceof ApiError && error.status >= 400 ? error.status : undefined}
+        message={apiErrorText(error, t)}
+        onRetry={() => void profileQuery.refetch()}
+      />
+    );
+  }
   const profile = profileQuery.data;
   if (profile) wasAuthenticated.current = true;
   const access = routeAccess(rule, profile);

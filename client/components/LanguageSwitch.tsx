@@ -45,19 +45,21 @@ export function LanguageSwitch() {
   const { switchTo, pending } = useSwitchLanguage();
   const locale = currentLocale(i18n.language);
   const other = LOCALES.find((l) => l !== locale) ?? locale;
+  // The button shows the language's own name; its accessible name starts with it (so speech control
+  // finds it) and goes on in the current language.
   const name = t(`language.${other}`);
+  const label = t('language.switchTo', { native: name, language: t(`language.names.${other}`) });
   return (
     <Button
       variant="subtle"
       size="compact-sm"
-      lang={other}
-      title={t('language.switchTo', { language: name })}
-      aria-label={t('language.switchTo', { language: name })}
+      title={label}
+      aria-label={label}
       loading={pending}
       onClick={() => void switchTo(other)}
       data-testid="language-switch"
     >
-      {name}
+      <span lang={other}>{name}</span>
     </Button>
   );
 }

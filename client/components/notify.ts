@@ -94,9 +94,17 @@ export function createNotificationStore(
   };
 }
 
+let closeLabel = 'Close';
+
+/** The toasts' close button needs a name in the interface's language; the app sets it on each change. */
+export function setNotificationCloseLabel(label: string): void {
+  closeLabel = label;
+}
+
 export const notificationStore = createNotificationStore((entry) => {
   notifications.show({
     id: entry.id,
+    closeButtonProps: { 'aria-label': closeLabel },
     color: COLORS[entry.status],
     title: entry.title,
     message: entry.message,

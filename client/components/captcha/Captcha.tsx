@@ -14,8 +14,16 @@ export interface CaptchaProps {
 
 /** Remount (change its `key`) to get a fresh challenge: the server accepts each answer once. */
 export function Captcha({ onChange }: CaptchaProps) {
+  const { t } = useTranslation();
   const config = useConfig();
-  if (!config.data) return <Loader size="sm" />;
+  if (config.isError) {
+    return (
+      <Alert color="red" role="alert" data-testid="captcha">
+        {t('captcha.recaptchaFailed')}
+      </Alert>
+    );
+  }
+  if (!config.data) return <Loader size="sm" aria-label={t('captcha.loading')} />;
   const captcha = config.data.captcha;
   return (
     <div data-testid="captcha">

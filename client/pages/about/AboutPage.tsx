@@ -4,10 +4,12 @@ import { Link } from 'react-router';
 import { useLocalize } from '../../app/locale';
 import { useConfig } from '../../app/session';
 import { LEGAL_DOCUMENTS } from '../legal/documents';
+import { usePageTitle } from '../../app/title';
 
 export function AboutPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('about.title'));
   const config = useConfig().data;
   return (
     <Stack gap="lg" py="md">

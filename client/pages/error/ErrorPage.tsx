@@ -1,18 +1,35 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalize } from '../../app/locale';
+import { usePageTitle } from '../../app/title';
 
-export function ErrorPage({ statusCode, message }: { statusCode: number; message: string }) {
+export interface ErrorPageProps {
+  /** Spec 8: the title carries the HTTP status; without one (the server is out of reach) it is left out. */
+  statusCode?: number;
+  message: string;
+  onRetry?: () => void;
+}
+
+export function ErrorPage({ statusCode, message, onRetry }: ErrorPageProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
+  const title = statusCode ? t('errors.title', { statusCode }) : t('errors.titleUnknown');
+  usePageTitle(title);
   return (
     <Stack align="center" py="xl" gap="md" data-testid="error-page">
-      <Title order={1}>{t('errors.title', { statusCode })}</Title>
-      <Text>{message}</Text>
-      <Anchor component={Link} to={localize('/')}>
-        {t('errors.backHome')}
-      </Anchor>
+      <Title order={1}>{title}</Title>
+      <Text role="alert">{message}</Text>
+      <Group>
+        {onRetry && (
+          <Button variant="light" onClick={onRetry} data-testid="error-retry">
+            {t('app.retry')}
+          </Button>
+        )}
+        <Anchor component={Link} to={localize('/')}>
+          {t('errors.backHome')}
+        </Anchor>
+      </Group>
     </Stack>
   );
 }

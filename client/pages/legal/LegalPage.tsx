@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Markdown from 'react-markdown';
 import { useConfig } from '../../app/session';
+import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { currentLocale } from '../../i18n';
 import {
@@ -26,6 +27,8 @@ export function LegalPage({ document }: { document: LegalDocument }) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n.language);
   const config = useConfig();
+  const title = t(`legal.${document}`);
+  usePageTitle(title);
   const base = config.data?.legalBaseUrl ?? null;
   const externalUrl = base ? externalDocumentUrl(base, document, locale) : null;
   const content = useQuery({
@@ -45,7 +48,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
 
   return (
     <Stack gap="md" py="md" data-testid="legal-page">
-      <Title order={1}>{t(`legal.${document}`)}</Title>
+      <Title order={1}>{title}</Title>
       {documentLocale(document, locale) !== locale && (
         <Text size="sm" c="dimmed">
           {t('legal.englishOnly')}
@@ -66,7 +69,14 @@ export function LegalPage({ document }: { document: LegalDocument }) {
       )}
       {content.data !== undefined && (
         <Paper withBorder radius="md">
-          <ScrollArea h={SCROLLER_HEIGHT} p="md" type="auto" data-testid="legal-scroller">
+          {/* Focusable, so the text can be scrolled with the keyboard. */}
+          <ScrollArea
+            h={SCROLLER_HEIGHT}
+            p="md"
+            type="auto"
+            data-testid="legal-scroller"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('legal.scroller', { title }) }}
+          >
             <Typography lang={documentLocale(document, locale)}>
               <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
             </Typography>

@@ -11,6 +11,8 @@ import { setProfile, useConfig } from '../../app/session';
 import { storage } from '../../app/storage';
 import { Captcha } from '../../components/captcha/Captcha';
 import { apiErrorText, emailError } from '../../components/forms';
+import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
+import { usePageTitle } from '../../app/title';
 
 interface FieldErrors {
   email?: string | null;
@@ -25,6 +27,7 @@ export function ssoRedirectUrl(target: string): string {
 export function LoginPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('login.pageTitle'));
   const queryClient = useQueryClient();
   const config = useConfig().data;
   const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
@@ -36,6 +39,7 @@ export function LoginPage() {
   const [captchaKey, setCaptchaKey] = useState(0);
   const [feedback, setFeedback] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
   function onCaptcha(response: string | null) {
     setCaptcha(response);
@@ -57,7 +61,10 @@ export function LoginPage() {
     event.preventDefault();
     const fieldErrors = { email: emailError(email, t), password: password ? null : t('errors.required') };
     setErrors(fieldErrors);
-    if (fieldErrors.email || fieldErrors.password) return;
+    if (fieldErrors.email || fieldErrors.password) {
+      focusFirstInvalid();
+      return;
+    }
     if (captchaShown && !captcha) {
       setFeedback(t('login.captchaRequired'));
       return;
@@ -99,7 +106,7 @@ export function LoginPage() {
               {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
             </Button>
           </Group>
-          <form onSubmit={submit} noValidate>
+          <form ref={form} onSubmit={submit} noValidate>
             <Stack gap="sm">
               <TextInput
                 label={t('login.email')}

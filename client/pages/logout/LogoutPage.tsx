@@ -7,11 +7,13 @@ import { logout } from '../../api/auth';
 import { useLocalize } from '../../app/locale';
 import { forgetSession, useProfile } from '../../app/session';
 import { DelayedLoader } from '../../components/DelayedLoader';
+import { usePageTitle } from '../../app/title';
 
 /** Public: signs out when there is a session (spec 2), then offers the way back to login. */
 export function LogoutPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('logout.title'));
   const queryClient = useQueryClient();
   const profileQuery = useProfile();
   const started = useRef(false);

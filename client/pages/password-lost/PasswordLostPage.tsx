@@ -6,12 +6,14 @@ import { requestPasswordReset } from '../../api/auth';
 import { useLocalize } from '../../app/locale';
 import { Captcha } from '../../components/captcha/Captcha';
 import { apiErrorText, emailError, isEmail } from '../../components/forms';
+import { usePageTitle } from '../../app/title';
 
 type Feedback = { kind: 'success' | 'error'; text: string } | null;
 
 export function PasswordLostPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('passwordLost.title'));
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
   const [captcha, setCaptcha] = useState<string | null>(null);

@@ -1,13 +1,16 @@
 import { Alert, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { usePageTitle } from '../../app/title';
 
 /** Routes whose screens come with later changes; their access rules already apply. */
 export function PlaceholderPage({ titleKey, values }: { titleKey: string; values?: Record<string, string> }) {
   const { t } = useTranslation();
+  const title = t(titleKey, values);
+  usePageTitle(title);
   return (
     <Stack gap="md" py="md" data-testid="placeholder-page">
-      <Title order={1}>{t(titleKey, values)}</Title>
+      <Title order={1}>{title}</Title>
       <Alert color="blue" title={t('placeholder.title')}>
         {t('placeholder.text')}
       </Alert>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,8 @@ import { useLocalize } from '../../app/locale';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
 import { notify } from '../../components/notify';
+import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
+import { usePageTitle } from '../../app/title';
 
 function isInvalidToken(error: unknown): boolean {
   return (
@@ -22,6 +24,7 @@ function isInvalidToken(error: unknown): boolean {
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('resetPassword.title'));
   const navigate = useNavigate();
   const token = useParams().token ?? '';
   const check = useQuery({
@@ -35,6 +38,7 @@ export function ResetPasswordPage() {
   const [touched, setTouched] = useState({ password: false, confirmation: false });
   const [submitting, setSubmitting] = useState(false);
   const [feedback, setFeedback] = useState<string | null>(null);
+  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
   const ruleKey = checkPassword(password);
   const passwordError = ruleKey ? t(ruleKey) : null;
@@ -43,7 +47,10 @@ export function ResetPasswordPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTouched({ password: true, confirmation: true });
-    if (passwordError || confirmationError) return;
+    if (passwordError || confirmationError) {
+      focusFirstInvalid();
+      return;
+    }
     setSubmitting(true);
     setFeedback(null);
     try {
@@ -73,18 +80,16 @@ export function ResetPasswordPage() {
     );
   } else {
     body = (
-      <form onSubmit={submit} noValidate>
+      <form ref={form} onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <Text size="sm" c="dimmed" id="password-rules">
-            {t('resetPassword.rules')}
-          </Text>
           <TextInput
             label={t('resetPassword.password')}
             type="password"
             name="new-password"
             autoComplete="new-password"
             autoFocus
-            aria-describedby="password-rules"
+            description={t('resetPassword.rules')}
+            required
             value={password}
             error={touched.password ? passwordError : null}
             onBlur={() => setTouched((s) => ({ ...s, password: true }))}
@@ -94,6 +99,7 @@ export function ResetPasswordPage() {
             label={t('resetPassword.confirmation')}
             type="password"
             name="confirm-password"
+            required
             autoComplete="new-password"
             value={confirmation}
             error={touched.confirmation ? confirmationError : null}

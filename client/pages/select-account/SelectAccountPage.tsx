@@ -7,11 +7,13 @@ import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
 import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { Pagination } from '../../components/Pagination';
+import { usePageTitle } from '../../app/title';
 
 /** Spec 2 "Select account", from the accounts the profile carries. */
 export function SelectAccountPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  usePageTitle(t('selectAccount.title'));
   const profile = useProfile().data;
   const [filter, setFilter] = useState('');
   const [offset, setOffset] = useState(0);

@@ -7,8 +7,10 @@ import { LOCALES, type Locale } from '../../../common/roles';
 import { updateProfile } from '../../api/auth';
 import { PROFILE_KEY, setProfile, useProfile } from '../../app/session';
 import { LOCALE_STORAGE_KEY, storage } from '../../app/storage';
+import { usePageTitle } from '../../app/title';
 import { apiErrorText, emailError, fieldErrorsOf } from '../../components/forms';
 import { notify } from '../../components/notify';
+import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
 
 interface Values {
   email: string;
@@ -27,7 +29,9 @@ function ProfileForm({ profile }: { profile: Profile }) {
     preferredLocale: profile.preferredLocale,
   });
   const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -36,8 +40,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
       fullName: values.fullName.trim() ? null : t('errors.required'),
     };
     setErrors(found);
-    if (found.email || found.fullName) return;
+    if (found.email || found.fullName) {
+      focusFirstInvalid();
+      return;
+    }
     setSubmitting(true);
+    setFailure(null);
     try {
       const saved = await updateProfile({
         email: values.email.trim(),
@@ -50,21 +58,26 @@ function ProfileForm({ profile }: { profile: Profile }) {
       setProfile(queryClient, saved);
       await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
     } catch (error) {
+      // Spec 8: "Some of your settings could not be updated.", with the reason; what was typed stays.
+      const reason = apiErrorText(error, t);
       setErrors(fieldErrorsOf(error, t));
-      notify({ status: 'error', title: t('settings.error'), message: apiErrorText(error, t) });
+      setFailure(reason);
+      focusFirstInvalid();
+      notify({ status: 'error', title: t('settings.error'), message: reason });
     } finally {
       setSubmitting(false);
     }
   }
 
   return (
-    <form onSubmit={submit} noValidate data-testid="settings-profile">
+    <form ref={form} onSubmit={submit} noValidate data-testid="settings-profile">
       <Stack gap="sm" maw={440}>
         <TextInput
           label={t('settings.email')}
           type="email"
           name="email"
           autoComplete="email"
+          required
           value={values.email}
           error={errors.email}
           onChange={(e) => setValues((v) => ({ ...v, email: e.currentTarget.value }))}
@@ -73,6 +86,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           label={t('settings.fullName')}
           name="fullName"
           autoComplete="name"
+          required
           value={values.fullName}
           error={errors.fullName}
           onChange={(e) => setValues((v) => ({ ...v, fullName: e.currentTarget.value }))}
@@ -85,6 +99,11 @@ function ProfileForm({ profile }: { profile: Profile }) {
           onChange={(e) => setValues((v) => ({ ...v, preferredLocale: e.currentTarget.value as Locale }))}
           data={LOCALES.map((locale) => ({ value: locale, label: t(`language.${locale}`) }))}
         />
+        {failure && (
+          <Alert color="red" role="alert" title={t('settings.error')} data-testid="settings-error">
+            {failure}
+          </Alert>
+        )}
         <Group>
           <Button type="submit" loading={submitting}>
             {t('settings.save')}
@@ -98,6 +117,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
 export function SettingsPage() {
   const { t } = useTranslation();
   const profile = useProfile().data;
+  usePageTitle(t('settings.title'));
   if (!profile) return null;
   return (
     <Stack gap="lg" py="md">

@@ -25,15 +25,22 @@ import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
 import { UserModal } from './UserModal';
 import { USERS_KEY } from './usersKey';
+import { usePageTitle } from '../../app/title';
 
-type ModalState = { mode: 'create' } | { mode: 'edit'; user: User } | null;
+interface ModalState {
+  opened: boolean;
+  user: User | null;
+  formKey: number;
+}
 
 export function UsersPage() {
   const { t } = useTranslation();
+  usePageTitle(t('users.title'));
   const [search, setSearch] = useState('');
   const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
   const [position, setPosition] = useState({ filter: '', offset: 0 });
-  const [modal, setModal] = useState<ModalState>(null);
+  const [modal, setModal] = useState<ModalState>({ opened: false, user: null, formKey: 0 });
+  const openModal = (user: User | null) => setModal((m) => ({ opened: true, user, formKey: m.formKey + 1 }));
 
   // A new search starts again from the first page.
   const offset = position.filter === filter ? position.offset : 0;
@@ -44,16 +51,13 @@ export function UsersPage() {
     queryFn: () => listUsers({ pageOffset: offset, pageLength: DEFAULT_PAGE_LENGTH, filter: filter || undefined }),
     placeholderData: keepPreviousData,
   });
+  const results = users.data?.results ?? [];
 
   return (
     <Stack gap="md" py="md">
       <Group justify="space-between">
         <Title order={1}>{t('users.title')}</Title>
-        <Button
-          leftSection={<PlusIcon size={16} />}
-          onClick={() => setModal({ mode: 'create' })}
-          data-testid="users-add"
-        >
+        <Button leftSection={<PlusIcon size={16} />} onClick={() => openModal(null)} data-testid="users-add">
           {t('users.add')}
         </Button>
       </Group>
@@ -70,13 +74,35 @@ export function UsersPage() {
       />
       {users.isPending && <DelayedLoader />}
       {users.isError && (
-        <Alert color="red" role="alert">
-          {t('users.loadError', { error: apiErrorText(users.error, t) })}
+        <Alert color="red" role="alert" data-testid="users-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('users.loadError', { error: apiErrorText(users.error, t) })}</Text>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              loading={users.isFetching}
+              onClick={() => void users.refetch()}
+              data-testid="users-retry"
+            >
+              {t('app.retry')}
+            </Button>
+          </Stack>
         </Alert>
       )}
-      {users.data && (
+      {users.data && results.length === 0 && (
+        <Stack gap={4} role="status" data-testid="users-empty">
+          <Text fw={500}>{filter ? t('users.empty', { filter }) : t('users.emptyAll')}</Text>
+          {filter && (
+            <Text size="sm" c="dimmed">
+              {t('users.emptyHint')}
+            </Text>
+          )}
+        </Stack>
+      )}
+      {users.data && results.length > 0 && (
         <>
-          <Table striped highlightOnHover data-testid="users-table">
+          <Table striped highlightOnHover data-testid="users-table" aria-busy={users.isFetching}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('users.columns.id')}</Table.Th>
@@ -90,7 +116,7 @@ export function UsersPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {users.data.results.map((user) => (
+              {results.map((user) => (
                 <Table.Tr key={user.id} data-testid="user-row">
                   <Table.Td>{user.id}</Table.Td>
                   <Table.Td>{user.fullname}</Table.Td>
@@ -105,7 +131,9 @@ export function UsersPage() {
                     <ActionIcon
                       variant="subtle"
                       aria-label={t('users.edit', { name: user.fullname || user.email })}
-                      onClick={() => setModal({ mode: 'edit', user })}
+                      title={t('users.edit', { name: user.fullname || user.email })}
+                      onClick={() => openModal(user)}
+                      data-testid="user-edit"
                     >
                       <PencilIcon size={16} />
                     </ActionIcon>
@@ -114,7 +142,6 @@ export function UsersPage() {
               ))}
             </Table.Tbody>
           </Table>
-          {users.data.results.length === 0 && <Text c="dimmed">{t('users.empty')}</Text>}
           <Pagination
             offset={users.data.pageOffset}
             pageLength={users.data.pageLength}
@@ -123,7 +150,12 @@ export function UsersPage() {
           />
         </>
       )}
-      {modal && <UserModal user={modal.mode === 'edit' ? modal.user : null} onClose={() => setModal(null)} />}
+      <UserModal
+        opened={modal.opened}
+        user={modal.user}
+        formKey={modal.formKey}
+        onClose={() => setModal((m) => ({ ...m, opened: false }))}
+      />
     </Stack>
   );
 }
