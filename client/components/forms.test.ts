@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../common/api/errors';
-import { ApiError } from '../api/client';
+import { ApiError, NETWORK_ERROR_STATUS } from '../api/client';
 import { createI18n } from '../i18n';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
-import { apiErrorText } from './forms';
+import { apiErrorText, fieldErrorsOf } from './forms';
 
 describe('apiErrorText', () => {
   const tFr = createI18n('fr').t;
@@ -37,5 +37,39 @@ describe('apiErrorText', () => {
       expect(en.apiErrors, code).toHaveProperty(code);
       expect(fr.apiErrors, code).toHaveProperty(code);
     }
+  });
+
+  it('never shows the browser’s English text for an unreachable server', () => {
+    const error = new ApiError(NETWORK_ERROR_STATUS, 'network_error', 'Failed to fetch');
+    expect(apiErrorText(error, tFr)).toBe(fr.apiErrors.network_error);
+    expect(apiErrorText(new ApiError(502, 'http_error', 'Bad Gateway'), tFr)).toBe(fr.apiErrors.http_error);
+  });
+
+  it('gives a validation error without a rule key a translated summary, not the raw message', () => {
+    const error = new ApiError(400, 'validation_error', 'body/fullname: Too small', [
+      { path: 'fullname', message: 'Too small: expected string to have >=1 characters' },
+    ]);
+    expect(apiErrorText(error, tFr)).toBe(fr.apiErrors.validation_error);
+  });
+});
+
+describe('fieldErrorsOf', () => {
+  const tFr = createI18n('fr').t;
+
+  it('translates rule keys per field and replaces untranslatable messages', () => {
+    const error = new ApiError(400, 'validation_error', 'invalid', [
+      { path: 'body.email', message: 'email.invalid' },
+      { path: 'fullname', message: 'Too small: expected string to have >=1 characters' },
+    ]);
+    expect(fieldErrorsOf(error, tFr)).toEqual({ email: fr.email.invalid, fullname: fr.errors.invalidField });
+  });
+
+  it('puts a taken e-mail on the e-mail field and a refused self-disable on the status field', () => {
+    expect(fieldErrorsOf(new ApiError(409, 'email_taken', 'taken'), tFr)).toEqual({
+      email: fr.apiErrors.email_taken,
+    });
+    expect(fieldErrorsOf(new ApiError(403, 'cannot_disable_self', 'no'), tFr)).toEqual({
+      status: fr.apiErrors.cannot_disable_self,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 // Only tests that opted into jsdom get the DOM helpers; common/ tests in Node skip all of this.
 if (typeof window !== 'undefined') {
@@ -25,5 +25,11 @@ if (typeof window !== 'undefined') {
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
   }
   const { cleanup } = await import('@testing-library/react');
-  afterEach(() => cleanup());
+  afterEach(() => {
+    cleanup();
+    // Fake APIs are installed per test; storage would otherwise carry one test's session into the next.
+    vi.unstubAllGlobals();
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  });
 }

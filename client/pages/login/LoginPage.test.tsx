@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi } from '../../test/fakeApi';
+import { renderPage } from '../../test/render';
+import { LoginPage } from './LoginPage';
+
+const renderLogin = (path = '/en/login') => renderPage(<LoginPage />, { path, route: '/:locale/login', profile: null });
+
+function signIn(email = 'casey@demo.portal', password = 'Demo-Password-2024!') {
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('LoginPage', () => {
+  it('shows no captcha until the API answers HTTP 420, then asks for it', async () => {
+    const api = fakeApi({
+      'POST /api/auth/login': () => apiError(420, 'captcha_required', 'Please solve the captcha'),
+    });
+    renderLogin();
+    expect(screen.queryByTestId('captcha')).toBeNull();
+
+    signIn();
+    const captcha = await screen.findByTestId('captcha');
+    expect(captcha.querySelector('input[type="checkbox"]')).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'I am not a robot' })).toBeTruthy();
+    expect(screen.getByTestId('login-error').textContent).toBe(
+      'Please confirm that you are not a robot, then sign in again.',
+    );
+    expect(api.calls('POST /api/auth/login')[0].body).toEqual({
+      email: 'casey@demo.portal',
+      password: 'Demo-Password-2024!',
+    });
+
+    // Spec 5: once shown, the captcha is required; no call goes out without it.
+    signIn();
+    await waitFor(() => expect(screen.getByTestId('login-error').textContent).toContain('not a robot'));
+    expect(api.calls('POST /api/auth/login')).toHaveLength(1);
+  });
+
+  it('keeps the captcha away on a plain refusal and shows the spec 8 message', async () => {
+    fakeApi({ 'POST /api/auth/login': () => apiError(401, 'bad_credentials', 'Invalid e-mail or password') });
+    renderLogin();
+    signIn();
+    const error = await screen.findByTestId('login-error');
+    expect(error.textContent).toBe('Unable to authenticate... Invalid e-mail or password.');
+    expect(screen.queryByTestId('captcha')).toBeNull();
+  });
+
+  it('speaks French on the French page, captcha included', async () => {
+    fakeApi({ 'POST /api/auth/login': () => apiError(420, 'captcha_required', 'Please solve the captcha') });
+    renderLogin('/fr/login');
+    expect(document.title).toBe('Connexion · Graph Portal');
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'casey@demo.portal' } });
+    fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect(await screen.findByRole('checkbox', { name: 'Je ne suis pas un robot' })).toBeTruthy();
+  });
+
+  it('ties required-field errors to their fields and focuses the first', async () => {
+    const api = fakeApi({});
+    renderLogin();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    const email = screen.getByLabelText('Email');
+    await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'This field is required.',
+    );
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    expect(api.requests).toHaveLength(0);
+  });
+});

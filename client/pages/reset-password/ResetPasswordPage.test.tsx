@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi } from '../../test/fakeApi';
+import { renderPage } from '../../test/render';
+import { ResetPasswordPage } from './ResetPasswordPage';
+
+const renderReset = (path: string) =>
+  renderPage(<ResetPasswordPage />, { path, route: '/:locale/reset-password/:token', profile: null });
+
+describe('ResetPasswordPage', () => {
+  it('checks the token of the address on load and shows the invalid view with a way to a new link', async () => {
+    const api = fakeApi({
+      'GET /api/auth/check-password-reset': () => apiError(400, 'invalid_token', 'This token seems invalid'),
+    });
+    renderReset('/en/reset-password/spent-token');
+    const alert = await screen.findByTestId('reset-invalid-token');
+    expect(alert.textContent).toBe('This token seems invalid.');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(screen.getByRole('link', { name: 'Request a new link' }).getAttribute('href')).toBe('/en/password-lost');
+    expect(screen.queryByLabelText(/New password/)).toBeNull();
+    expect(api.calls('GET /api/auth/check-password-reset')[0].query.get('passwordResetToken')).toBe('spent-token');
+  });
+
+  it('reads an unknown token (404) as an invalid one too, not as a generic failure', async () => {
+    fakeApi({ 'GET /api/auth/check-password-reset': () => apiError(404, 'not_found', 'Not found') });
+    renderReset('/en/reset-password/unknown');
+    expect((await screen.findByTestId('reset-invalid-token')).textContent).toBe('This token seems invalid.');
+  });
+
+  it('says it in French on the French page', async () => {
+    fakeApi({
+      'GET /api/auth/check-password-reset': () => apiError(400, 'invalid_token', 'This token seems invalid'),
+    });
+    renderReset('/fr/reset-password/spent-token');
+    expect((await screen.findByTestId('reset-invalid-token')).textContent).toBe('Ce jeton semble invalide.');
+    expect(screen.getByRole('link', { name: 'Demander un nouveau lien' }).getAttribute('href')).toBe(
+      '/fr/password-lost',
+    );
+  });
+
+  it('shows the form, with the rules tied to the field, for a valid token', async () => {
+    fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }) });
+    renderReset('/en/reset-password/fresh-token');
+    const password = await screen.findByLabelText(/^New password/);
+    expect(screen.getByLabelText(/^Confirm password/)).toBeTruthy();
+    expect(screen.queryByTestId('reset-invalid-token')).toBeNull();
+    const rules = document.getElementById(password.getAttribute('aria-describedby') ?? '');
+    expect(rules?.textContent).toContain('At least 15 characters');
+  });
+});

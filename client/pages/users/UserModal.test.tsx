@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../common/api/users';
+import { notificationStore } from '../../components/notify';
+import { apiError, fakeApi } from '../../test/fakeApi';
+import { renderPage } from '../../test/render';
+import { canEditStatus, UserModal } from './UserModal';
+
+const priya: User = {
+  id: 3,
+  fullname: 'Priya Nair',
+  email: 'pm@demo.portal',
+  type: 'productManager',
+  status: 'enabled',
+  preferredLocale: 'en',
+};
+// The signed-in user of renderPage (admin@demo.portal), as the users list may spell the address.
+const me: User = { ...priya, id: 1, fullname: 'Alice Martin', email: 'Admin@Demo.Portal', type: 'admin' };
+
+function openModal(user: User | null, onClose = vi.fn()) {
+  renderPage(<UserModal opened user={user} formKey={1} onClose={onClose} />);
+  return { onClose, dialog: screen.getByRole('dialog') };
+}
+
+const statusField = () => screen.getByLabelText('Status') as HTMLSelectElement;
+
+describe('canEditStatus (spec 4: enabled only if the edited e-mail differs from the signed-in one)', () => {
+  it('compares e-mails without regard to case or surrounding spaces', () => {
+    expect(canEditStatus('pm@demo.portal', 'admin@demo.portal')).toBe(true);
+    expect(canEditStatus('Admin@Demo.Portal ', 'admin@demo.portal')).toBe(false);
+  });
+
+  it('stays locked while the signed-in user is unknown', () => {
+    expect(canEditStatus('pm@demo.portal', undefined)).toBe(false);
+  });
+});
+
+describe('UserModal', () => {
+  it('lets an admin change another user’s status and sends it', async () => {
+    const api = fakeApi({
+      'PATCH /api/users/3': ({ body }) => ({ status: 200, body: { ...priya, ...(body as object) } }),
+    });
+    const { onClose } = openModal(priya);
+    expect(statusField().disabled).toBe(false);
+    expect(screen.queryByText('You cannot change your own status.')).toBeNull();
+
+    fireEvent.change(statusField(), { target: { value: 'disabled' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.calls('PATCH /api/users/3')[0].body).toMatchObject({ status: 'disabled', email: 'pm@demo.portal' });
+    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      status: 'success',
+      message: 'The user pm@demo.portal was updated.',
+    });
+  });
+
+  it('locks the status of the signed-in user, says why, and never sends it', async () => {
+    const api = fakeApi({ 'PATCH /api/users/1': () => ({ status: 200, body: me }) });
+    const { onClose } = openModal(me);
+    const status = statusField();
+    expect(status.disabled).toBe(true);
+    const reason = screen.getByText('You cannot change your own status.');
+    expect(status.getAttribute('aria-describedby')).toContain(reason.id);
+
+    // Typing another e-mail does not unlock it: the rule is about who is being edited.
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'someone-else@demo.portal' } });
+    expect(statusField().disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.calls('PATCH /api/users/1')[0].body).not.toHaveProperty('status');
+  });
+
+  it('shows a taken e-mail on the field and in the modal, keeping everything typed', async () => {
+    fakeApi({
+      'PATCH /api/users/3': () =>
+        apiError(409, 'email_taken', 'This e-mail address is already used by another account'),
+    });
+    const { onClose, dialog } = openModal(priya);
+    fireEvent.change(within(dialog).getByLabelText(/^Full name/), { target: { value: 'Priya N. Nair' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Email/), { target: { value: 'ae@demo.portal' } });
+    fireEvent.change(statusField(), { target: { value: 'disabled' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const feedback = await within(dialog).findByTestId('user-modal-feedback');
+    expect(feedback.textContent).toBe(
+      'The user could not be updated: This e-mail address is already used by another account.',
+    );
+    const email = within(dialog).getByLabelText(/^Email/) as HTMLInputElement;
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    const fieldError = document.getElementById(email.getAttribute('aria-describedby') ?? '');
+    expect(fieldError?.textContent).toBe('This e-mail address is already used by another account.');
+    await waitFor(() => expect(document.activeElement).toBe(email));
+
+    expect(email.value).toBe('ae@demo.portal');
+    expect((within(dialog).getByLabelText(/^Full name/) as HTMLInputElement).value).toBe('Priya N. Nair');
+    expect(statusField().value).toBe('disabled');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('creates with the spec defaults: type admin, English', async () => {
+    const api = fakeApi({
+      'POST /api/users': ({ body }) => ({ status: 201, body: { ...priya, id: 9, ...(body as object) } }),
+    });
+    const { onClose } = openModal(null);
+    expect(screen.queryByLabelText('Status')).toBeNull();
+    expect((screen.getByLabelText('Type') as HTMLSelectElement).value).toBe('admin');
+    expect((screen.getByLabelText('Preferred language') as HTMLSelectElement).value).toBe('en');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findAllByText('This field is required.')).toHaveLength(2);
+    expect(api.calls('POST /api/users')).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText(/^Full name/), { target: { value: 'New Person' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'new@demo.portal' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.calls('POST /api/users')[0].body).toEqual({
+      fullname: 'New Person',
+      email: 'new@demo.portal',
+      type: 'admin',
+      preferredLocale: 'en',
+    });
+  });
+
+  it('names its close button in the page language', () => {
+    renderPage(<UserModal opened user={priya} formKey={1} onClose={() => {}} />, { path: '/fr' });
+    expect(screen.getByRole('button', { name: 'Fermer' })).toBeTruthy();
+    expect(screen.getByLabelText('Statut')).toBeTruthy();
+  });
+});

@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { User } from '../../../common/api/users';
+import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { renderPage } from '../../test/render';
+import { UsersPage } from './UsersPage';
+
+const user = (id: number, fullname: string): User => ({
+  id,
+  fullname,
+  email: `${fullname.split(' ')[0].toLowerCase()}@demo.portal`,
+  type: 'admin',
+  status: 'enabled',
+  preferredLocale: 'en',
+});
+const everyone = [user(1, 'Alice Martin'), user(3, 'Priya Nair')];
+
+/** GET /api/users as the server answers it: a filter on name or e-mail, a page of the matches. */
+function usersAnswer(query: URLSearchParams, users: User[] = everyone): FakeAnswer {
+  const filter = (query.get('filter') ?? '').toLowerCase();
+  const matches = users.filter((u) => `${u.fullname} ${u.email}`.toLowerCase().includes(filter));
+  const pageOffset = Number(query.get('pageOffset') ?? 0);
+  const pageLength = Number(query.get('pageLength') ?? 10);
+  return {
+    status: 200,
+    body: {
+      results: matches.slice(pageOffset, pageOffset + pageLength),
+      pageOffset,
+      pageLength,
+      totalHits: matches.length,
+    },
+  };
+}
+
+const renderUsers = (path = '/en/users') => renderPage(<UsersPage />, { path, route: '/:locale/users' });
+
+describe('UsersPage', () => {
+  it('focuses the search, and says clearly when a search matches nobody', async () => {
+    const api = fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers();
+    expect(await screen.findByText('Priya Nair')).toBeTruthy();
+    const search = screen.getByLabelText('Search users');
+    expect(document.activeElement).toBe(search);
+    expect(document.title).toBe('Users · Graph Portal');
+
+    // Keystrokes 100 ms apart: one request for the final text once typing pauses (300 ms), none per keystroke.
+    for (const text of ['z', 'zz', 'zzz']) {
+      fireEvent.change(search, { target: { value: text } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const empty = await screen.findByTestId('users-empty', {}, { timeout: 2000 });
+    expect(empty.textContent).toContain('No user matches “zzz”.');
+    expect(empty.getAttribute('role')).toBe('status');
+    expect(screen.queryByTestId('users-table')).toBeNull();
+    const filters = api.calls('GET /api/users').map((r) => r.query.get('filter'));
+    expect(filters).toEqual([null, 'zzz']);
+  });
+
+  it('says so in French, title included', async () => {
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers('/fr/users');
+    fireEvent.change(await screen.findByLabelText('Rechercher des utilisateurs'), { target: { value: 'nobody' } });
+    const empty = await screen.findByTestId('users-empty', {}, { timeout: 2000 });
+    expect(empty.textContent).toContain('Aucun utilisateur ne correspond à « nobody ».');
+    expect(document.title).toBe('Utilisateurs · Graph Portal');
+  });
+
+  it('shows a load failure with a retry that reloads the list', async () => {
+    let down = true;
+    fakeApi({ 'GET /api/users': ({ query }) => (down ? 'network-error' : usersAnswer(query)) });
+    renderUsers();
+    const error = await screen.findByTestId('users-error');
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.textContent).toContain(
+      'The users could not be loaded: The portal cannot be reached. Check your connection and try again.',
+    );
+    expect(screen.queryByTestId('users-table')).toBeNull();
+
+    down = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Priya Nair')).toBeTruthy();
+    expect(screen.queryByTestId('users-error')).toBeNull();
+  });
+
+  it('pages through the list: page X of Y, next loads the next offset, back disabled on the first', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => user(i + 1, `Person ${String(i + 1).padStart(2, '0')}`));
+    const api = fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query, many) });
+    renderUsers();
+    expect(await screen.findByText('Page 1 of 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(screen.getByText('Person 12')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(api.calls('GET /api/users').at(-1)?.query.get('pageOffset')).toBe('10'));
+  });
+
+  it('hides the pagination when everything fits on one page', async () => {
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers();
+    expect(await screen.findByText('Priya Nair')).toBeTruthy();
+    expect(screen.queryByTestId('pagination')).toBeNull();
+  });
+});

@@ -1,0 +1,75 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import type { Profile, PublicConfig } from '../../common/api/auth';
+import type { Locale } from '../../common/roles';
+import { CONFIG_KEY, PROFILE_KEY } from '../app/session';
+import { createI18n } from '../i18n';
+
+export const builtinConfig: PublicConfig = {
+  captcha: { provider: 'builtin' },
+  supportUrl: 'https://support.example.com',
+  academyUrl: 'https://academy.example.com',
+  contactEmail: 'support@example.com',
+  legalBaseUrl: null,
+  devMailbox: false,
+};
+
+export const adminProfile: Profile = {
+  id: 1,
+  email: 'admin@demo.portal',
+  fullName: 'Alice Martin',
+  preferredLocale: 'en',
+  type: 'admin',
+  yourRole: 'admin',
+  accounts: [],
+  accountsTotal: 0,
+};
+
+function CurrentLocation() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname}</output>;
+}
+
+export interface RenderPageOptions {
+  /** The address the page is opened at, e.g. '/fr/reset-password/abc'. */
+  path?: string;
+  /** The route pattern the page is mounted under, e.g. '/:locale/reset-password/:token'. */
+  route?: string;
+  /** The signed-in user, or null for a visitor. */
+  profile?: Profile | null;
+  config?: PublicConfig;
+}
+
+/**
+ * Renders one page as the app would (translations, queries, Mantine, a router with the locale
+ * segment). The language follows the path's locale. Other paths render only the current location,
+ * so a navigation can be asserted.
+ */
+export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
+  const { path = '/en', route = '/:locale', profile = adminProfile, config = builtinConfig } = options;
+  const locale = (path.split('/')[1] || 'en') as Locale;
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
+  });
+  queryClient.setQueryData(PROFILE_KEY, profile);
+  queryClient.setQueryData(CONFIG_KEY, config);
+  const result = render(
+    <I18nextProvider i18n={createI18n(locale)}>
+      <QueryClientProvider client={queryClient}>
+        <MantineProvider env="test">
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              <Route path={route} element={ui} />
+              <Route path="*" element={<CurrentLocation />} />
+            </Routes>
+          </MemoryRouter>
+        </MantineProvider>
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+  return { ...result, queryClient };
+}
