@@ -90,6 +90,7 @@ export function ResetPasswordPage() {
             autoFocus
             description={t('resetPassword.rules')}
             required
+            withAsterisk={false}
             value={password}
             error={touched.password ? passwordError : null}
             onBlur={() => setTouched((s) => ({ ...s, password: true }))}
@@ -100,6 +101,7 @@ export function ResetPasswordPage() {
             type="password"
             name="confirm-password"
             required
+            withAsterisk={false}
             autoComplete="new-password"
             value={confirmation}
             error={touched.confirmation ? confirmationError : null}

@@ -78,6 +78,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           name="email"
           autoComplete="email"
           required
+          withAsterisk={false}
           value={values.email}
           error={errors.email}
           onChange={(e) => setValues((v) => ({ ...v, email: e.currentTarget.value }))}
@@ -87,6 +88,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           name="fullName"
           autoComplete="name"
           required
+          withAsterisk={false}
           value={values.fullName}
           error={errors.fullName}
           onChange={(e) => setValues((v) => ({ ...v, fullName: e.currentTarget.value }))}

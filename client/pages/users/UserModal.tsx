@@ -116,6 +116,7 @@ function UserForm({ user, onClose }: FormProps) {
           autoComplete="off"
           data-autofocus
           required
+          withAsterisk={false}
           value={values.fullname}
           error={errors.fullname}
           onChange={(e) => set('fullname', e.currentTarget.value)}
@@ -126,6 +127,7 @@ function UserForm({ user, onClose }: FormProps) {
           type="email"
           autoComplete="off"
           required
+          withAsterisk={false}
           value={values.email}
           error={errors.email}
           onChange={(e) => set('email', e.currentTarget.value)}
