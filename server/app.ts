@@ -18,11 +18,14 @@ import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
 import { userRoutes } from './modules/users/routes';
 import { enforceAccess } from './plugins/access';
-import { errors } from './plugins/errors';
+import { serializeRequest } from './log';
+import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
+import { input } from './plugins/input';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
 import { session } from './plugins/session';
 import { spa } from './plugins/spa';
+import { createBackgroundTasks } from './tasks';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -33,6 +36,21 @@ export interface BuildOptions {
   startBackgroundWork?: boolean;
   /** told of every route as it is added (the authorisation matrix test lists them this way) */
   onRoute?: (route: RouteOptions) => void;
+  /** where log lines go; standard output otherwise (tests read them to check what is logged) */
+  logStream?: { write(line: string): void };
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify fails closed on a bare hop count (it cannot tell the
+ * proxy from a client that connects directly), which left every client behind the proxy keyed on the
+ * proxy's address: one shared rate limit and captcha count for all. The count is therefore given as
+ * a trust function, which Fastify applies as is; an address list stays the stricter choice.
+ */
+function fastifyTrustProxy(
+  value: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return value > 0 ? (_address, hop) => hop < value : false;
+  return value;
 }
 
 /** Builds the whole portal without listening: main.ts listens, tests use app.inject(). */
@@ -47,14 +65,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
+            // URLs lose their secrets (reset tokens, invitation keys); headers are not logged at all,
+            // the redaction is there should a serializer ever add them.
+            serializers: { req: serializeRequest },
             redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
           },
-    // a hop count is valid at run time (proxy-addr) though Fastify's types omit it
-    trustProxy: config.trustProxy as boolean | string | string[],
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // /api/users/ and /api/users are the same route
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler(config),
+    clientErrorHandler: clientErrorHandler(config),
   }).withTypeProvider<ZodTypeProvider>();
+
+  // Every body of the API is a JSON object. Without the text/plain parser, the one content type a
+  // cross-site page may send without a preflight is refused (415) before any handler runs.
+  app.removeContentTypeParser('text/plain');
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -64,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     dialect: database.dialect,
     mail: createMailer({ config, db: database.db, log: app.log }),
+    tasks: createBackgroundTasks(app.log),
   };
   app.decorate('ctx', ctx);
 
@@ -77,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errors);
   await app.register(fastifyCookie);
   await app.register(security);
+  await app.register(input);
   await app.register(session);
   await app.register(rateLimit);
   await app.register(fastifySwagger, {
@@ -86,7 +115,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    // The reference page has inline scripts: its policy allows them by hash, and like every other
+    // page it may not be framed.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   app.addHook('preHandler', enforceAccess);
 
@@ -104,6 +140,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (options.startBackgroundWork !== false) app.addHook('onReady', async () => ctx.mail.start());
   app.addHook('onClose', async () => {
+    // Work still running after its answer went out needs the mailer and the database.
+    await ctx.tasks.idle();
     await ctx.mail.stop();
     if (ownsDatabase) await database.close();
   });

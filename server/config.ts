@@ -75,8 +75,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sessionSecret: string;
-  /** false, true, a hop count, or a list of addresses/CIDRs, as Fastify's trustProxy takes it */
-  trustProxy: boolean | number | string[];
+  /** false, a hop count, or a list of addresses/CIDRs, as Fastify's trustProxy takes it */
+  trustProxy: false | number | string[];
   dataDir: string;
   logLevel: string;
   recaptcha: { siteKey: string; secretKey: string } | null;
@@ -97,9 +97,15 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/**
+ * `true` stands for one proxy hop, not Fastify's "trust every hop": with every hop trusted the
+ * client address is the leftmost X-Forwarded-For entry, which the client writes itself (a proxy
+ * appends to what it received), so anyone could pick a new address per request and escape the
+ * per-IP rate limits and the captcha count. Several proxies in a row need their count or addresses.
+ */
 function parseTrustProxy(value: string): Config['trustProxy'] {
-  if (value === 'false' || value === '') return false;
-  if (value === 'true') return true;
+  if (value === 'false' || value === '' || value === '0') return false;
+  if (value === 'true') return 1;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim());
 }

@@ -1,7 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
 import { seedDemoData } from './db/seed';
+
+/** In-flight requests get this long to finish after SIGTERM; then the process gives up on them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Reads the configuration, builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 async function main() {
@@ -16,28 +20,50 @@ async function main() {
     throw error;
   }
   const database = openDatabase(config.databaseUrl);
-  const app = await buildApp(config, { database });
-  if (config.seedDemoData) {
-    const seeded = await seedDemoData(database.db);
-    if (seeded) app.log.info('Empty database: demo data loaded (accounts are listed in README.md)');
-  }
+  let app: FastifyInstance | null = null;
 
+  // Installed before the slow start (migrations, seed) so that a signal then still closes the
+  // database properly instead of killing the process mid-migration.
+  let starting: Promise<unknown> = Promise.resolve();
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    const log = app?.log;
+    if (log) log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    else console.log(`${signal}: shutting down`);
+    const timer = setTimeout(() => {
+      console.error(`Shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
     timer.unref();
-    await app.close();
-    await database.close();
-    process.exit(0);
+    try {
+      await starting.catch(() => {});
+      // Stops listening, waits for requests in flight and background work, stops the mailer.
+      await app?.close();
+      await database.close();
+      if (app) app.log.info('shut down: requests finished, database closed');
+      else console.log('shut down');
+      process.exit(0);
+    } catch (error) {
+      console.error('Shutdown failed:', error);
+      process.exit(1);
+    }
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', (signal) => void shutdown(signal));
+  process.once('SIGTERM', (signal) => void shutdown(signal));
 
-  await app.listen({ host: config.host, port: config.port });
-  console.log(`Portal ready at ${config.baseUrl}/`);
+  starting = (async () => {
+    app = await buildApp(config, { database });
+    if (config.seedDemoData) {
+      const seeded = await seedDemoData(database.db);
+      if (seeded) app.log.info('Empty database: demo data loaded (accounts are listed in README.md)');
+    }
+    if (closing) return;
+    await app.listen({ host: config.host, port: config.port });
+    console.log(`Portal ready at ${config.baseUrl}/`);
+  })();
+  await starting;
 }
 
 main().catch((error) => {

@@ -15,12 +15,26 @@ export const NewPassword = z.string().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** Ids are PostgreSQL `integer` columns: a larger number can name no row and must not reach the database. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A whole number as a query string or a path carries it: decimal digits only. Number() would also
+ * take "", " ", "0x10" and "1e3", and a repeated query parameter arrives as an array.
+ */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string({ error: (issue) => (Array.isArray(issue.input) ? 'must be given once' : 'must be a whole number') })
+    .regex(/^\d+$/, min > 0 ? `must be a whole number from ${min}` : 'must be a whole number, 0 or more')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be a whole number from ${min}`).max(max, `must be at most ${max}`));
+
 export const PageQuery = z.object({
-  pageOffset: z.coerce.number().int().min(0).default(0),
-  pageLength: z.coerce.number().int().min(1).max(MAX_PAGE_LENGTH).default(DEFAULT_PAGE_LENGTH),
-  filter: z.string().trim().max(200).optional(),
+  pageOffset: wholeNumber(0, MAX_ID).default(0),
+  pageLength: wholeNumber(1, MAX_PAGE_LENGTH).default(DEFAULT_PAGE_LENGTH),
+  filter: z.string({ error: 'must be given once' }).trim().max(200).optional(),
 });
 
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });
+export const IdParam = z.object({ id: wholeNumber(1, MAX_ID) });
 
 export const Ok = z.object({ ok: z.literal(true) });

@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   invalidToken: 'invalid_token',
   crossOrigin: 'cross_origin',
   payloadTooLarge: 'payload_too_large',
+  uriTooLong: 'uri_too_long',
+  unsupportedMediaType: 'unsupported_media_type',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import { REDACTED, redactUrl } from '../log';
 
 export interface OutgoingMail {
   from: string;
@@ -39,17 +40,20 @@ export function smtpTransport(url: string): Transport {
 const LINK = /https?:\/\/[^\s<>"']+/g;
 
 /**
- * Without SMTP the mail stays in the outbox, where the local mailbox page shows it; its links also go
- * to the log so that a developer can follow them from the console.
+ * Without SMTP the mail stays in the outbox, where the local mailbox page (/dev/mailbox) shows it.
+ * The log names its links with their secrets (reset tokens, invitation keys) removed: logs are
+ * kept and shipped where a working link must not go.
  */
 export function localTransport(log: FastifyBaseLogger): Transport {
   return {
     kind: 'local',
     async deliver(mail) {
-      log.info(
-        { to: mail.to, subject: mail.subject, links: mail.text.match(LINK) ?? [] },
-        'mail kept in the local mailbox',
-      );
+      const links = (mail.text.match(LINK) ?? []).map((link) => {
+        if (!URL.canParse(link)) return REDACTED;
+        const url = new URL(link);
+        return `${url.origin}${redactUrl(`${url.pathname}${url.search}`)}`;
+      });
+      log.info({ to: mail.to, subject: mail.subject, links }, 'mail kept in the local mailbox (see /dev/mailbox)');
     },
     close: () => {},
   };

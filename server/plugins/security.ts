@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
+import type { Config } from '../config';
 
 const CSP = [
   "default-src 'self'",
@@ -19,19 +20,48 @@ const CSP = [
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * The headers every answer carries, whatever produced it: a route, an error, the 404 handler, a
+ * static file, or an error Fastify answers before any hook runs (see app.ts, frameworkErrors).
+ * The API reference (/api/docs) replaces the CSP with one that allows its own inline scripts by hash.
+ */
+export function securityHeaders(config: Config, url: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': CSP,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  };
+  if (config.secureCookies) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+  if (url.startsWith('/api/')) headers['Cache-Control'] = 'no-store';
+  return headers;
+}
+
+export function applySecurityHeaders(reply: FastifyReply, config: Config, url: string): void {
+  reply.headers(securityHeaders(config, url));
+}
+
+/**
  * Security headers on every answer, and refusal of state-changing requests sent by another site's
  * page (Origin / Sec-Fetch-Site), so a session cookie cannot be ridden from elsewhere.
+ *
+ * A request with neither header passes, cookie or not (docs/decisions/002): every browser sends Origin
+ * with each POST, PUT, PATCH and DELETE, so only a non-browser client omits both, and such a client
+ * holds its own session, never a victim's. Only JSON bodies are parsed (app.ts), so a cross-site
+ * form or a "simple" text/plain fetch could not produce a valid request anyway.
  */
 async function securityPlugin(app: FastifyInstance) {
-  const ownOrigin = new URL(app.ctx.config.baseUrl).origin;
+  const { config } = app.ctx;
+  const ownOrigin = new URL(config.baseUrl).origin;
 
   app.addHook('onRequest', async (request, reply) => {
     if (!UNSAFE_METHODS.has(request.method)) return;
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
     const crossSite = site === 'cross-site' || site === 'same-site';
-    const foreignOrigin = origin !== undefined && origin !== 'null' && origin !== ownOrigin;
-    if (crossSite || foreignOrigin || origin === 'null') {
+    const foreignOrigin = origin !== undefined && origin !== ownOrigin;
+    if (crossSite || foreignOrigin) {
       return reply.status(403).send({
         error: { code: ERROR_CODES.crossOrigin, message: 'Cross-origin requests are not allowed' },
       });
@@ -39,15 +69,7 @@ async function securityPlugin(app: FastifyInstance) {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    // The API reference page brings its own scripts and sets its own policy.
-    if (!request.url.startsWith('/api/docs')) reply.header('Content-Security-Policy', CSP);
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (app.ctx.config.secureCookies) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    applySecurityHeaders(reply, config, request.url);
     return payload;
   });
 }

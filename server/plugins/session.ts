@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SESSION_COOKIE, SESSION_IDLE_TIMEOUT_MS } from '../../common/constants';
 import type { Locale, UserStatus, UserType } from '../../common/roles';
+import type { Config } from '../config';
 import { nowIso } from '../db';
 
 /**
@@ -34,7 +35,7 @@ async function sessionPlugin(app: FastifyInstance) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/dev/')) return;
     const raw = request.cookies[SESSION_COOKIE];
     if (!raw) return;
@@ -61,6 +62,9 @@ async function sessionPlugin(app: FastifyInstance) {
     }
     if (idle > TOUCH_INTERVAL_MS) {
       await db.updateTable('sessions').set({ lastSeenAt: nowIso() }).where('id', '=', id).execute();
+      // The cookie's Max-Age slides with the server's idle clock; otherwise the browser would drop
+      // the cookie 12 h after sign-in however active the user is.
+      setSessionCookie(reply, app.ctx.config, raw);
     }
     const { lastSeenAt: _, ...user } = row;
     request.user = user;
@@ -88,11 +92,15 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
     })
     .execute();
   request.sessionHash = hash(raw);
+  setSessionCookie(reply, config, raw);
+}
+
+const cookieAttributes = (config: Config) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies }) as const;
+
+function setSessionCookie(reply: FastifyReply, config: Config, raw: string) {
   reply.setCookie(SESSION_COOKIE, raw, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.secureCookies,
+    ...cookieAttributes(config),
     maxAge: Math.floor(SESSION_IDLE_TIMEOUT_MS / 1000),
   });
 }
@@ -101,7 +109,7 @@ export async function endSession(app: FastifyInstance, request: FastifyRequest, 
   if (request.sessionHash) await app.ctx.db.deleteFrom('sessions').where('id', '=', request.sessionHash).execute();
   request.user = null;
   request.sessionHash = null;
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(SESSION_COOKIE, cookieAttributes(app.ctx.config));
 }
 
 /** Ends every session of a user, but the one given (after a password reset, a disable…). */

@@ -40,7 +40,9 @@ async function spaPlugin(app: FastifyInstance) {
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
-    if (pathname.startsWith('/api/') || pathname === '/api' || request.method !== 'GET') {
+    // HEAD is GET without the body: a page path answers it with index.html's headers, not a JSON 404.
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (pathname.startsWith('/api/') || pathname === '/api' || !read) {
       return reply
         .status(404)
         .send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${pathname}` } });

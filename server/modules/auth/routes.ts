@@ -24,9 +24,9 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [c
 /** Sign-in, sign-out, the profile, password reset and the captcha challenge. */
 export async function authRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { config, db, mail } = app.ctx;
+  const { config, db, mail, tasks } = app.ctx;
   const captcha = createCaptcha({ config, db });
-  const deps: service.AuthDeps = { config, db, mail, captcha, log: app.log };
+  const deps: service.AuthDeps = { config, db, mail, captcha, log: app.log, tasks };
   const builtinCaptcha = isBuiltinCaptcha(captcha) ? captcha : null;
 
   api.post(

@@ -14,6 +14,7 @@ import type { DB } from '../../db';
 import { emailTaken, HttpError, unauthenticated } from '../../http-error';
 import type { Captcha } from '../../integrations/captcha';
 import type { Mailer } from '../../mail/types';
+import type { BackgroundTasks } from '../../tasks';
 import { hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { issuePasswordResetToken, resetPasswordLink } from './tokens';
@@ -24,6 +25,7 @@ export interface AuthDeps {
   mail: Mailer;
   captcha: Captcha;
   log: FastifyBaseLogger;
+  tasks: BackgroundTasks;
 }
 
 /** One answer for a wrong password, an unknown e-mail, a disabled account or one without password. */
@@ -128,27 +130,30 @@ export async function updateProfile(db: DB, userId: number, patch: UpdateProfile
 
 /**
  * Sends a reset link when the e-mail belongs to an enabled user. The caller answers the same either
- * way, so the form does not tell who has an account.
+ * way, so the form does not tell who has an account; and since issuing a token and queueing a mail
+ * take time that a lookup alone does not, that work runs after the answer, not before it.
  */
 export async function requestPasswordReset(
   deps: AuthDeps,
   input: { email: string; recaptchaResponse: string },
   ip: string,
 ) {
-  const { db, captcha, config, mail } = deps;
+  const { db, captcha, config, mail, tasks } = deps;
   if (!(await captcha.verify(input.recaptchaResponse, ip))) throw captchaInvalid();
-  const user = await repo.findUserByEmail(db, input.email);
-  if (user?.status !== 'enabled') return;
-  const token = await issuePasswordResetToken(db, user.id, PASSWORD_RESET_VALIDITY_MS);
-  await mail.send({
-    to: user.email,
-    template: 'passwordReset',
-    locale: user.preferredLocale,
-    data: {
-      fullName: user.fullName,
-      link: resetPasswordLink(config.baseUrl, user.preferredLocale, token),
-      validity: String(PASSWORD_RESET_VALIDITY_MS / 3_600_000),
-    },
+  tasks.run('password-reset mail', async () => {
+    const user = await repo.findUserByEmail(db, input.email);
+    if (user?.status !== 'enabled') return;
+    const token = await issuePasswordResetToken(db, user.id, PASSWORD_RESET_VALIDITY_MS);
+    await mail.send({
+      to: user.email,
+      template: 'passwordReset',
+      locale: user.preferredLocale,
+      data: {
+        fullName: user.fullName,
+        link: resetPasswordLink(config.baseUrl, user.preferredLocale, token),
+        validity: String(PASSWORD_RESET_VALIDITY_MS / 3_600_000),
+      },
+    });
   });
 }
 

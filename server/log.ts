@@ -1,0 +1,52 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * What the request logs may show. Fastify logs every request's URL; some URLs carry a secret:
+ * a reset link is /{locale}/reset-password/{token}, an invitation /{locale}/invitation/{key}, a
+ * sign-up confirmation /{locale}/sign-up/confirmation/{key}, and GET /api/auth/check-password-reset
+ * takes the token as a query parameter. Those parts are replaced before anything is written.
+ */
+export const REDACTED = '[redacted]';
+
+/** Query parameters whose value is a secret, on any route. */
+const SECRET_PARAM = /token|secret|password|passwd|key|signature|session|code|auth/i;
+/** Path segments after which the next segment is a secret. */
+const SECRET_AFTER_SEGMENT = new Set(['reset-password', 'invitation', 'confirmation']);
+
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? null : url.slice(queryAt + 1);
+
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    if (SECRET_AFTER_SEGMENT.has(segments[i - 1].toLowerCase()) && segments[i] !== '') segments[i] = REDACTED;
+  }
+  let safe = segments.join('/');
+  if (query !== null) {
+    const pairs = query.split('&').map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawName = equals === -1 ? pair : pair.slice(0, equals);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replaceAll('+', ' '));
+      } catch {
+        // a malformed name is logged as it came, and judged on its raw text
+      }
+      return equals !== -1 && SECRET_PARAM.test(name) ? `${rawName}=${REDACTED}` : pair;
+    });
+    safe += `?${pairs.join('&')}`;
+  }
+  return safe;
+}
+
+/** Fastify's request serializer, with the URL's secrets removed. Headers are not logged at all. */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * server/main.ts run as an operator runs it: its own process on a temporary SQLite database and a
+ * free port. SIGTERM must stop it cleanly (exit 0) after the requests in flight are answered, and a
+ * wrong setting must stop it at once with a message naming the variable.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-main-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, output: () => output, exited };
+}
+
+async function waitForHealth(port: number, started: Started): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no health within 30 s:\n${started.output()}`);
+}
+
+/** Sends a request's head and the first part of its body now; `finish()` sends the rest. */
+function slowRequest(port: number, body: string) {
+  let finish = () => {};
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/auth/login',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half));
+    finish = () => req.end(body.slice(half));
+  });
+  return { response, finish: () => finish() };
+}
+
+describe('server/main.ts', () => {
+  it('on SIGTERM stops accepting, answers the request in flight, closes the database and exits 0', async () => {
+    const port = await freePort();
+    const started = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}`,
+      STATIC_DIR: path.join(dir, 'no-client'),
+      DATA_DIR: dir,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitForHealth(port, started);
+
+      const inFlight = slowRequest(port, JSON.stringify({ email: 'nobody@example.com', password: 'x'.repeat(500) }));
+      // the server has the request's head: it is in flight when the signal comes
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      started.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      // no new connections meanwhile
+      await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+
+      inFlight.finish();
+      const answer = await inFlight.response;
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body).error.code).toBe('bad_credentials');
+
+      const exit = await started.exited;
+      expect(exit, started.output()).toEqual({ code: 0, signal: null });
+      expect(started.output()).toContain('shutting down');
+      expect(started.output()).toContain('database closed');
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a wrong setting with a message naming the variable, and exits non-zero', async () => {
+    const started = start({ PORT: 'abc', DATABASE_URL: `sqlite:${path.join(dir, 'unused.db')}` });
+    const exit = await started.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    expect(started.output()).toMatch(/Invalid configuration:[\s\S]*PORT/);
+    expect(fs.existsSync(path.join(dir, 'unused.db'))).toBe(false);
+  });
+});

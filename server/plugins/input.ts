@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { badRequest } from '../http-error';
+
+const NUL = '\u0000';
+const MESSAGE = 'must not contain NUL characters';
+
+/**
+ * The path of the first string (value or key) holding a NUL character, or null. Iterative, since a
+ * 1 MiB body can nest arrays half a million levels deep.
+ */
+export function findNul(value: unknown): string | null {
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes(NUL)) return path;
+    } else if (Array.isArray(current)) {
+      current.forEach((item, i) => stack.push({ value: item, path: path ? `${path}.${i}` : String(i) }));
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        const itemPath = path ? `${path}.${key}` : key;
+        if (key.includes(NUL)) return itemPath;
+        stack.push({ value: item, path: itemPath });
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses NUL characters anywhere in the body, the query string or the path parameters, for every
+ * route at once: PostgreSQL cannot store them in text (it would fail the statement, a 500), SQLite
+ * would keep a value that ends early for C code, and no field of the API has a use for one.
+ */
+async function inputPlugin(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const path = findNul(part);
+      if (path !== null) {
+        const where = path.replaceAll(NUL, '\\0');
+        throw badRequest(where ? `${where}: ${MESSAGE}` : `The request ${MESSAGE}`, [
+          { path: where, message: MESSAGE },
+        ]);
+      }
+    }
+  });
+}
+
+export const input = fp(inputPlugin, { name: 'input' });

@@ -1,0 +1,347 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../common/constants';
+import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
+import { createCustomer, createUser, TEST_PASSWORD } from './test/factories';
+import { createTestApp, request, type TestApp } from './test/harness';
+
+/**
+ * "Never a 500": every API route, called as an admin and as an anonymous caller with hostile input,
+ * answers below 500, and every refusal carries the one error body. The routes come from the
+ * authorisation matrix, so a new route is covered as soon as it has its row there.
+ */
+
+/** Exactly `{ error: { code, message, details? } }`, nothing else (no Fastify default body, no stack). */
+const StrictErrorBody = z
+  .object({
+    error: z
+      .object({
+        code: z.string().min(1),
+        message: z.string().min(1),
+        details: z.array(z.object({ path: z.string(), message: z.string() }).strict()).optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+const LONG = 'x'.repeat(100 * 1024);
+const HOSTILE_STRINGS: Record<string, string> = {
+  empty: '',
+  blank: '   ',
+  long: LONG,
+  unicode: 'Zoë Ærøskøbing 😀 \u202eRTL\u202c 中文',
+  loneSurrogate: 'a\ud800b',
+  control: '\u0001\u0007\b\t\n\r\u001b[31m\u007f\u0085',
+  nul: 'a\u0000b',
+  onlyNul: '\u0000',
+  sql: "' OR '1'='1'; DROP TABLE users; --",
+  sqlWildcards: '%_\\%',
+  html: '<script>alert(1)</script>',
+  path: '../../etc/passwd',
+  emailWithNul: 'a\u0000@example.com',
+};
+const WRONG_TYPES: Record<string, unknown> = {
+  zero: 0,
+  negative: -1,
+  float: 1.5,
+  huge: 1e308,
+  beyondSafeInteger: 1e20,
+  boolean: true,
+  emptyArray: [],
+  array: ['a', 'b'],
+  emptyObject: {},
+  object: { nested: { deeper: 'x' } },
+  null: null,
+};
+const RAW_JSON_BODIES: Record<string, string> = {
+  truncated: '{',
+  truncatedField: '{"email":',
+  array: '[]',
+  null: 'null',
+  string: '"a string"',
+  number: '123',
+  boolean: 'true',
+  empty: '',
+  nul: '\u0000',
+  protoPoisoning: '{"__proto__":{"isAdmin":true}}',
+  constructorPoisoning: '{"constructor":{"prototype":{"isAdmin":true}}}',
+  deeplyNestedArrays: `${'['.repeat(500_000)}${']'.repeat(500_000)}`,
+  deeplyNestedObjects: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`,
+  duplicateKeys: '{"email":"a@example.com","email":"b@example.com"}',
+};
+const QUERY_VALUES: Record<string, string> = {
+  negative: '-1',
+  hugeLength: '1e9',
+  text: 'abc',
+  float: '1.5',
+  nan: 'NaN',
+  infinity: 'Infinity',
+  overflow: '99999999999999999999',
+  int4Overflow: '2147483648',
+  hex: '0x10',
+  exponent: '1e3',
+  empty: '',
+  blank: '%20',
+  nul: '%00',
+  long: LONG,
+  unicode: encodeURIComponent(HOSTILE_STRINGS.unicode),
+  control: encodeURIComponent(HOSTILE_STRINGS.control),
+  sql: encodeURIComponent(HOSTILE_STRINGS.sql),
+  badPercent: '%zz',
+  loneSurrogate: '%ED%A0%80',
+  invalidUtf8: '%FF%FE',
+};
+const PATH_VALUES: Record<string, string> = {
+  overflow: '99999999999999999999',
+  int4Overflow: '2147483648',
+  maxSafe: '9007199254740991',
+  text: 'abc',
+  zero: '0',
+  negative: '-1',
+  float: '1.5',
+  exponent: '1e3',
+  hex: '0x10',
+  blank: '%20',
+  nul: '%00',
+  sql: encodeURIComponent("1' OR '1'='1"),
+  long: '9'.repeat(500),
+  badPercent: '%zz',
+  dotDot: '..',
+};
+
+interface Variant {
+  name: string;
+  options: InjectOptions;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function splitUrl(url: string): { path: string; query: URLSearchParams } {
+  const [path, query = ''] = url.split('?');
+  return { path, query: new URLSearchParams(query) };
+}
+
+function withQuery(path: string, pairs: [string, string][]): string {
+  // Values here are already encoded (or deliberately malformed); they are joined as they are.
+  return pairs.length ? `${path}?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : path;
+}
+
+interface Documented {
+  bodyFields: string[];
+  queryParams: string[];
+}
+
+function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documented): Variant[] {
+  const variants: Variant[] = [];
+  const sample = call();
+  const url = sample.url ?? row.url;
+  const { path, query } = splitUrl(url);
+  const basePairs = [...query.entries()].map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
+  const json = { 'content-type': 'application/json' };
+
+  if (BODY_METHODS.has(row.method)) {
+    for (const [name, body] of Object.entries(RAW_JSON_BODIES)) {
+      variants.push({ name: `raw JSON body ${name}`, options: { url, headers: json, payload: body } });
+    }
+    const validText = JSON.stringify(sample.payload ?? {});
+    for (const [name, type] of Object.entries({
+      textPlain: 'text/plain',
+      textPlainUtf8: 'text/plain; charset=utf-8',
+      form: 'application/x-www-form-urlencoded',
+      multipart: 'multipart/form-data; boundary=x',
+      xml: 'application/xml',
+      octets: 'application/octet-stream',
+      jsonUtf16: 'application/json; charset=utf-16',
+      jsonSuffix: 'application/vnd.api+json',
+      garbage: ';;;==',
+    })) {
+      variants.push({
+        name: `content-type ${name}`,
+        options: { url, headers: { 'content-type': type }, payload: validText },
+      });
+    }
+    variants.push({
+      name: 'form-encoded fields',
+      options: {
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=a%40example.com&password=x',
+      },
+    });
+    variants.push({
+      name: 'invalid UTF-8 in JSON',
+      options: {
+        url,
+        headers: json,
+        payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      },
+    });
+
+    const fields = new Set([
+      ...Object.keys((sample.payload as Record<string, unknown> | undefined) ?? {}),
+      ...documented.bodyFields,
+    ]);
+    for (const field of fields.size ? fields : ['email']) {
+      for (const [name, value] of [...Object.entries(WRONG_TYPES), ...Object.entries(HOSTILE_STRINGS)]) {
+        variants.push({
+          name: `field ${field} = ${name}`,
+          // a fresh sample per call: fields that must be unique stay unique
+          options: { url, lazyPayload: () => ({ ...((call().payload as object) ?? {}), [field]: value }) },
+        } as Variant);
+      }
+    }
+    variants.push({
+      name: 'unknown fields',
+      options: {
+        url,
+        lazyPayload: () => ({ ...((call().payload as object) ?? {}), isAdmin: true, type: 'admin', id: 1 }),
+      },
+    } as Variant);
+    variants.push({ name: 'hostile field names', options: { url, payload: { [LONG]: 1, 'a\u0000b': 2, '': 3 } } });
+  }
+
+  const params = new Set([...query.keys(), ...documented.queryParams, 'pageOffset', 'pageLength', 'filter']);
+  for (const param of params) {
+    const others = basePairs.filter(([k]) => k !== param);
+    for (const [name, value] of Object.entries(QUERY_VALUES)) {
+      variants.push({
+        name: `query ${param} = ${name}`,
+        options: { url: withQuery(path, [...others, [param, value]]), lazyPayload: () => call().payload },
+      } as Variant);
+    }
+    variants.push({
+      name: `query ${param} duplicated`,
+      options: { url: withQuery(path, [...others, [param, '1'], [param, '2']]), lazyPayload: () => call().payload },
+    } as Variant);
+    variants.push({
+      name: `query ${param}[] as array`,
+      options: {
+        url: withQuery(path, [...others, [`${param}[]`, '1'], [`${param}[0]`, '2']]),
+        lazyPayload: () => call().payload,
+      },
+    } as Variant);
+  }
+  variants.push({
+    name: 'unknown query params',
+    options: {
+      url: withQuery(path, [...basePairs, ['unknown', 'x'], ['__proto__', 'x'], ['constructor', 'y'], ['%zz', '1']]),
+      lazyPayload: () => call().payload,
+    },
+  } as Variant);
+
+  if (row.url.includes(':')) {
+    // The sample URL's path with its parameter segment (the first that differs from the pattern) replaced.
+    const pattern = row.url.split('/');
+    const concrete = path.split('/');
+    const index = pattern.findIndex((segment) => segment.startsWith(':'));
+    for (const [name, value] of Object.entries(PATH_VALUES)) {
+      const segments = [...concrete];
+      segments[index] = value;
+      variants.push({
+        name: `path param ${name}`,
+        options: { url: withQuery(segments.join('/'), basePairs), lazyPayload: () => call().payload },
+      } as Variant);
+    }
+  }
+  return variants;
+}
+
+let t: TestApp;
+let app: FastifyInstance;
+let fixture: Fixture;
+let adminEmail: string;
+let adminCookie: string;
+let openApi: { paths: Record<string, Record<string, OpenApiOperation>> };
+
+interface OpenApiOperation {
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+
+/** Body fields and query parameters the route's schema declares, read from the OpenAPI document. */
+function documentedInput(row: MatrixRow): Documented {
+  const path = row.url.replace(/:(\w+)/g, '{$1}');
+  const operation = openApi.paths[path]?.[row.method.toLowerCase()];
+  return {
+    bodyFields: Object.keys(operation?.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+    queryParams: (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+  };
+}
+
+async function signInAdmin() {
+  // From an address of its own, so the hostile sign-ins' failures never ask it for a captcha.
+  const response = await request(app, null, {
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: '192.0.2.250',
+    payload: { email: adminEmail, password: TEST_PASSWORD },
+  });
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error(`admin sign-in failed: ${response.statusCode} ${response.body}`);
+  adminCookie = `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0' });
+  app = t.app;
+  const { db } = app.ctx;
+  const own = await createCustomer(db, { name: 'Robust Own' });
+  const other = await createCustomer(db, { name: 'Robust Other' });
+  let counter = 0;
+  fixture = {
+    ownCustomerId: own.id,
+    otherCustomerId: other.id,
+    targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Robust Target' })).id,
+    loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
+    unique: () => `${Date.now().toString(36)}-${counter++}`,
+  };
+  adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
+  await signInAdmin();
+  openApi = (await app.inject({ url: '/api/docs/json' })).json();
+});
+afterAll(async () => t?.close());
+
+function problemOf(response: { statusCode: number; body: string }): string | null {
+  if (response.statusCode >= 500) return `status ${response.statusCode}`;
+  if (response.statusCode < 400) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `status ${response.statusCode} with a body that is not JSON`;
+  }
+  return StrictErrorBody.safeParse(body).success ? null : `status ${response.statusCode} with another error body`;
+}
+
+describe('never a 500: hostile input on every API route', () => {
+  it('finds the input of the routes in the OpenAPI document', () => {
+    const me = MATRIX.find((row) => row.method === 'PATCH' && row.url === '/api/auth/me')!;
+    expect(documentedInput(me).bodyFields).toEqual(expect.arrayContaining(['email', 'fullName', 'preferredLocale']));
+    const users = MATRIX.find((row) => row.method === 'GET' && row.url === '/api/users')!;
+    expect(documentedInput(users).queryParams).toEqual(expect.arrayContaining(['pageOffset', 'pageLength', 'filter']));
+  });
+
+  for (const row of MATRIX) {
+    it(`${row.method} ${row.url}`, async () => {
+      const problems: string[] = [];
+      const call = () => row.call?.(fixture, { customerId: fixture.ownCustomerId }) ?? {};
+      for (const actor of ['admin', 'anonymous'] as const) {
+        for (const variant of variantsOf(row, call, documentedInput(row))) {
+          const { lazyPayload, ...options } = variant.options as InjectOptions & { lazyPayload?: () => unknown };
+          const payload = lazyPayload ? lazyPayload() : options.payload;
+          const response = await request(app, actor === 'admin' ? adminCookie : null, {
+            ...options,
+            method: row.method,
+            remoteAddress: '198.51.100.1',
+            ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}),
+          });
+          const problem = problemOf(response);
+          if (problem) problems.push(`${actor} · ${variant.name}: ${problem} ${response.body.slice(0, 300)}`);
+          if (actor === 'admin' && response.headers['set-cookie']) await signInAdmin();
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
