@@ -45,7 +45,8 @@ export function Providers({
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light">
           <NotificationLabels />
-          <Notifications autoClose={SUCCESS_NOTIFICATION_MS} position="top-right" />
+          {/* Bottom right: at the top they would cover the user menu and the notification centre. */}
+          <Notifications autoClose={SUCCESS_NOTIFICATION_MS} position="bottom-right" />
           <ModalsProvider>{children}</ModalsProvider>
         </MantineProvider>
       </QueryClientProvider>

@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core';
+import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOADER_DELAY_MS } from '../../common/constants';
@@ -14,8 +14,10 @@ export function DelayedLoader({ delay = LOADER_DELAY_MS }: { delay?: number }) {
   }, [delay]);
   if (!visible) return null;
   return (
-    <Center py="xl" data-testid="loader">
-      <Loader aria-label={t('app.loading')} />
+    // The spinner is decoration; the status text is what assistive technologies read.
+    <Center py="xl" role="status" data-testid="loader">
+      <Loader aria-hidden />
+      <VisuallyHidden>{t('app.loading')}</VisuallyHidden>
     </Center>
   );
 }

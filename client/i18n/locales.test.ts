@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createI18n } from './index';
 import en from './en.json';
 import fr from './fr.json';
 
@@ -37,5 +38,11 @@ describe('translations', () => {
       expect(leaf(en, `password.error.${rule}`)).toBeTypeOf('string');
       expect(leaf(fr, `password.error.${rule}`)).toBeTypeOf('string');
     }
+  });
+
+  it('agree in number where French needs it', () => {
+    const { t } = createI18n('fr');
+    expect(t('notificationCentre.openUnread', { count: 1 })).toBe('Notifications (1 non lue)');
+    expect(t('notificationCentre.openUnread', { count: 3 })).toBe('Notifications (3 non lues)');
   });
 });

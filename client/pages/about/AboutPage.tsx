@@ -1,4 +1,4 @@
-import { Anchor, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, List, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalize } from '../../app/locale';
@@ -32,6 +32,7 @@ export function AboutPage() {
             <List.Item>
               <Anchor href={config.supportUrl} target="_blank" rel="noopener noreferrer">
                 {t('about.support')}
+                <VisuallyHidden> {t('app.newTab')}</VisuallyHidden>
               </Anchor>
             </List.Item>
           )}
@@ -39,6 +40,7 @@ export function AboutPage() {
             <List.Item>
               <Anchor href={config.academyUrl} target="_blank" rel="noopener noreferrer">
                 {t('about.academy')}
+                <VisuallyHidden> {t('app.newTab')}</VisuallyHidden>
               </Anchor>
             </List.Item>
           )}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Paper, ScrollArea, Stack, Text, Title, Typography } from '@mantine/core';
+import { Alert, Anchor, Paper, ScrollArea, Stack, Text, Title, Typography, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Markdown from 'react-markdown';
@@ -64,6 +64,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
         <Text size="sm" c="dimmed">
           <Anchor href={externalUrl} target="_blank" rel="noopener noreferrer">
             {t('legal.openExternal')}
+            <VisuallyHidden> {t('app.newTab')}</VisuallyHidden>
           </Anchor>
         </Text>
       )}
