@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
 import { notificationStore } from '../../components/notify';
 import { apiError, fakeApi } from '../../test/fakeApi';
-import { renderPage } from '../../test/render';
+import { adminProfile, renderPage } from '../../test/render';
 import { canEditStatus, UserModal } from './UserModal';
 
 const priya: User = {
@@ -57,7 +57,10 @@ describe('UserModal', () => {
   });
 
   it('locks the status of the signed-in user, says why, and never sends it', async () => {
-    const api = fakeApi({ 'PATCH /api/users/1': () => ({ status: 200, body: me }) });
+    const api = fakeApi({
+      'PATCH /api/users/1': () => ({ status: 200, body: me }),
+      'GET /api/auth/me': () => ({ status: 200, body: adminProfile }),
+    });
     const { onClose } = openModal(me);
     const status = statusField();
     expect(status.disabled).toBe(true);
@@ -71,6 +74,8 @@ describe('UserModal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.calls('PATCH /api/users/1')[0].body).not.toHaveProperty('status');
+    // Their own row changed: the profile (the top bar's e-mail) is loaded again.
+    await waitFor(() => expect(api.calls('GET /api/auth/me')).toHaveLength(1));
   });
 
   it('shows a taken e-mail on the field and in the modal, keeping everything typed', async () => {

@@ -12,7 +12,7 @@ import {
   type UserStatus,
 } from '../../../common/roles';
 import { createUser, updateUser } from '../../api/users';
-import { useProfile } from '../../app/session';
+import { PROFILE_KEY, useProfile } from '../../app/session';
 import { apiErrorText, emailError, fieldErrorsOf } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
@@ -96,7 +96,11 @@ function UserForm({ user, onClose }: FormProps) {
         notify({ status: 'success', message: t('users.modal.created', { email: saved.email }) });
       }
       onClose();
-      await queryClient.invalidateQueries({ queryKey: [USERS_KEY] });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: [USERS_KEY] }),
+        // An admin editing their own row changes what the top bar shows.
+        user && user.id === me?.id ? queryClient.invalidateQueries({ queryKey: PROFILE_KEY }) : null,
+      ]);
     } catch (error) {
       // What was typed stays in the form; the problem shows on its field and in the feedback area.
       setErrors(fieldErrorsOf(error, t));
