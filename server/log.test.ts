@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { REDACTED, redactUrl } from './log';
+import { solvedCaptcha } from './modules/auth/test-helpers';
+import { createUser, TEST_PASSWORD } from './test/factories';
+import { createTestApp, request, sessionCookieOf, type TestApp } from './test/harness';
+
+/** Passwords, tokens, keys and cookies never reach the logs, whatever route they come through. */
+
+let t: TestApp;
+let app: FastifyInstance;
+const lines: string[] = [];
+const logs = () => lines.join('');
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0' });
+  // the same database and settings, but logging everything at info into `lines`
+  app = await buildApp(
+    { ...t.config, logLevel: 'info', captchaMaxNumber: 2000 },
+    { database: t.database, startBackgroundWork: false, logStream: { write: (line) => lines.push(line) } },
+  );
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await t?.close();
+});
+
+describe('redactUrl', () => {
+  it.each([
+    [
+      '/api/auth/check-password-reset?passwordResetToken=abc123',
+      `/api/auth/check-password-reset?passwordResetToken=${REDACTED}`,
+    ],
+    ['/en/reset-password/abc123', `/en/reset-password/${REDACTED}`],
+    ['/reset-password/abc123?x=1', `/reset-password/${REDACTED}?x=1`],
+    ['/fr/invitation/KEY123', `/fr/invitation/${REDACTED}`],
+    ['/en/sign-up/confirmation/KEY123', `/en/sign-up/confirmation/${REDACTED}`],
+    ['/api/get/linux/p/1.0/?secret=s3cr3t&a=b', `/api/get/linux/p/1.0/?secret=${REDACTED}&a=b`],
+    ['/x?api%5Fkey=v&token&filter=ok', `/x?api%5Fkey=${REDACTED}&token&filter=ok`],
+    ['/api/users?pageOffset=10&filter=bob', '/api/users?pageOffset=10&filter=bob'],
+    ['/x?%zz=1', '/x?%zz=1'],
+  ])('%s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('request logs', () => {
+  it('log requests, without their secrets', async () => {
+    const user = await createUser(app.ctx.db);
+    const secrets = [
+      'TOKEN-IN-QUERY-123',
+      'TOKEN-IN-PATH-456',
+      'INVITATION-KEY-789',
+      'CONFIRM-KEY-000',
+      'Body-Password-42!',
+    ];
+    await request(app, null, { url: `/api/auth/check-password-reset?passwordResetToken=${secrets[0]}` });
+    await request(app, null, { url: `/en/reset-password/${secrets[1]}` });
+    await request(app, null, { url: `/fr/invitation/${secrets[2]}` });
+    await request(app, null, { url: `/en/sign-up/confirmation/${secrets[3]}` });
+    await request(app, null, {
+      method: 'PATCH',
+      url: '/api/auth/reset-password',
+      payload: { passwordResetToken: secrets[0], password: secrets[4] },
+    });
+
+    const signIn = await request(app, null, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD },
+    });
+    const cookie = sessionCookieOf(signIn);
+    await request(app, cookie, { url: '/api/auth/me', headers: { authorization: 'Bearer AUTH-HEADER-SECRET' } });
+
+    const text = logs();
+    expect(text).toContain('/api/auth/check-password-reset?passwordResetToken=[redacted]');
+    expect(text).toContain('/en/reset-password/[redacted]');
+    expect(text).toContain('"url":"/api/auth/me"');
+    for (const secret of [...secrets, TEST_PASSWORD, cookie.split('=')[1], 'AUTH-HEADER-SECRET']) {
+      expect(text, secret).not.toContain(secret);
+    }
+  });
+
+  it('log mails kept locally without the link’s token', async () => {
+    const user = await createUser(app.ctx.db);
+    const answer = await request(app, null, {
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      payload: { email: user.email, recaptchaResponse: await solvedCaptcha(app) },
+    });
+    expect(answer.statusCode).toBe(200);
+    await app.ctx.tasks.idle();
+    await app.ctx.mail.flush();
+    const mail = await app.ctx.db
+      .selectFrom('mailOutbox')
+      .select('textBody')
+      .where('toAddress', '=', user.email)
+      .executeTakeFirstOrThrow();
+    const token = mail.textBody.match(/reset-password\/([A-Za-z0-9_-]+)/)?.[1];
+    expect(token).toBeTruthy();
+    const text = logs();
+    expect(text).toContain('mail kept in the local mailbox');
+    expect(text).toContain('/en/reset-password/[redacted]');
+    expect(text).not.toContain(token);
+  });
+});
