@@ -50,8 +50,9 @@ async function main() {
       process.exit(1);
     }
   };
-  process.once('SIGINT', (signal) => void shutdown(signal));
-  process.once('SIGTERM', (signal) => void shutdown(signal));
+  // A repeated signal is ignored rather than left to Node's default (exit at once, mid-drain).
+  process.on('SIGINT', (signal) => void shutdown(signal));
+  process.on('SIGTERM', (signal) => void shutdown(signal));
 
   starting = (async () => {
     app = await buildApp(config, { database });

@@ -222,6 +222,29 @@ describe('cross-site requests', () => {
   });
 });
 
+describe('access rules come before the input', () => {
+  it('a caller without the right gets 401/403 whatever they send, and learns nothing of the input rules', async () => {
+    const client = await signedIn(t.app, 'client');
+    const json = { 'content-type': 'application/json' };
+    for (const [cookie, status] of [
+      [null, 401],
+      [client.cookie, 403],
+    ] as const) {
+      for (const options of [
+        { method: 'GET', url: '/api/users/abc' },
+        { method: 'GET', url: '/api/users?pageLength=1e9' },
+        { method: 'POST', url: '/api/users', headers: json, payload: '{' },
+        { method: 'POST', url: '/api/users', headers: { 'content-type': 'text/plain' }, payload: 'x' },
+        { method: 'PATCH', url: '/api/users/1', payload: { type: 'admin', fullname: 'a\u0000b' } },
+      ] as InjectOptions[]) {
+        const response = await request(t.app, cookie, options);
+        expect(response.statusCode, `${options.method} ${options.url}`).toBe(status);
+        expect(response.json().error.details).toBeUndefined();
+      }
+    }
+  });
+});
+
 describe('HEAD and OPTIONS', () => {
   it('HEAD runs the GET route with its access rule and no body', async () => {
     const admin = await signedIn(t.app, 'admin');
@@ -261,7 +284,7 @@ describe('security headers on every kind of answer', () => {
 
   it.each([
     ['JSON', { url: '/api/health' }, 200],
-    ['a validation error', { url: '/api/users/abc' }, 400],
+    ['a validation error', { url: '/api/auth/check-password-reset?passwordResetToken=a%00b' }, 400],
     ['an authentication error', { url: '/api/auth/me' }, 401],
     ['a 400', { url: '/api/auth/check-password-reset' }, 400],
     ['an unknown API path', { url: '/api/no-such-thing' }, 404],
