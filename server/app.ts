@@ -117,8 +117,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
-    // The reference page has inline scripts: its policy allows them by hash, and like every other
-    // page it may not be framed.
+    // The reference page sets a policy of its own (its scripts are files; an inline one would need
+    // its hash). Like every other page it may not be framed, and development serves it over plain
+    // HTTP, where upgrading its requests would break it.
     staticCSP: true,
     transformStaticCSP: (header) =>
       header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
