@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db';
+import { FAKE_ASSET, fakeClientBuild } from '../test/client-build';
 import { signedIn } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
 
@@ -58,18 +56,14 @@ describe('every API route declares who may call it', () => {
 
 describe('HTTP surface', () => {
   let t: TestApp;
-  let staticDir: string;
+  const client = fakeClientBuild();
 
   beforeAll(async () => {
-    staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
-    fs.mkdirSync(path.join(staticDir, 'assets'));
-    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>');
-    fs.writeFileSync(path.join(staticDir, 'assets', 'main-abc123.js'), 'console.log(1)');
-    t = await createTestApp({ STATIC_DIR: staticDir });
+    t = await createTestApp({ STATIC_DIR: client.dir });
   });
   afterAll(async () => {
     await t.close();
-    fs.rmSync(staticDir, { recursive: true, force: true });
+    client.remove();
   });
 
   it('sets security headers: a CSP without inline script, frame denial, no-sniff; no HSTS over HTTP', async () => {
@@ -97,7 +91,7 @@ describe('HTTP surface', () => {
       expect(page.body).toContain('<div id="root">');
       expect(page.headers['cache-control']).toBe('no-cache');
     }
-    const asset = await t.app.inject({ url: '/assets/main-abc123.js' });
+    const asset = await t.app.inject({ url: FAKE_ASSET });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await t.app.inject({ url: '/assets/gone-000.js' })).statusCode).toBe(404);

@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config';
 import { describeError } from '../plugins/errors';
+import { FAKE_ASSET, fakeClientBuild } from '../test/client-build';
 import { createUser, login, signedIn } from '../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../test/harness';
 
@@ -16,22 +14,18 @@ import { BASE_URL, createTestApp, request, type TestApp } from '../test/harness'
  */
 
 let t: TestApp;
-let staticDir: string;
+const client = fakeClientBuild();
 
 beforeAll(async () => {
-  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-security-'));
-  fs.mkdirSync(path.join(staticDir, 'assets'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>');
-  fs.writeFileSync(path.join(staticDir, 'assets', 'main-abc123.js'), 'console.log(1)');
   t = await createTestApp({
-    STATIC_DIR: staticDir,
+    STATIC_DIR: client.dir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
   });
 });
 afterAll(async () => {
   await t?.close();
-  fs.rmSync(staticDir, { recursive: true, force: true });
+  client.remove();
 });
 
 const me = (cookie: string | null) => request(t.app, cookie, { method: 'GET', url: '/api/auth/me' });
@@ -176,7 +170,7 @@ describe('security headers on every kind of answer', () => {
     ['an unknown API path', { url: '/api/no-such-thing' }, 404],
     ['the application page', { url: '/en/customers' }, 200],
     ['the root page', { url: '/' }, 200],
-    ['a static asset', { url: '/assets/main-abc123.js' }, 200],
+    ['a static asset', { url: FAKE_ASSET }, 200],
     ['a missing asset', { url: '/assets/gone-000.js' }, 404],
     ['a malformed URL (answered before routing)', { url: '/api/users/%zz' }, 400],
     ['an over-long path parameter', { url: `/api/users/${'9'.repeat(500)}` }, 404],

@@ -1,7 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_COOKIE, SESSION_IDLE_TIMEOUT_MS } from '../../common/constants';
@@ -17,22 +14,15 @@ import { createTestApp, request, sessionCookieOf, type TestApp } from '../test/h
  */
 
 let t: TestApp;
-let staticDir: string;
 
 beforeAll(async () => {
-  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-security-'));
-  fs.mkdirSync(path.join(staticDir, 'assets'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>');
-  fs.writeFileSync(path.join(staticDir, 'assets', 'main-abc123.js'), 'console.log(1)');
   t = await createTestApp({
-    STATIC_DIR: staticDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
   });
 });
 afterAll(async () => {
   await t?.close();
-  fs.rmSync(staticDir, { recursive: true, force: true });
 });
 
 const sessionCookie = (response: LightMyRequestResponse) => response.cookies.find((c) => c.name === SESSION_COOKIE);
