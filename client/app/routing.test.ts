@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../common/roles';
+import { ROLES, type Role } from '../../common/roles';
 import {
   detectLocale,
   isRememberablePath,
@@ -128,17 +128,8 @@ describe('routeAccess (spec 2 route rules)', () => {
       ['products', ['productManager', 'admin']],
       ['users', ['admin']],
     ];
-    const roles: Role[] = [
-      'admin',
-      'accountExecutive',
-      'productManager',
-      'supportEngineer',
-      'businessOwner',
-      'technicalContact',
-      'endUser',
-    ];
     for (const [route, allowed] of table) {
-      for (const role of roles) {
+      for (const role of ROLES) {
         const expected = allowed.includes(role) ? { kind: 'allow' } : { kind: 'forbidden' };
         expect(routeAccess(ROUTE_RULES[route], as(role)), `${route} for ${role}`).toEqual(expected);
       }

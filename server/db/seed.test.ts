@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
 import { checkPassword } from '../../common/password';
+import { ROLES } from '../../common/roles';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
 import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, seedDemoData } from './seed';
@@ -45,17 +46,7 @@ describe('demo data', () => {
 
   it('has one account per role, the account executive in two customers, clients in Acme Analytics', async () => {
     const roles = DEMO_ACCOUNTS.map((a) => a.role).sort();
-    expect(roles).toEqual(
-      [
-        'admin',
-        'accountExecutive',
-        'productManager',
-        'supportEngineer',
-        'businessOwner',
-        'technicalContact',
-        'endUser',
-      ].sort(),
-    );
+    expect(roles).toEqual([...ROLES].sort());
     const { db } = t.app.ctx;
     const memberships = await db
       .selectFrom('memberships')
