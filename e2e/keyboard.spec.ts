@@ -1,0 +1,94 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { isLoginCall } from './helpers/auth';
+import { demoAccount } from './helpers/demo';
+
+const MAX_TABS = 15;
+
+/** What has the focus, in words, for failure messages. */
+function focusedElement(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return '(the page itself)';
+    const id = element.getAttribute('data-testid');
+    const text = (element.textContent ?? '').trim().slice(0, 40);
+    return `<${element.tagName.toLowerCase()}${id ? ` data-testid="${id}"` : ''}> ${text}`;
+  });
+}
+
+/**
+ * Presses Tab until `target` has the focus. The exact order of what comes before is the layout's
+ * business; that the target is reached by Tab in a few steps is the keyboard user's.
+ */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  const visited: string[] = [];
+  for (let step = 0; step <= MAX_TABS; step++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    visited.push(await focusedElement(page));
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Not reached within ${MAX_TABS} presses of Tab; the focus went through:\n  ${visited.join('\n  ')}`);
+}
+
+/** Whether the element draws a focus indicator: an outline or a box shadow. */
+function focusIndicator(target: Locator): Promise<{ outline: string; boxShadow: string; visible: boolean }> {
+  return target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    // The computed shorthand is never the bare word "none" (it reads "rgb(0, 0, 0) none 3px"): look at
+    // the style and the width.
+    const outlined = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0;
+    const shadowed = style.boxShadow !== 'none';
+    return { outline: style.outline, boxShadow: style.boxShadow, visible: outlined || shadowed };
+  });
+}
+
+async function expectFocusVisible(target: Locator, what: string): Promise<void> {
+  await expect(target).toBeFocused();
+  const indicator = await focusIndicator(target);
+  expect(indicator.visible, `focus indicator of ${what}: ${JSON.stringify(indicator)}`).toBe(true);
+}
+
+test('signing in and reaching the settings with the keyboard alone', async ({ page }) => {
+  const account = demoAccount('productManager');
+  await page.goto('/en/login');
+  const email = page.getByLabel('Email', { exact: true });
+  const password = page.getByLabel('Password', { exact: true });
+  const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+
+  await tabTo(page, email);
+  await page.keyboard.type(account.email);
+  await page.keyboard.press('Tab');
+  await expect(password).toBeFocused();
+  await page.keyboard.type(account.password);
+  await page.keyboard.press('Tab');
+  await expectFocusVisible(submit, 'the sign-in button');
+  await expect(email).toHaveValue(account.email);
+
+  const login = page.waitForResponse(isLoginCall);
+  await page.keyboard.press('Enter');
+  expect((await login).status(), `sign-in of ${account.email}`).toBe(200);
+  await expect(page).toHaveURL(/\/en$/);
+  await expect(page.getByRole('heading', { name: `Welcome, ${account.fullName}` })).toBeVisible();
+
+  const userMenu = page.getByTestId('user-menu');
+  const settings = page.getByTestId('menu-settings');
+  await tabTo(page, userMenu);
+  await expectFocusVisible(userMenu, 'the user menu button');
+
+  await page.keyboard.press('Enter');
+  await expect(settings).toBeVisible();
+  await expect(userMenu).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+  await expect(userMenu).toHaveAttribute('aria-expanded', 'false');
+  // Closing gives the focus back to the button, so the keyboard user carries on from where they were.
+  await expect(userMenu).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await expect(settings).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expectFocusVisible(settings, 'the Settings item');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/en\/settings$/);
+  await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
+  await expect(settings).toBeHidden();
+});
