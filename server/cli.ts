@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordError } from '../common/password';
 import { STAFF_TYPES } from '../common/roles';
 import { ConfigError, loadConfig } from './config';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
+import { type DatabaseHandle, isUniqueViolation, migrateToLatest, openDatabase } from './db';
 import { hashPassword } from './modules/auth/password';
-import { emailTaken, insertUser, isUniqueViolation } from './modules/users/repo';
+import { emailTaken, insertUser } from './modules/users/repo';
 
 /**
  * Operator commands: `npm run cli -- <command> [options]`. They work on the database DATABASE_URL

@@ -71,3 +71,9 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
 }
 
 export const nowIso = () => new Date().toISOString();
+
+/** A unique constraint refused the write, on SQLite or PostgreSQL (e.g. two requests raced past a check). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -3,8 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AccessLevel, PaymentStatus, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
 import { hashPassword } from '../modules/auth/password';
-import { isUniqueViolation } from '../modules/users/repo';
-import type { DB } from '.';
+import { type DB, isUniqueViolation } from '.';
 import type { Database } from './schema';
 
 /**

@@ -5,6 +5,7 @@ import { SESSION_COOKIE, SESSION_IDLE_TIMEOUT_MS } from '../../common/constants'
 import type { Locale, UserStatus, UserType } from '../../common/roles';
 import type { Config } from '../config';
 import { nowIso } from '../db';
+import { hashToken } from '../modules/auth/tokens';
 
 /**
  * Server-side sessions (decisions.md): an opaque random id in an HttpOnly, SameSite=Lax cookie
@@ -26,7 +27,6 @@ declare module 'fastify' {
   }
 }
 
-const hash = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 /** lastSeenAt is written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -39,7 +39,7 @@ async function sessionPlugin(app: FastifyInstance) {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/dev/')) return;
     const raw = request.cookies[SESSION_COOKIE];
     if (!raw) return;
-    const id = hash(raw);
+    const id = hashToken(raw);
     const row = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.userId')
@@ -83,7 +83,7 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
   await db
     .insertInto('sessions')
     .values({
-      id: hash(raw),
+      id: hashToken(raw),
       userId,
       createdAt: now,
       lastSeenAt: now,
@@ -91,7 +91,7 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
       userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
     })
     .execute();
-  request.sessionHash = hash(raw);
+  request.sessionHash = hashToken(raw);
   setSessionCookie(reply, config, raw);
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../../common/constants';
 import { profileRole } from '../../../common/roles';
 import type { Config } from '../../config';
-import type { DB } from '../../db';
+import { type DB, isUniqueViolation } from '../../db';
 import { emailTaken, HttpError, unauthenticated } from '../../http-error';
 import type { Captcha } from '../../integrations/captcha';
 import type { Mailer } from '../../mail/types';
@@ -108,12 +108,6 @@ export async function loadProfile(db: DB, userId: number): Promise<Profile> {
 }
 
 const emailTakenError = () => emailTaken('This e-mail address is already used by another account');
-
-/** Unique violation on SQLite or PostgreSQL: another request took the e-mail in between. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 export async function updateProfile(db: DB, userId: number, patch: UpdateProfileBody): Promise<Profile> {
   if (patch.email && (await repo.emailTakenByOther(db, patch.email, userId))) throw emailTakenError();

@@ -89,9 +89,3 @@ export async function updateUser(
     .executeTakeFirst();
   return row as UserRow | undefined;
 }
-
-/** A unique constraint refused the write (two requests raced past the e-mail check). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}

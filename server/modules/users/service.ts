@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
+import { isUniqueViolation } from '../../db';
 import { emailTaken, notFound } from '../../http-error';
 import { endUserSessions, type SessionUser } from '../../plugins/session';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
@@ -61,7 +62,7 @@ export async function createUser(app: FastifyInstance, body: CreateUserBody): Pr
       return { row, token };
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
+    if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
   const { row, token } = created;
@@ -106,7 +107,7 @@ export async function updateUser(
       ...(patch.preferredLocale !== undefined ? { preferredLocale: patch.preferredLocale } : {}),
     });
   } catch (error) {
-    if (repo.isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
+    if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
   if (!row) throw notFound('User not found');
