@@ -3,12 +3,49 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'coverage/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+// Layer boundaries (docs/ARCHITECTURE.md): common/ is shared by the browser bundle and the
+// server, so it may import neither of them nor Node built-ins; the client never reaches into
+// the server. Exported so the test in eslint.boundaries.test.ts checks the same patterns.
+export const commonBoundary = [
   {
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    group: ['**/client', '**/client/**', '**/server', '**/server/**'],
+    message: 'common/ is shared by client and server: it imports neither.',
+  },
+  {
+    regex: '^node:',
+    message: 'common/ runs in the browser too: Node built-ins belong in server/.',
+  },
+];
+export const clientBoundary = [
+  {
+    group: ['**/server', '**/server/**'],
+    message: 'client/ never imports server/: share code through common/.',
+  },
+];
+
+// Bare Node built-in names ('fs', 'crypto') as well as 'node:fs', for common/.
+import { builtinModules } from 'node:module';
+const bareBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+      'eslint-fixtures/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -21,12 +58,40 @@ export default tseslint.config(
           ignoreRestSiblings: true,
         },
       ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // `any` is allowed (tests read inject().json()), so the rules that follow `any` around
+      // would only restate that choice.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      // Style only (tests write `getByRole(...) as HTMLInputElement`); not worth the churn.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // Fastify plugins and hooks are async by contract even when their body is not.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (configs, scripts) is outside the TypeScript project.
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: bareBuiltins.map((name) => ({ name, message: commonBoundary[1].message })), patterns: commonBoundary },
+      ],
     },
   },
   {
     files: ['client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
+      'no-restricted-imports': ['error', { patterns: clientBoundary }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
     },

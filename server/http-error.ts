@@ -4,7 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../common/api/errors';
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: ErrorCode | string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: { path: string; message: string }[],
   ) {

@@ -28,7 +28,7 @@ function RedirectToLogin() {
   useEffect(() => {
     const { path } = splitLocale(location.pathname);
     if (isRememberablePath(path)) storage.set(STORAGE_KEYS.redirect, `${path}${location.search}${location.hash}`);
-    navigate(localize('/login'), { replace: true });
+    void navigate(localize('/login'), { replace: true });
   }, [location, navigate, localize]);
   return null;
 }

@@ -9,7 +9,7 @@ import { DelayedLoader } from './DelayedLoader';
 afterEach(() => vi.useRealTimers());
 
 describe('DelayedLoader', () => {
-  it('shows nothing for the first 200 ms, then a status the page language names', () => {
+  it('shows nothing for the first 200 ms, then a status the page language names', async () => {
     vi.useFakeTimers();
     render(
       <I18nextProvider i18n={createI18n('fr')}>
@@ -18,9 +18,9 @@ describe('DelayedLoader', () => {
         </MantineProvider>
       </I18nextProvider>,
     );
-    act(() => vi.advanceTimersByTime(199));
+    await act(() => vi.advanceTimersByTime(199));
     expect(screen.queryByRole('status')).toBeNull();
-    act(() => vi.advanceTimersByTime(1));
+    await act(() => vi.advanceTimersByTime(1));
     expect(screen.getByRole('status').textContent).toBe('Chargement…');
   });
 });

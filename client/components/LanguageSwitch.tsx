@@ -34,7 +34,7 @@ export function useSwitchLanguage() {
         setPending(false);
       }
     }
-    navigate(switchLocale(location.pathname, location.search, location.hash, locale));
+    void navigate(switchLocale(location.pathname, location.search, location.hash, locale));
   }
 
   return { switchTo, pending };

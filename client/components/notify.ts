@@ -87,7 +87,8 @@ export function createNotificationStore(
       emit();
     },
     getSnapshot: (): readonly NotificationEntry[] => entries,
-    subscribe(listener: Listener): () => void {
+    // An arrow, so useSyncExternalStore can take it detached from the store.
+    subscribe: (listener: Listener): (() => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

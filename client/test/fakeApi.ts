@@ -26,7 +26,7 @@ export const apiError = (status: number, code: string, message: string): FakeAns
 export function fakeApi(routes: Record<string, FakeHandler>) {
   const requests: FakeRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://portal.test');
+    const url = new URL(input instanceof Request ? input.url : input, 'http://portal.test');
     const request: FakeRequest = {
       method: (init?.method ?? 'GET').toUpperCase(),
       path: url.pathname,

@@ -90,7 +90,7 @@ export async function startPortal(options: {
   });
   fs.closeSync(log);
 
-  let exited: string | null = null;
+  let exited = null as string | null;
   child.once('exit', (code, signal) => {
     exited = `exited with ${code ?? signal}`;
   });

@@ -116,7 +116,7 @@ describe('access rules come before the input', () => {
         { method: 'POST', url: '/api/users', headers: json, payload: '{' },
         { method: 'POST', url: '/api/users', headers: { 'content-type': 'text/plain' }, payload: 'x' },
         { method: 'PATCH', url: '/api/users/1', payload: { type: 'admin', fullname: 'a\u0000b' } },
-      ] as InjectOptions[]) {
+      ] as (InjectOptions & { url: string })[]) {
         const response = await request(t.app, cookie, options);
         expect(response.statusCode, `${options.method} ${options.url}`).toBe(status);
         expect(response.json().error.details).toBeUndefined();
@@ -229,8 +229,8 @@ describe('security headers on every kind of answer', () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
       let data = '';
-      socket.on('data', (chunk) => {
-        data += chunk;
+      socket.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
       });
       socket.on('end', () => resolve(data));
       socket.on('error', reject);

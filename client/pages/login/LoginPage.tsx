@@ -106,7 +106,7 @@ export function LoginPage() {
               {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
             </Button>
           </Group>
-          <form ref={form} onSubmit={submit} noValidate>
+          <form ref={form} onSubmit={(event) => void submit(event)} noValidate>
             <Stack gap="sm">
               <TextInput
                 label={t('login.email')}

@@ -48,7 +48,7 @@ export function PasswordLostPage() {
           {t('passwordLost.title')}
         </Title>
         <Text size="sm">{t('passwordLost.intro')}</Text>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack gap="sm">
             <TextInput
               label={t('passwordLost.email')}

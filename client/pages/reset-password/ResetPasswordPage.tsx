@@ -56,7 +56,7 @@ export function ResetPasswordPage() {
     try {
       await resetPassword({ passwordResetToken: token, password });
       notify({ status: 'success', message: t('resetPassword.success') });
-      navigate(localize('/login'), { replace: true });
+      void navigate(localize('/login'), { replace: true });
     } catch (error) {
       const fields = fieldErrorsOf(error, t);
       setFeedback(t('resetPassword.error', { error: fields.password ?? apiErrorText(error, t) }));
@@ -80,7 +80,7 @@ export function ResetPasswordPage() {
     );
   } else {
     body = (
-      <form ref={form} onSubmit={submit} noValidate>
+      <form ref={form} onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
           <TextInput
             label={t('resetPassword.password')}

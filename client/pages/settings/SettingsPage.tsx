@@ -70,7 +70,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
   }
 
   return (
-    <form ref={form} onSubmit={submit} noValidate data-testid="settings-profile">
+    <form ref={form} onSubmit={(event) => void submit(event)} noValidate data-testid="settings-profile">
       <Stack gap="sm" maw={440}>
         <TextInput
           label={t('settings.email')}

@@ -112,7 +112,7 @@ function UserForm({ user, onClose }: FormProps) {
   }
 
   return (
-    <form ref={form} onSubmit={submit} noValidate data-testid="user-modal">
+    <form ref={form} onSubmit={(event) => void submit(event)} noValidate data-testid="user-modal">
       <Stack gap="sm">
         <TextInput
           label={t('users.modal.fullname')}

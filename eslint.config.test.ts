@@ -1,0 +1,39 @@
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+// The real config, without type information: the probes below are not files of the project.
+const eslint = new ESLint({
+  cwd: import.meta.dirname,
+  overrideConfig: [
+    tseslint.configs.disableTypeChecked,
+    { languageOptions: { parserOptions: { projectService: false, project: null } } },
+  ],
+});
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer boundaries', () => {
+  it.each([
+    ['common/probe.ts', "import { x } from '../server/config';"],
+    ['common/api/probe.ts', "import { x } from '../../client/api/client';"],
+    ['common/probe.ts', "import fs from 'node:fs';"],
+    ['common/probe.ts', "import crypto from 'crypto';"],
+    ['common/probe.ts', "export { x } from '../server/config';"],
+    ['client/pages/probe.tsx', "import { x } from '../../server/http-error';"],
+    ['client/probe.ts', "import type { X } from '../server/app';"],
+  ])('%s may not: %s', async (filePath, code) => {
+    expect(await restrictedImports(filePath, code)).toHaveLength(1);
+  });
+
+  it.each([
+    ['common/api/probe.ts', "import { z } from 'zod'; import { ROLES } from '../roles';"],
+    ['client/probe.ts', "import { ROLES } from '../common/roles';"],
+    ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
+  ])('%s may: %s', async (filePath, code) => {
+    expect(await restrictedImports(filePath, code)).toEqual([]);
+  });
+});
