@@ -9,9 +9,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import type { AppContext } from './context';
+import { createContext } from './context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
-import { createMailer } from './mail';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { ssoRoutes } from './modules/sso/routes';
@@ -25,7 +24,6 @@ import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
 import { session } from './plugins/session';
 import { spa } from './plugins/spa';
-import { createBackgroundTasks } from './tasks';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -86,13 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    mail: createMailer({ config, db: database.db, log: app.log }),
-    tasks: createBackgroundTasks(app.log),
-  };
+  const ctx = createContext({ config, database, log: app.log });
   app.decorate('ctx', ctx);
 
   // Every API route must say who may call it (see plugins/access.ts).

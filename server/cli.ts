@@ -3,10 +3,13 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordError } from '../common/password';
 import { STAFF_TYPES } from '../common/roles';
+import { ERROR_CODES } from '../common/api/errors';
+import { systemActor } from './actor';
 import { ConfigError, loadConfig } from './config';
-import { type DatabaseHandle, isUniqueViolation, migrateToLatest, openDatabase } from './db';
-import { hashPassword } from './modules/auth/password';
-import { emailTaken, insertUser } from './modules/users/repo';
+import { type AppContext, createContext, type Logger } from './context';
+import { migrateToLatest, openDatabase } from './db';
+import { HttpError } from './http-error';
+import { createUser } from './modules/users/service';
 
 /**
  * Operator commands: `npm run cli -- <command> [options]`. They work on the database DATABASE_URL
@@ -61,8 +64,33 @@ const CreateUserArgs = z.object({
   locale: z.enum(['en', 'fr'], { error: 'must be en or fr' }).default('en'),
 });
 
-/** Opens the configured database, migrated, for the length of one command. */
-async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+/**
+ * The services' logger for one command: JSON lines on standard error at LOG_LEVEL and above, so
+ * standard output keeps only what scripts capture.
+ */
+function cliLogger(level: string, err: (line: string) => void, bindings = {}): Logger {
+  const index = LEVELS.indexOf(level as (typeof LEVELS)[number]);
+  // 'silent' and anything unknown log nothing
+  const threshold = index === -1 ? LEVELS.length : index;
+  const write = (name: (typeof LEVELS)[number]) => (first?: unknown, message?: unknown) => {
+    if (LEVELS.indexOf(name) < threshold) return;
+    const fields = typeof first === 'object' && first !== null ? first : { msg: first };
+    const msg = typeof message === 'string' ? { msg: message } : {};
+    err(JSON.stringify({ level: name, time: Date.now(), ...bindings, ...fields, ...msg }));
+  };
+  const logger = {
+    level,
+    silent: () => {},
+    child: (more: object) => cliLogger(level, err, { ...bindings, ...more }),
+    ...Object.fromEntries(LEVELS.map((name) => [name, write(name)])),
+  };
+  return logger as unknown as Logger;
+}
+
+/** The services' context on the configured database, migrated, for the length of one command. */
+async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>): Promise<T> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -71,10 +99,16 @@ async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): 
     throw error;
   }
   const database = openDatabase(config.databaseUrl);
+  const ctx = createContext({ config, database, log: cliLogger(config.logLevel, io.err) });
   try {
     await migrateToLatest(database);
-    return await work(database);
+    return await work(ctx);
+  } catch (error) {
+    // A refusal of the service (e.g. the e-mail is taken) is the operator's to read, not a crash.
+    if (error instanceof HttpError && error.statusCode < 500) throw new CliError(error.message);
+    throw error;
   } finally {
+    await ctx.mail.stop();
     await database.close();
   }
 }
@@ -106,20 +140,19 @@ const commands: Record<string, Command> = {
       "create-user --type <admin|accountExecutive|productManager|supportEngineer> --email <e-mail> --password '<password>' --name '<full name>' [--locale en|fr]",
     async run(args, io) {
       const input = parseOptions(CreateUserArgs, args, ['type', 'email', 'password', 'name', 'locale']);
-      const passwordHash = await hashPassword(input.password);
-      const user = await withDatabase(async ({ db }) => {
-        if (await emailTaken(db, input.email))
-          throw new CliError(`A user with the e-mail ${input.email} already exists`);
+      // The same service as POST /api/users; the system actor may set the password directly.
+      const user = await withContext(io, async (ctx) => {
         try {
-          return await insertUser(db, {
+          return await createUser(ctx, systemActor('cli'), {
             email: input.email,
-            fullName: input.name,
+            fullname: input.name,
             type: input.type,
             preferredLocale: input.locale,
-            passwordHash,
+            password: input.password,
           });
         } catch (error) {
-          if (isUniqueViolation(error)) throw new CliError(`A user with the e-mail ${input.email} already exists`);
+          if (error instanceof HttpError && error.code === ERROR_CODES.emailTaken)
+            throw new CliError(`A user with the e-mail ${input.email} already exists`);
           throw error;
         }
       });

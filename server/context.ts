@@ -1,15 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import type { DB, DialectName } from './db';
+import type { DatabaseHandle, DB, DialectName } from './db';
+import { type Captcha, createCaptcha } from './integrations/captcha';
+import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
-import type { BackgroundTasks } from './tasks';
+import { type BackgroundTasks, createBackgroundTasks } from './tasks';
 
-/** What every area needs, built once by buildApp and reachable as `app.ctx`. */
+/**
+ * pino's interface, as Fastify hands it out. Only its type comes from Fastify: services log through
+ * it whether they run under a route, a job or the command line.
+ */
+export type Logger = FastifyBaseLogger;
+
+/**
+ * What every service needs. Services take `(ctx, actor, input)` and nothing from Fastify, so routes,
+ * background jobs and the operator command line call the same code. buildApp makes one, reachable
+ * as `app.ctx`; the command line makes its own with createContext.
+ */
 export interface AppContext {
   config: Config;
   db: DB;
   dialect: DialectName;
   mail: Mailer;
+  captcha: Captcha;
+  log: Logger;
   tasks: BackgroundTasks;
+}
+
+export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
+  const { config, database, log } = deps;
+  return {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    mail: createMailer({ config, db: database.db, log }),
+    captcha: createCaptcha({ config, db: database.db }),
+    log,
+    tasks: createBackgroundTasks(log),
+  };
 }
 
 declare module 'fastify' {

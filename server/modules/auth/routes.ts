@@ -12,11 +12,9 @@ import {
 import { Ok } from '../../../common/api/common';
 import { ErrorBody } from '../../../common/api/errors';
 import { CAPTCHA_REQUIRED_STATUS } from '../../../common/constants';
-import { notFound, unauthenticated } from '../../http-error';
-import { createCaptcha, isBuiltinCaptcha } from '../../integrations/captcha';
 import { access } from '../../plugins/access';
 import { perMinute } from '../../plugins/rate-limit';
-import { endSession, startSession } from '../../plugins/session';
+import { actorOf, clearSessionCookie, withSessionCookie } from '../../plugins/session';
 import * as service from './service';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));
@@ -24,10 +22,8 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [c
 /** Sign-in, sign-out, the profile, password reset and the captcha challenge. */
 export async function authRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { config, db, mail, tasks } = app.ctx;
-  const captcha = createCaptcha({ config, db });
-  const deps: service.AuthDeps = { config, db, mail, captcha, log: app.log, tasks };
-  const builtinCaptcha = isBuiltinCaptcha(captcha) ? captcha : null;
+  const { ctx } = app;
+  const { config } = ctx;
 
   api.post(
     '/auth/login',
@@ -40,11 +36,8 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Profile, ...errors(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
       },
     },
-    async (request, reply) => {
-      const user = await service.login(deps, request.body, request.ip);
-      await startSession(app, request, reply, user.id);
-      return service.loadProfile(db, user.id);
-    },
+    async (request, reply) =>
+      withSessionCookie(reply, config, await service.login(ctx, actorOf(request), request.body)),
   );
 
   api.post(
@@ -55,8 +48,9 @@ export async function authRoutes(app: FastifyInstance) {
       schema: { tags: ['auth'], summary: 'Sign out', response: { 200: Ok } },
     },
     async (request, reply) => {
-      await endSession(app, request, reply);
-      return { ok: true as const };
+      const result = await service.logout(ctx, actorOf(request));
+      clearSessionCookie(request, reply, config);
+      return result;
     },
   );
 
@@ -70,10 +64,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Profile, ...errors(401) },
       },
     },
-    async (request) => {
-      if (!request.user) throw unauthenticated();
-      return service.loadProfile(db, request.user.id);
-    },
+    async (request) => service.me(ctx, actorOf(request)),
   );
 
   api.patch(
@@ -87,10 +78,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Profile, ...errors(400, 401, 409) },
       },
     },
-    async (request) => {
-      if (!request.user) throw unauthenticated();
-      return service.updateProfile(db, request.user.id, request.body);
-    },
+    async (request) => service.updateProfile(ctx, actorOf(request), request.body),
   );
 
   api.post(
@@ -104,10 +92,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Ok, ...errors(400, CAPTCHA_REQUIRED_STATUS, 429) },
       },
     },
-    async (request) => {
-      await service.requestPasswordReset(deps, request.body, request.ip);
-      return { ok: true as const };
-    },
+    async (request) => service.requestPasswordReset(ctx, actorOf(request), request.body),
   );
 
   api.get(
@@ -121,10 +106,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Ok, ...errors(400) },
       },
     },
-    async (request) => {
-      await service.checkPasswordResetToken(db, request.query.passwordResetToken);
-      return { ok: true as const };
-    },
+    async (request) => service.checkPasswordResetToken(ctx, actorOf(request), request.query),
   );
 
   api.patch(
@@ -138,10 +120,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: Ok, ...errors(400, 429) },
       },
     },
-    async (request) => {
-      await service.resetPassword(db, request.body.passwordResetToken, request.body.password);
-      return { ok: true as const };
-    },
+    async (request) => service.resetPassword(ctx, actorOf(request), request.body),
   );
 
   api.get(
@@ -154,9 +133,6 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: CaptchaChallenge, ...errors(404) },
       },
     },
-    async () => {
-      if (!builtinCaptcha) throw notFound('The self-hosted captcha is not in use: reCAPTCHA is configured');
-      return builtinCaptcha.challenge();
-    },
+    async () => service.captchaChallenge(ctx),
   );
 }

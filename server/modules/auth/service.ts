@@ -1,5 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Profile, UpdateProfileBody } from '../../../common/api/auth';
+import type {
+  CaptchaChallenge,
+  LoginBody,
+  Profile,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  UpdateProfileBody,
+} from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
 import {
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL,
@@ -9,24 +15,15 @@ import {
   PASSWORD_RESET_VALIDITY_MS,
 } from '../../../common/constants';
 import { profileRole } from '../../../common/roles';
-import type { Config } from '../../config';
-import { type DB, isUniqueViolation } from '../../db';
-import { emailTaken, HttpError, unauthenticated } from '../../http-error';
-import type { Captcha } from '../../integrations/captcha';
-import type { Mailer } from '../../mail/types';
-import type { BackgroundTasks } from '../../tasks';
+import { type Actor, originOf, signedInUser } from '../../actor';
+import type { AppContext } from '../../context';
+import { isUniqueViolation } from '../../db';
+import { emailTaken, HttpError, notFound, unauthenticated } from '../../http-error';
+import { isBuiltinCaptcha } from '../../integrations/captcha';
+import { endSession, startSession } from '../sessions/service';
 import { hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { issuePasswordResetToken, resetPasswordLink } from './tokens';
-
-export interface AuthDeps {
-  config: Config;
-  db: DB;
-  mail: Mailer;
-  captcha: Captcha;
-  log: FastifyBaseLogger;
-  tasks: BackgroundTasks;
-}
 
 /** One answer for a wrong password, an unknown e-mail, a disabled account or one without password. */
 export const badCredentials = () => new HttpError(401, ERROR_CODES.badCredentials, 'Invalid e-mail or password');
@@ -41,17 +38,21 @@ const ATTEMPTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 let lastAttemptsPurge = 0;
 
+/** The address per-IP counters use; the portal's own work (jobs, command line) counts as one. */
+const ipOf = (actor: Actor) => originOf(actor)?.ip ?? 'system';
+
 /**
- * Checks credentials and returns the user to start a session for. After repeated failures for the
- * e-mail or from the IP address a solved captcha must come with the request, and the password is not
- * even looked at without one, so guessing stays slow.
+ * Checks credentials and starts a session: returns its raw id (for the cookie) and the profile.
+ * After repeated failures for the e-mail or from the IP address a solved captcha must come with the
+ * request, and the password is not even looked at without one, so guessing stays slow.
  */
 export async function login(
-  deps: AuthDeps,
-  input: { email: string; password: string; recaptchaResponse?: string },
-  ip: string,
-) {
-  const { db, captcha } = deps;
+  ctx: AppContext,
+  actor: Actor,
+  input: LoginBody,
+): Promise<{ session: string; body: Profile }> {
+  const { db, captcha } = ctx;
+  const ip = ipOf(actor);
   const now = Date.now();
   const since = new Date(now - FAILED_LOGIN_WINDOW_MS).toISOString();
   const failures = await repo.recentFailures(db, input.email, ip, since);
@@ -76,10 +77,22 @@ export async function login(
   }
   if (!success || !user) throw badCredentials();
   await repo.touchLastLogin(db, user.id);
-  return user;
+  const session = await startSession(ctx, actor, user.id);
+  return { session, body: await loadProfile(ctx, user.id) };
 }
 
-export async function loadProfile(db: DB, userId: number): Promise<Profile> {
+/** Ends the session the actor came with; signing out without one is harmless. */
+export async function logout(ctx: AppContext, actor: Actor): Promise<{ ok: true }> {
+  await endSession(ctx, actor);
+  return { ok: true };
+}
+
+export async function me(ctx: AppContext, actor: Actor): Promise<Profile> {
+  return loadProfile(ctx, signedInUser(actor).user.id);
+}
+
+async function loadProfile(ctx: AppContext, userId: number): Promise<Profile> {
+  const { db } = ctx;
   const user = await repo.findUserById(db, userId);
   if (!user) throw unauthenticated();
   const [roles, accounts] = await Promise.all([
@@ -109,7 +122,9 @@ export async function loadProfile(db: DB, userId: number): Promise<Profile> {
 
 const emailTakenError = () => emailTaken('This e-mail address is already used by another account');
 
-export async function updateProfile(db: DB, userId: number, patch: UpdateProfileBody): Promise<Profile> {
+export async function updateProfile(ctx: AppContext, actor: Actor, patch: UpdateProfileBody): Promise<Profile> {
+  const { db } = ctx;
+  const userId = signedInUser(actor).user.id;
   if (patch.email && (await repo.emailTakenByOther(db, patch.email, userId))) throw emailTakenError();
   if (Object.keys(patch).length > 0) {
     try {
@@ -119,7 +134,7 @@ export async function updateProfile(db: DB, userId: number, patch: UpdateProfile
       throw error;
     }
   }
-  return loadProfile(db, userId);
+  return loadProfile(ctx, userId);
 }
 
 /**
@@ -128,12 +143,12 @@ export async function updateProfile(db: DB, userId: number, patch: UpdateProfile
  * take time that a lookup alone does not, that work runs after the answer, not before it.
  */
 export async function requestPasswordReset(
-  deps: AuthDeps,
-  input: { email: string; recaptchaResponse: string },
-  ip: string,
-) {
-  const { db, captcha, config, mail, tasks } = deps;
-  if (!(await captcha.verify(input.recaptchaResponse, ip))) throw captchaInvalid();
+  ctx: AppContext,
+  actor: Actor,
+  input: RequestPasswordResetBody,
+): Promise<{ ok: true }> {
+  const { db, captcha, config, mail, tasks } = ctx;
+  if (!(await captcha.verify(input.recaptchaResponse, ipOf(actor)))) throw captchaInvalid();
   tasks.run('password-reset mail', async () => {
     const user = await repo.findUserByEmail(db, input.email);
     if (user?.status !== 'enabled') return;
@@ -149,17 +164,31 @@ export async function requestPasswordReset(
       },
     });
   });
+  return { ok: true };
 }
 
-export async function checkPasswordResetToken(db: DB, token: string) {
-  if (!(await repo.findUsableResetToken(db, token))) throw invalidToken();
+export async function checkPasswordResetToken(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { passwordResetToken: string },
+): Promise<{ ok: true }> {
+  if (!(await repo.findUsableResetToken(ctx.db, input.passwordResetToken))) throw invalidToken();
+  return { ok: true };
 }
 
-export async function resetPassword(db: DB, token: string, password: string) {
+export async function resetPassword(ctx: AppContext, _actor: Actor, input: ResetPasswordBody): Promise<{ ok: true }> {
+  const { db } = ctx;
+  const token = input.passwordResetToken;
   // Hashing is slow: do it before the transaction, not inside.
   if (!(await repo.findUsableResetToken(db, token))) throw invalidToken();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(input.password);
   const userId = await repo.resetPasswordWithToken(db, token, passwordHash);
   if (userId === null) throw invalidToken();
-  return userId;
+  return { ok: true };
+}
+
+/** A proof-of-work challenge; only the self-hosted captcha has them. */
+export function captchaChallenge(ctx: AppContext): CaptchaChallenge {
+  if (!isBuiltinCaptcha(ctx.captcha)) throw notFound('The self-hosted captcha is not in use: reCAPTCHA is configured');
+  return ctx.captcha.challenge();
 }

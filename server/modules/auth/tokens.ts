@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { PASSWORD_RESET_VALIDITY_MS } from '../../../common/constants';
-import { type DB, nowIso } from '../../db';
+import type { DB } from '../../db';
 
 /**
  * Password-reset tokens (decisions.md): 256 random bits, only the SHA-256 stored, single use,
@@ -22,17 +22,6 @@ export async function issuePasswordResetToken(db: DB, userId: number, validityMs
     })
     .execute();
   return token;
-}
-
-/** The user id a token stands for, when it is known, unused and not expired. */
-export async function findValidResetToken(db: DB, token: string) {
-  return db
-    .selectFrom('passwordResetTokens')
-    .select(['id', 'userId'])
-    .where('tokenHash', '=', hashToken(token))
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', nowIso())
-    .executeTakeFirst();
 }
 
 /** The link a mail carries to choose a password: /{locale}/reset-password/{token}. */

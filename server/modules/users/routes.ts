@@ -4,11 +4,13 @@ import { IdParam } from '../../../common/api/common';
 import { ErrorBody } from '../../../common/api/errors';
 import { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
 import { access } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
 import * as service from './service';
 
 /** Staff accounts (spec section 7, "/users"): the Users page, admins only. */
 export async function userRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
   const rule = { access: access.can('manageUsers') };
   const tags = ['users'];
 
@@ -23,7 +25,7 @@ export async function userRoutes(app: FastifyInstance) {
         response: { 200: UserList },
       },
     },
-    async (request) => service.listUsers(app, request.query),
+    async (request) => service.listUsers(ctx, actorOf(request), request.query),
   );
 
   api.post(
@@ -37,7 +39,7 @@ export async function userRoutes(app: FastifyInstance) {
         response: { 201: User, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.createUser(app, request.body)),
+    async (request, reply) => reply.status(201).send(await service.createUser(ctx, actorOf(request), request.body)),
   );
 
   api.get(
@@ -46,7 +48,7 @@ export async function userRoutes(app: FastifyInstance) {
       config: rule,
       schema: { tags, summary: 'One user', params: IdParam, response: { 200: User, 404: ErrorBody } },
     },
-    async (request) => service.getUser(app, request.params.id),
+    async (request) => service.getUser(ctx, actorOf(request), request.params),
   );
 
   api.patch(
@@ -61,6 +63,6 @@ export async function userRoutes(app: FastifyInstance) {
         response: { 200: User, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },
-    async (request) => service.updateUser(app, request.user!, request.params.id, request.body),
+    async (request) => service.updateUser(ctx, actorOf(request), { id: request.params.id, patch: request.body }),
   );
 }

@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import { checkPassword } from '../../../common/password';
 import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
+import type { Actor } from '../../actor';
+import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
-import { emailTaken, notFound } from '../../http-error';
-import { endUserSessions, type SessionUser } from '../../plugins/session';
+import { badRequest, emailTaken, notFound } from '../../http-error';
+import { hashPassword } from '../auth/password';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
-import { authorizeUserUpdate } from './policy';
+import { endUserSessions } from '../sessions/service';
+import { authorizeUserCreate, authorizeUserUpdate } from './policy';
 import * as repo from './repo';
 
 /**
@@ -27,8 +30,8 @@ export function toApiUser(row: repo.UserRow): User {
   };
 }
 
-export async function listUsers(app: FastifyInstance, query: UserListQuery): Promise<UserList> {
-  const { rows, total } = await repo.listUsers(app.ctx.db, {
+export async function listUsers(ctx: AppContext, _actor: Actor, query: UserListQuery): Promise<UserList> {
+  const { rows, total } = await repo.listUsers(ctx.db, {
     offset: query.pageOffset,
     length: query.pageLength,
     filter: query.filter,
@@ -36,29 +39,39 @@ export async function listUsers(app: FastifyInstance, query: UserListQuery): Pro
   return { results: rows.map(toApiUser), pageOffset: query.pageOffset, pageLength: query.pageLength, totalHits: total };
 }
 
-export async function getUser(app: FastifyInstance, id: number): Promise<User> {
-  const row = await repo.findUserById(app.ctx.db, id);
+export async function getUser(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<User> {
+  const row = await repo.findUserById(ctx.db, input.id);
   if (!row) throw notFound('User not found');
   return toApiUser(row);
 }
 
+/** What creates a user: the API's body, plus a password only the operator command line may give. */
+export type CreateUserInput = CreateUserBody & { password?: string };
+
 /**
- * Creates an enabled staff account without a password and mails it a link to choose one.
+ * Creates an enabled staff account. Through the API it has no password and is mailed a link to choose
+ * one; the operator command line gives a password instead (the first admin has no mailbox to read yet).
  * The mail is written after the commit, so a failed insert never leaves a link to a missing account.
  */
-export async function createUser(app: FastifyInstance, body: CreateUserBody): Promise<User> {
-  const { db, config, mail } = app.ctx;
-  if (await repo.emailTaken(db, body.email)) throw emailTaken(EMAIL_TAKEN);
-  let created: { row: repo.UserRow; token: string };
+export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<User> {
+  const { db, config, mail, log } = ctx;
+  authorizeUserCreate(actor, input);
+  const weakness = input.password === undefined ? null : checkPassword(input.password);
+  if (weakness) throw badRequest('The password does not meet the rules', [{ path: 'password', message: weakness }]);
+  if (await repo.emailTaken(db, input.email)) throw emailTaken(EMAIL_TAKEN);
+  // Hashing is slow: do it before the transaction, not inside.
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  let created: { row: repo.UserRow; token: string | null };
   try {
     created = await db.transaction().execute(async (trx) => {
       const row = await repo.insertUser(trx, {
-        email: body.email,
-        fullName: body.fullname,
-        type: body.type,
-        preferredLocale: body.preferredLocale,
+        email: input.email,
+        fullName: input.fullname,
+        type: input.type,
+        preferredLocale: input.preferredLocale,
+        passwordHash,
       });
-      const token = await issuePasswordResetToken(trx, row.id, FIRST_PASSWORD_LINK_VALIDITY_MS);
+      const token = passwordHash ? null : await issuePasswordResetToken(trx, row.id, FIRST_PASSWORD_LINK_VALIDITY_MS);
       return { row, token };
     });
   } catch (error) {
@@ -66,6 +79,7 @@ export async function createUser(app: FastifyInstance, body: CreateUserBody): Pr
     throw error;
   }
   const { row, token } = created;
+  if (token === null) return toApiUser(row);
   try {
     await mail.send({
       to: row.email,
@@ -81,18 +95,18 @@ export async function createUser(app: FastifyInstance, body: CreateUserBody): Pr
   } catch (error) {
     // The account exists either way; answering 500 would make the admin retry into a 409. The person
     // can still get a link through "password lost".
-    app.log.error({ err: error, userId: row.id }, 'account created but its welcome mail could not be queued');
+    log.error({ err: error, userId: row.id }, 'account created but its welcome mail could not be queued');
   }
   return toApiUser(row);
 }
 
 export async function updateUser(
-  app: FastifyInstance,
-  actor: SessionUser,
-  id: number,
-  patch: UpdateUserBody,
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: number; patch: UpdateUserBody },
 ): Promise<User> {
-  const { db } = app.ctx;
+  const { db } = ctx;
+  const { id, patch } = input;
   const current = await repo.findUserById(db, id);
   if (!current) throw notFound('User not found');
   authorizeUserUpdate(actor, id, patch);
@@ -112,6 +126,6 @@ export async function updateUser(
   }
   if (!row) throw notFound('User not found');
   // A disabled account must stop working now, not when its sessions go idle.
-  if (row.status === 'disabled' && current.status !== 'disabled') await endUserSessions(app, id);
+  if (row.status === 'disabled' && current.status !== 'disabled') await endUserSessions(db, id);
   return toApiUser(row);
 }

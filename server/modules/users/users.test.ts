@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCustomer, createUser, login, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
-import { findValidResetToken } from '../auth/tokens';
+import { findUsableResetToken } from '../auth/repo';
 import { EMAIL_TAKEN, FIRST_PASSWORD_LINK_VALIDITY_MS } from './service';
 
 let t: TestApp;
@@ -154,7 +154,7 @@ describe('POST /api/users', () => {
     const link = new URL(mail.data.link);
     expect(`${link.origin}${link.pathname}`).toMatch(/^http:\/\/portal\.test\/fr\/reset-password\/[^/]+$/);
     const token = decodeURIComponent(link.pathname.split('/').pop()!);
-    expect((await findValidResetToken(app.ctx.db, token))?.userId).toBe(user.id);
+    expect((await findUsableResetToken(app.ctx.db, token))?.userId).toBe(user.id);
     const stored = await app.ctx.db
       .selectFrom('passwordResetTokens')
       .select('expiresAt')

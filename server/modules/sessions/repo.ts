@@ -1,0 +1,51 @@
+import { type DB, nowIso } from '../../db';
+
+/** SQL of sessions: the only place that reads or writes the sessions table. */
+
+export function findSessionWithUser(db: DB, id: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
+    .select([
+      'sessions.lastSeenAt',
+      'users.id',
+      'users.email',
+      'users.fullName',
+      'users.type',
+      'users.status',
+      'users.preferredLocale',
+    ])
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertSession(
+  db: DB,
+  session: { id: string; userId: number; ip: string | null; userAgent: string | null },
+) {
+  const now = nowIso();
+  await db
+    .insertInto('sessions')
+    .values({ ...session, createdAt: now, lastSeenAt: now })
+    .execute();
+}
+
+export async function touchSession(db: DB, id: string) {
+  await db.updateTable('sessions').set({ lastSeenAt: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(db: DB, id: string) {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+export async function deleteUserSessions(db: DB, userId: number, exceptId?: string | null) {
+  let query = db.deleteFrom('sessions').where('userId', '=', userId);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  await query.execute();
+}
+
+/** Sessions idle since before `lastSeenBefore`; returns how many went. */
+export async function deleteIdleSessions(db: DB, lastSeenBefore: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('lastSeenAt', '<', lastSeenBefore).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
