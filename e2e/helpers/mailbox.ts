@@ -1,7 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import PostalMime from 'postal-mime';
 import { ENV, requireEnv, type StoredMessage } from './environment';
-import { type ParsedMail, parseMail } from './mime';
+
+export interface ParsedMail {
+  /** addresses from the To header, lowercased */
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  /** absolute http(s) links of the text part, then those only the HTML part has */
+  links: string[];
+}
 
 export interface Mail extends ParsedMail {
   receivedAt: Date;
@@ -21,6 +31,33 @@ export interface MailQuery {
   timeoutMs?: number;
 }
 
+function findLinks(text: string): string[] {
+  const found = text.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [];
+  return [...new Set(found.map((link) => link.replace(/[.,;:!?]+$/, '')))];
+}
+
+// Links in HTML attributes carry entities (`&amp;`); the text part's links are literal.
+function decodeHtmlEntities(html: string): string {
+  return html
+    .replace(/&#x([0-9a-f]+);/gi, (_all, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_all, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&amp;/g, '&');
+}
+
+export async function parseMail(raw: string): Promise<ParsedMail> {
+  const email = await PostalMime.parse(raw);
+  const to = (email.to ?? []).flatMap((address) => (address.group ?? [address]).map((m) => m.address));
+  const text = email.text ?? '';
+  const html = email.html ?? '';
+  return {
+    to: to.map((address) => address.toLowerCase()),
+    subject: email.subject ?? '',
+    text,
+    html,
+    links: [...new Set([...findLinks(text), ...findLinks(decodeHtmlEntities(html))])],
+  };
+}
+
 export async function readMailbox(): Promise<Mail[]> {
   const dir = requireEnv(ENV.mailDir);
   const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
@@ -28,7 +65,7 @@ export async function readMailbox(): Promise<Mail[]> {
   for (const name of names) {
     const stored = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as StoredMessage;
     mails.push({
-      ...parseMail(stored.raw),
+      ...(await parseMail(stored.raw)),
       receivedAt: new Date(stored.receivedAt),
       recipients: stored.envelope.to,
       raw: stored.raw,
