@@ -9,6 +9,7 @@ export const CUSTOMIZATION_TYPES = ['none', 'lke', 'ogma'] as const;
 export type CustomizationType = (typeof CUSTOMIZATION_TYPES)[number];
 
 export const CUSTOMIZATION_VERSION_TYPES = ['stable', 'beta', 'alpha'] as const;
+export type CustomizationVersionType = (typeof CUSTOMIZATION_VERSION_TYPES)[number];
 
 export const PLATFORMS = ['windows', 'linux', 'osx', 'docker', 'npm', 'generic'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -16,11 +17,17 @@ export type Platform = (typeof PLATFORMS)[number];
 export const LICENCE_STATUSES = ['valid', 'warning', 'grace', 'invalid'] as const;
 export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
 
+/** A member as listed (spec section 3): "pending" is a pending invitation shown among the members. */
 export const MEMBER_STATUSES = ['enabled', 'disabled', 'pending'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
+/** A stored membership is enabled or disabled; "pending" members are invitations. */
+export const MEMBERSHIP_STATUSES = ['enabled', 'disabled'] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+
 /** Stored invitation states; "expired" is derived from the expiry date when pending. */
 export const INVITATION_STATES = ['pending', 'accepted', 'cancelled'] as const;
+export type InvitationState = (typeof INVITATION_STATES)[number];
 export const INVITATION_STATUSES = ['pending', 'expired'] as const;
 
 export const INSTANCE_STATUSES = [
@@ -45,6 +52,21 @@ export const PAYMENT_STATUSES = [
   'toBeCanceled',
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Who runs a subscription: the built-in test checkout (no provider configured) or Stripe. */
+export const PAYMENT_PROVIDERS = ['builtin', 'stripe'] as const;
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+
+/** The state of one checkout session at the payment provider. */
+export const CHECKOUT_STATUSES = ['open', 'complete', 'expired', 'failed'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** A mail waiting in the outbox, delivered, or given up after its last attempt. */
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 export const USE_CASES = [
   'financial-crime',

@@ -1,8 +1,15 @@
 import type { Generated } from 'kysely';
 import type {
   AccessLevel,
+  CheckoutStatus,
   CustomizationType,
+  CustomizationVersionType,
   InstanceStatus,
+  InvitationState,
+  MembershipStatus,
+  NotificationStatus,
+  OutboxStatus,
+  PaymentProvider,
   PaymentStatus,
   Platform,
   VersionType,
@@ -14,6 +21,9 @@ import type { Locale, MemberRole, UserStatus, UserType } from '../../common/role
  * (CamelCasePlugin). Portable storage, identical on SQLite and PostgreSQL:
  * timestamps are ISO-8601 UTC text, calendar dates are YYYY-MM-DD text, booleans are 0/1 integers,
  * JSON documents are text. See docs/decisions/004-portable-storage.md.
+ *
+ * Every column typed as a union of string literals or as Bool gets a CHECK constraint in the
+ * migration (server/db/constraints.ts); the compiler refuses a new one that has none.
  */
 type Bool = 0 | 1;
 type Timestamp = string;
@@ -69,7 +79,7 @@ export interface CustomersTable {
   name: string;
   customerKey: string;
   selfService: Bool;
-  paymentStatus: PaymentStatus | null;
+  /** no payment status here: it is the subscription's (a customer without one has none) */
   billingEmail: string | null;
   crmId: string | null;
   createdAt: Timestamp;
@@ -81,7 +91,7 @@ export interface MembershipsTable {
   userId: number;
   customerId: number;
   role: MemberRole;
-  status: UserStatus;
+  status: MembershipStatus;
   notifyLicenseExpiresSoon: Generated<Bool>;
   notifyLicenseExpired: Generated<Bool>;
   notifyProductDownload: Generated<Bool>;
@@ -95,15 +105,16 @@ export interface MembershipsTable {
 
 export interface InvitationsTable {
   id: Generated<number>;
-  key: string;
+  /** sha256 of the invitation key; the key itself only travels in the mail and the copied link */
+  keyHash: string;
   customerId: number;
   inviterId: number | null;
   invitedEmail: string;
   invitedFullName: string;
   role: MemberRole;
   locale: Locale;
-  /** pending | accepted | cancelled; "expired" is a pending one past expiresAt */
-  state: 'pending' | 'accepted' | 'cancelled';
+  /** "expired" is a pending one past expiresAt; at most one pending per (customer, lower(e-mail)) */
+  state: InvitationState;
   /** self-service sign-up invitations carry the sign-up form's data */
   selfService: Bool;
   signupData: string | null;
@@ -151,8 +162,8 @@ export interface ArtifactsTable {
 export interface LicencesTable {
   id: Generated<number>;
   customerId: number;
+  /** isSaas is the product's, not repeated here */
   productKey: string;
-  isSaas: Bool;
   hasEntityResolution: Bool;
   accessLevel: AccessLevel;
   startDate: string;
@@ -160,7 +171,6 @@ export interface LicencesTable {
   data: string;
   downloadSecret: string;
   customizationId: number | null;
-  latestDownloadAt: Timestamp | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -169,7 +179,7 @@ export interface CustomizationsTable {
   id: Generated<number>;
   customerId: number;
   productKey: string;
-  versionType: 'stable' | 'beta' | 'alpha';
+  versionType: CustomizationVersionType;
   customConfig: string;
   enabled: Bool;
   createdAt: Timestamp;
@@ -191,7 +201,7 @@ export interface CloudInstancesTable {
 export interface SubscriptionsTable {
   id: Generated<number>;
   customerId: number;
-  provider: 'builtin' | 'stripe';
+  provider: PaymentProvider;
   providerCustomerId: string | null;
   providerSubscriptionId: string | null;
   status: PaymentStatus;
@@ -207,7 +217,7 @@ export interface PaymentsTable {
   providerSessionId: string;
   amountCents: number;
   currency: string;
-  status: 'open' | 'complete' | 'expired' | 'failed';
+  status: CheckoutStatus;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -226,8 +236,24 @@ export interface AuditLogTable {
 export interface NotificationsTable {
   id: Generated<number>;
   userId: number;
-  message: string;
-  status: 'unread' | 'read';
+  /** an i18n key rendered in the reader's language, e.g. "notification.newVersion" */
+  messageKey: string;
+  /** JSON object of the message's parameters (product name, version…) */
+  params: string;
+  status: NotificationStatus;
+  createdAt: Timestamp;
+}
+
+/** One download of an artifact; "latest download" and "first download" are read from here. */
+export interface DownloadsTable {
+  id: Generated<number>;
+  licenceId: number;
+  versionId: number;
+  /** null once the artifact is replaced or deleted: the record of the download stays */
+  artifactId: number | null;
+  /** null for an anonymous download through the licence's secret URL */
+  userId: number | null;
+  ip: string | null;
   createdAt: Timestamp;
 }
 
@@ -238,7 +264,7 @@ export interface MailOutboxTable {
   textBody: string;
   htmlBody: string | null;
   template: string;
-  status: 'pending' | 'sent' | 'failed';
+  status: OutboxStatus;
   attempts: number;
   nextAttemptAt: Timestamp;
   lastError: string | null;
@@ -265,5 +291,6 @@ export interface Database {
   payments: PaymentsTable;
   auditLog: AuditLogTable;
   notifications: NotificationsTable;
+  downloads: DownloadsTable;
   mailOutbox: MailOutboxTable;
 }

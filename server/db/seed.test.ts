@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
 import { checkPassword } from '../../common/password';
 import { ROLES } from '../../common/roles';
+import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
 import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, seedDemoData } from './seed';
@@ -74,7 +75,10 @@ describe('demo data', () => {
     }
     const selfService = customers.filter((c) => c.selfService === 1);
     expect(selfService).toHaveLength(1);
-    expect(selfService[0].paymentStatus).toBe('trial');
+    // the payment status is the subscription's: the self-service customer is on trial, the others
+    // (no subscription) have none
+    const subscriptions = await db.selectFrom('subscriptions').select(['customerId', 'status']).execute();
+    expect(subscriptions).toEqual([{ customerId: selfService[0].id, status: 'trial' }]);
     const instance = await db.selectFrom('cloudInstances').selectAll().executeTakeFirstOrThrow();
     expect(instance.customerId).toBe(selfService[0].id);
 
@@ -96,6 +100,13 @@ describe('demo data', () => {
       expect(l.downloadSecret.length).toBeGreaterThanOrEqual(32);
     }
     expect(new Set(licences.map((l) => l.downloadSecret)).size).toBe(licences.length);
+
+    // the download in the demo log is also in the downloads table, so its licence has a latest download
+    const acme = customers.find((c) => c.name === DEMO_CUSTOMER_NAME)!;
+    const acmeServer = licences.find((l) => l.customerId === acme.id && l.productKey === 'graph-server')!;
+    expect(await latestDownloadAt(db, acmeServer.id)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(await hasDownloadedProduct(db, acme.id, 'graph-server')).toBe(true);
+    expect(await hasDownloadedProduct(db, acme.id, 'graph-toolkit')).toBe(false);
   });
 
   it('lets every demo account sign in with the shared password', async () => {

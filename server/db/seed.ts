@@ -1,15 +1,24 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { AccessLevel, PaymentStatus, VersionType } from '../../common/domain';
+import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
+import type { AccessLevel, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
+import { insertAuditEntry } from '../modules/audit/repo';
 import { hashPassword } from '../modules/auth/password';
+import { insertCloudInstance, insertSubscription } from '../modules/billing/repo';
+import { insertProduct, insertVersion } from '../modules/catalogue/repo';
+import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
+import { recordDownload } from '../modules/downloads/repo';
+import { insertLicence } from '../modules/licences/repo';
+import { insertUser } from '../modules/users/repo';
 import { type DB, isUniqueViolation } from '.';
 import type { Database } from './schema';
 
 /**
  * Demo data for a first look (`npm start` on an empty database): one account per role, a few
- * customers, products, versions, licences in every state and a cloud instance. README.md lists the
- * accounts; tests log in with this same list.
+ * customers, products, versions, licences in every state, a self-service customer on a trial
+ * subscription with a cloud instance. Written through the same repository functions as the
+ * application and the test factories. README.md lists the accounts; tests log in with this list.
  */
 
 /** Shared by every demo account; it satisfies the password rule. */
@@ -71,23 +80,23 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 interface DemoCustomer {
   name: string;
   customerKey: string;
-  selfService: boolean;
-  paymentStatus: PaymentStatus | null;
+  selfService: 0 | 1;
   billingEmail: string | null;
+  /** days left of the trial subscription of a self-service customer; others have no subscription */
+  trial?: number;
 }
 
 const CUSTOMERS: DemoCustomer[] = [
   {
     name: DEMO_CUSTOMER_NAME,
     customerKey: 'ACME7K2P9Q',
-    selfService: false,
-    paymentStatus: null,
+    selfService: 0,
     billingEmail: 'billing@acme-analytics.example',
   },
-  { name: 'Globex Logistics', customerKey: 'GBXT4M8T2W', selfService: false, paymentStatus: null, billingEmail: null },
+  { name: 'Globex Logistics', customerKey: 'GBXT4M8T2W', selfService: 0, billingEmail: null },
   // every licence expired: hidden from the default customer list, shown with "all!"
-  { name: 'Initech Security', customerKey: 'NTCH5R3H7N', selfService: false, paymentStatus: null, billingEmail: null },
-  { name: 'Northwind Labs', customerKey: 'NRTH6V9C3D', selfService: true, paymentStatus: 'trial', billingEmail: null },
+  { name: 'Initech Security', customerKey: 'NTCH5R3H7N', selfService: 0, billingEmail: null },
+  { name: 'Northwind Labs', customerKey: 'NRTH6V9C3D', selfService: 1, billingEmail: null, trial: 9 },
 ];
 
 const PRODUCTS = [
@@ -180,166 +189,131 @@ export async function seedDemoData(db: DB, today = new Date()): Promise<boolean>
 async function insertDemoData(trx: Transaction<Database>, passwordHash: string, today: Date) {
   const now = today.toISOString();
   const day = (offset: number) => new Date(today.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
+  const ago = (days: number) => new Date(today.getTime() - days * DAY_MS).toISOString();
 
   const userIds = new Map<string, number>();
   for (const account of DEMO_ACCOUNTS) {
-    const row = await trx
-      .insertInto('users')
-      .values({
-        email: account.email,
-        fullName: account.fullName,
-        type: account.type,
-        status: 'enabled',
-        preferredLocale: 'en',
-        passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    userIds.set(account.email, row.id);
+    const user = await insertUser(trx, { ...account, preferredLocale: 'en', passwordHash });
+    userIds.set(account.email, user.id);
   }
 
   const customerIds = new Map<string, number>();
-  for (const customer of CUSTOMERS) {
-    const row = await trx
-      .insertInto('customers')
-      .values({
-        name: customer.name,
-        customerKey: customer.customerKey,
-        selfService: customer.selfService ? 1 : 0,
-        paymentStatus: customer.paymentStatus,
-        billingEmail: customer.billingEmail,
-        crmId: null,
+  for (const { trial, ...customer } of CUSTOMERS) {
+    const { id } = await insertCustomer(trx, { ...customer, crmId: null, createdAt: now });
+    customerIds.set(customer.name, id);
+    // a self-service customer's payment status is its subscription's
+    if (trial) {
+      await insertSubscription(trx, {
+        customerId: id,
+        provider: 'builtin',
+        providerCustomerId: null,
+        providerSubscriptionId: null,
+        status: 'trial',
+        currentPeriodEnd: new Date(today.getTime() + trial * DAY_MS).toISOString(),
+        graceUntil: null,
         createdAt: now,
-        updatedAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    customerIds.set(customer.name, row.id);
+      });
+    }
   }
 
   for (const account of DEMO_ACCOUNTS) {
     for (const name of account.customers) {
-      await trx
-        .insertInto('memberships')
-        .values({
-          userId: userIds.get(account.email)!,
-          customerId: customerIds.get(name)!,
-          role: account.role as MemberRole,
-          status: 'enabled',
-          createdAt: now,
-        })
-        .execute();
+      await insertMembership(trx, {
+        userId: userIds.get(account.email)!,
+        customerId: customerIds.get(name)!,
+        role: account.role as MemberRole,
+        createdAt: now,
+      });
     }
   }
 
-  await trx
-    .insertInto('products')
-    .values(PRODUCTS.map((p) => ({ ...p, createdAt: now, updatedAt: now })))
-    .execute();
+  for (const product of PRODUCTS) await insertProduct(trx, { ...product, createdAt: now });
   const productName = new Map(PRODUCTS.map((p) => [p.key, p.name]));
-  await trx
-    .insertInto('versions')
-    .values(
-      VERSIONS.map(([productKey, semVer, type, releasedDaysAgo]) => ({
-        productKey,
-        title: `${productName.get(productKey)} ${semVer}`,
-        type,
-        semVer,
-        description: `## ${productName.get(productKey)} ${semVer}\n\n- Faster layouts on large graphs\n- Bug fixes`,
-        releaseDate: releasedDaysAgo === null ? null : day(-releasedDaysAgo),
-        published: releasedDaysAgo === null ? (0 as const) : (1 as const),
-        createdAt: now,
-        updatedAt: now,
-      })),
-    )
-    .execute();
-
-  const isSaas = new Map(PRODUCTS.map((p) => [p.key, p.isSaas]));
-  await trx
-    .insertInto('licences')
-    .values(
-      LICENCES.map(([customer, productKey, accessLevel, start, end, data, entityResolution]) => ({
-        customerId: customerIds.get(customer)!,
-        productKey,
-        isSaas: isSaas.get(productKey)!,
-        hasEntityResolution: entityResolution ? (1 as const) : (0 as const),
-        accessLevel,
-        startDate: day(start),
-        endDate: day(end),
-        data: JSON.stringify(data),
-        downloadSecret: random(),
-        customizationId: null,
-        latestDownloadAt: null,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    )
-    .execute();
-
-  await trx
-    .insertInto('cloudInstances')
-    .values({
-      customerId: customerIds.get('Northwind Labs')!,
-      name: 'northwind-graph',
-      tier: 'Trial',
-      status: 'provisioned',
-      url: 'https://northwind-graph.cloud.example.com',
-      deleteDataDelayInDays: 30,
+  const versionIds = new Map<string, number>();
+  for (const [productKey, semVer, type, releasedDaysAgo] of VERSIONS) {
+    const { id } = await insertVersion(trx, {
+      productKey,
+      title: `${productName.get(productKey)} ${semVer}`,
+      type,
+      semVer,
+      description: `## ${productName.get(productKey)} ${semVer}\n\n- Faster layouts on large graphs\n- Bug fixes`,
+      releaseDate: releasedDaysAgo === null ? null : day(-releasedDaysAgo),
+      published: releasedDaysAgo === null ? 0 : 1,
       createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
+    });
+    versionIds.set(`${productKey}@${semVer}`, id);
+  }
+
+  const licenceIds = new Map<string, number>();
+  for (const [customer, productKey, accessLevel, start, end, data, entityResolution] of LICENCES) {
+    const { id } = await insertLicence(trx, {
+      customerId: customerIds.get(customer)!,
+      productKey,
+      hasEntityResolution: entityResolution ? 1 : 0,
+      accessLevel,
+      startDate: day(start),
+      endDate: day(end),
+      data: JSON.stringify(data),
+      downloadSecret: random(),
+      customizationId: null,
+      createdAt: now,
+    });
+    licenceIds.set(`${customer}/${productKey}`, id);
+  }
+
+  await insertCloudInstance(trx, {
+    customerId: customerIds.get('Northwind Labs')!,
+    name: 'northwind-graph',
+    tier: 'Trial',
+    status: 'provisioned',
+    url: 'https://northwind-graph.cloud.example.com',
+    deleteDataDelayInDays: 30,
+    createdAt: now,
+  });
 
   const acme = customerIds.get(DEMO_CUSTOMER_NAME)!;
   const owner = DEMO_ACCOUNTS.find((a) => a.role === 'businessOwner')!;
   const tech = DEMO_ACCOUNTS.find((a) => a.role === 'technicalContact')!;
-  await trx
-    .insertInto('auditLog')
-    .values([
-      {
-        customerId: acme,
-        actorId: userIds.get(tech.email)!,
-        actorEmail: tech.email,
-        action: 'acceptInvitation',
-        data: JSON.stringify({ invitationFrom: owner.email }),
-        createdAt: new Date(today.getTime() - 30 * DAY_MS).toISOString(),
-      },
-      {
-        customerId: acme,
-        actorId: userIds.get(tech.email)!,
-        actorEmail: tech.email,
-        action: 'downloadArtifact',
-        data: JSON.stringify({
-          productName: 'Graph Server',
-          productVersion: '4.1.0',
-          productPlatform: 'linux',
-          anonymousDownload: false,
-        }),
-        createdAt: new Date(today.getTime() - 2 * DAY_MS).toISOString(),
-      },
-    ])
-    .execute();
+  await insertAuditEntry(trx, {
+    customerId: acme,
+    actorId: userIds.get(tech.email)!,
+    actorEmail: tech.email,
+    action: 'acceptInvitation',
+    data: { invitationFrom: owner.email },
+    createdAt: ago(30),
+  });
+  // the demo ships no artifact files, so the download names its version only
+  await recordDownload(trx, {
+    licenceId: licenceIds.get(`${DEMO_CUSTOMER_NAME}/graph-server`)!,
+    versionId: versionIds.get('graph-server@4.1.0')!,
+    artifactId: null,
+    userId: userIds.get(tech.email)!,
+    ip: null,
+    createdAt: ago(2),
+  });
+  await insertAuditEntry(trx, {
+    customerId: acme,
+    actorId: userIds.get(tech.email)!,
+    actorEmail: tech.email,
+    action: 'downloadArtifact',
+    data: { productName: 'Graph Server', productVersion: '4.1.0', productPlatform: 'linux', anonymousDownload: false },
+    createdAt: ago(2),
+  });
 
-  await trx
-    .insertInto('invitations')
-    .values({
-      key: random(),
-      customerId: acme,
-      inviterId: userIds.get(owner.email)!,
-      invitedEmail: 'new.analyst@acme-analytics.example',
-      invitedFullName: 'Noah Fischer',
-      role: 'endUser',
-      locale: 'en',
-      state: 'pending',
-      selfService: 0,
-      signupData: null,
-      sentAt: now,
-      expiresAt: new Date(today.getTime() + 7 * DAY_MS).toISOString(),
-      acceptedAt: null,
-      acceptedUserId: null,
-      createdAt: now,
-    })
-    .execute();
+  await insertInvitation(trx, {
+    key: random(),
+    customerId: acme,
+    inviterId: userIds.get(owner.email)!,
+    invitedEmail: 'new.analyst@acme-analytics.example',
+    invitedFullName: 'Noah Fischer',
+    role: 'endUser',
+    locale: 'en',
+    state: 'pending',
+    selfService: 0,
+    signupData: null,
+    expiresAt: new Date(today.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString(),
+    acceptedAt: null,
+    acceptedUserId: null,
+    createdAt: now,
+  });
 }

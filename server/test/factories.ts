@@ -1,11 +1,20 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { MemberRole, UserType } from '../../common/roles';
+import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
+import type { AccessLevel, MembershipStatus, Platform, VersionType } from '../../common/domain';
+import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
 import { type DB, nowIso } from '../db';
 import { hashPassword } from '../modules/auth/password';
+import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
+import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
+import { insertLicence } from '../modules/licences/repo';
+import { insertUser } from '../modules/users/repo';
 import { request, sessionCookieOf } from './harness';
 
-/** Test data builders. Every builder returns the stored row's id and what a test needs to use it. */
+/**
+ * Test data builders. Every builder writes through the repository functions the application and the
+ * demo seed use (no SQL of its own), and returns the stored row's id and what a test needs to use it.
+ */
 export const TEST_PASSWORD = 'Correct-Horse-Battery-9';
 
 let counter = 0;
@@ -17,60 +26,135 @@ export async function createUser(
     email: string;
     fullName: string;
     type: UserType;
-    status: 'enabled' | 'disabled';
-    preferredLocale: 'en' | 'fr';
+    status: UserStatus;
+    preferredLocale: Locale;
     password: string | null;
   }> = {},
 ) {
   const email = props.email ?? `user-${unique()}@example.com`;
   const password = props.password === undefined ? TEST_PASSWORD : props.password;
-  const now = nowIso();
-  const row = await db
-    .insertInto('users')
-    .values({
-      email,
-      fullName: props.fullName ?? 'Test User',
-      type: props.type ?? 'admin',
-      status: props.status ?? 'enabled',
-      preferredLocale: props.preferredLocale ?? 'en',
-      passwordHash: password ? await hashPassword(password) : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, email, password };
+  const user = await insertUser(db, {
+    email,
+    fullName: props.fullName ?? 'Test User',
+    type: props.type ?? 'admin',
+    status: props.status ?? 'enabled',
+    preferredLocale: props.preferredLocale ?? 'en',
+    passwordHash: password ? await hashPassword(password) : null,
+  });
+  return { id: user.id, email, password };
 }
 
 export async function createCustomer(
   db: DB,
   props: Partial<{ name: string; customerKey: string; selfService: boolean }> = {},
 ) {
-  const now = nowIso();
-  const row = await db
-    .insertInto('customers')
-    .values({
-      name: props.name ?? `Customer ${unique()}`,
-      customerKey: props.customerKey ?? unique().toUpperCase().padEnd(10, 'X').slice(0, 10),
-      selfService: props.selfService ? 1 : 0,
-      paymentStatus: null,
-      billingEmail: null,
-      crmId: null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id };
+  const { id } = await insertCustomer(db, {
+    name: props.name ?? `Customer ${unique()}`,
+    customerKey: props.customerKey ?? unique().toUpperCase().padEnd(10, 'X').slice(0, 10),
+    selfService: props.selfService ? 1 : 0,
+    billingEmail: null,
+    crmId: null,
+  });
+  return { id };
 }
 
-export async function addMembership(db: DB, userId: number, customerId: number, role: MemberRole) {
-  const row = await db
-    .insertInto('memberships')
-    .values({ userId, customerId, role, status: 'enabled', createdAt: nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id };
+export async function addMembership(
+  db: DB,
+  userId: number,
+  customerId: number,
+  role: MemberRole,
+  status: MembershipStatus = 'enabled',
+) {
+  return insertMembership(db, { userId, customerId, role, status });
+}
+
+export async function createProduct(db: DB, props: Partial<{ key: string; name: string; isSaas: boolean }> = {}) {
+  const key = props.key ?? `product-${unique()}`;
+  return insertProduct(db, {
+    key,
+    name: props.name ?? `Product ${key}`,
+    description: '',
+    customizationType: 'none',
+    isSaas: props.isSaas ? 1 : 0,
+  });
+}
+
+/** A published version of the product, with one artifact per platform given. */
+export async function createVersion(
+  db: DB,
+  productKey: string,
+  props: Partial<{ semVer: string; type: VersionType; platforms: Platform[] }> = {},
+) {
+  const semVer = props.semVer ?? `1.0.${counter++}`;
+  const { id } = await insertVersion(db, {
+    productKey,
+    title: `${productKey} ${semVer}`,
+    type: props.type ?? 'stable',
+    semVer,
+    description: '',
+    releaseDate: nowIso().slice(0, 10),
+    published: 1,
+  });
+  const artifacts: { id: number; platform: Platform }[] = [];
+  for (const platform of props.platforms ?? []) {
+    const artifact = await insertArtifact(db, {
+      versionId: id,
+      platform,
+      fileName: `${productKey}-${semVer}-${platform}.zip`,
+      storageKey: `${productKey}/${semVer}/${platform}`,
+      size: 0,
+      sha256: crypto.createHash('sha256').update(`${id}${platform}`).digest('hex'),
+    });
+    artifacts.push({ id: artifact.id, platform });
+  }
+  return { id, artifacts };
+}
+
+/** A licence of the customer for the product, valid from a year ago for a year from now by default. */
+export async function createLicence(
+  db: DB,
+  customerId: number,
+  productKey: string,
+  props: Partial<{ accessLevel: AccessLevel; startDate: string; endDate: string }> = {},
+) {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  return insertLicence(db, {
+    customerId,
+    productKey,
+    hasEntityResolution: 0,
+    accessLevel: props.accessLevel ?? 'stable',
+    startDate: props.startDate ?? day(-365),
+    endDate: props.endDate ?? day(365),
+    data: '{}',
+    downloadSecret: crypto.randomBytes(24).toString('base64url'),
+    customizationId: null,
+  });
+}
+
+/** A pending invitation; returns the key its link carries (only its hash is stored). */
+export async function createInvitation(
+  db: DB,
+  customerId: number,
+  props: Partial<{ email: string; role: MemberRole; inviterId: number | null; expiresAt: string }> = {},
+) {
+  const key = crypto.randomBytes(32).toString('base64url');
+  const email = props.email ?? `invitee-${unique()}@example.com`;
+  const { id } = await insertInvitation(db, {
+    key,
+    customerId,
+    inviterId: props.inviterId ?? null,
+    invitedEmail: email,
+    invitedFullName: 'Invited Person',
+    role: props.role ?? 'technicalContact',
+    locale: 'en',
+    state: 'pending',
+    selfService: 0,
+    signupData: null,
+    expiresAt: props.expiresAt ?? new Date(Date.now() + INVITATION_VALIDITY_DAYS * 86_400_000).toISOString(),
+    acceptedAt: null,
+    acceptedUserId: null,
+  });
+  return { id, key, email };
 }
 
 /** Signs in through the API and returns the session cookie. */

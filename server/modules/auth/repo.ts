@@ -1,5 +1,6 @@
 import type { MemberRole } from '../../../common/roles';
 import { type DB, nowIso } from '../../db';
+import { emailEquals } from '../../db/email';
 import { hashToken } from './tokens';
 
 /** SQL of the auth area. */
@@ -10,7 +11,7 @@ export function findUserByEmail(db: DB, email: string) {
   return db
     .selectFrom('users')
     .select([...USER_COLUMNS, 'passwordHash'])
-    .where('email', '=', email)
+    .where(emailEquals(email))
     .executeTakeFirst();
 }
 
@@ -123,7 +124,7 @@ export async function emailTakenByOther(db: DB, email: string, userId: number) {
   const row = await db
     .selectFrom('users')
     .select('id')
-    .where('email', '=', email)
+    .where(emailEquals(email))
     .where('id', '!=', userId)
     .executeTakeFirst();
   return Boolean(row);

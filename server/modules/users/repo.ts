@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Locale, UserStatus, UserType } from '../../../common/roles';
 import { type DB, nowIso } from '../../db';
+import { emailEquals } from '../../db/email';
 import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'fullName' | 'type' | 'status' | 'preferredLocale'>;
@@ -39,10 +40,7 @@ export async function findUserById(db: DB, id: number): Promise<UserRow | undefi
 
 /** E-mail addresses are unique regardless of case. */
 export async function emailTaken(db: DB, email: string, exceptUserId?: number): Promise<boolean> {
-  let query = db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<boolean>`lower(${sql.ref('email')}) = lower(${email})`);
+  let query = db.selectFrom('users').select('id').where(emailEquals(email));
   if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
   return (await query.executeTakeFirst()) !== undefined;
 }

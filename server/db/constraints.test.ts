@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordLoginAttempt } from '../modules/auth/repo';
+import { hashToken } from '../modules/auth/tokens';
+import { insertCloudInstance, insertPayment, insertSubscription } from '../modules/billing/repo';
+import { findInvitationByKey } from '../modules/customers/store';
+import { insertCustomization } from '../modules/licences/repo';
+import { insertNotification } from '../modules/notifications/repo';
+import { insertUser } from '../modules/users/repo';
+import {
+  addMembership,
+  createCustomer,
+  createInvitation,
+  createLicence,
+  createProduct,
+  createUser,
+  createVersion,
+} from '../test/factories';
+import { createTestApp, type TestApp } from '../test/harness';
+import { BOOL_COLUMNS, checksOf, ENUM_COLUMNS, type TableName } from './constraints';
+import { type DB, isUniqueViolation, nowIso } from '.';
+
+let t: TestApp;
+let db: DB;
+
+/** One valid row in every table that has a CHECK constraint, written the way the application writes it. */
+async function oneRowEach() {
+  const user = await createUser(db);
+  const customer = await createCustomer(db, { selfService: true });
+  await addMembership(db, user.id, customer.id, 'businessOwner');
+  await createInvitation(db, customer.id, { inviterId: user.id });
+  const product = await createProduct(db);
+  await createVersion(db, product.key, { platforms: ['linux'] });
+  await createLicence(db, customer.id, product.key);
+  const base = { customerId: customer.id };
+  await insertCustomization(db, {
+    ...base,
+    productKey: product.key,
+    versionType: 'stable',
+    customConfig: '{}',
+    enabled: 1,
+  });
+  await insertCloudInstance(db, {
+    ...base,
+    name: 'i',
+    tier: 'Trial',
+    status: 'creating',
+    url: null,
+    deleteDataDelayInDays: null,
+  });
+  await insertSubscription(db, {
+    ...base,
+    provider: 'builtin',
+    providerCustomerId: null,
+    providerSubscriptionId: null,
+    status: 'trial',
+    currentPeriodEnd: null,
+    graceUntil: null,
+  });
+  await insertPayment(db, { ...base, providerSessionId: 'cs_1', amountCents: 100, currency: 'EUR', status: 'open' });
+  await insertNotification(db, { userId: user.id, messageKey: 'notification.test' });
+  await recordLoginAttempt(db, { email: user.email, ip: '192.0.2.1', success: false });
+  const now = nowIso();
+  // the outbox is written by the mailer; a bare row is enough to test the table itself
+  await db
+    .insertInto('mailOutbox')
+    .values({
+      toAddress: user.email,
+      subject: 's',
+      textBody: 't',
+      htmlBody: null,
+      template: 'x',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+    })
+    .execute();
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.app.ctx.db;
+  await oneRowEach();
+});
+afterAll(async () => t?.close());
+
+const CHECK_VIOLATION = ['23514', 'SQLITE_CONSTRAINT_CHECK'];
+const checkViolation = (error: unknown) => CHECK_VIOLATION.includes((error as { code?: string }).code ?? '');
+
+/** Sets the column of every row of the table, as the database sees it (no type from schema.ts stands in the way). */
+const setColumn = (table: TableName, column: string, value: unknown) =>
+  db
+    .updateTable(table as 'users')
+    .set({ [column]: value } as never)
+    .execute();
+
+const tables = Object.keys(ENUM_COLUMNS) as TableName[];
+const constrained = tables.flatMap((table) => checksOf(table).map((check) => ({ table, check })));
+
+describe('CHECK constraints', () => {
+  it('cover every enumerated and 0/1 column of schema.ts (the compiler lists them)', () => {
+    const columns = constrained.map(({ table, check: [, column] }) => `${table}.${column}`);
+    expect(columns).toContain('users.type');
+    expect(columns).toContain('subscriptions.status');
+    expect(columns).toContain('memberships.notifyEmailError');
+    expect(columns.length).toBe(
+      tables.reduce(
+        (n, table) => n + Object.keys(ENUM_COLUMNS[table]).length + Object.keys(BOOL_COLUMNS[table]).length,
+        0,
+      ),
+    );
+  });
+
+  it.each(
+    constrained.map(({ table, check: [, column, values] }) => [`${table}.${column}`, table, column, values] as const),
+  )('%s accepts each of its values and refuses any other', async (_name, table, column, values) => {
+    const [before] = await db
+      .selectFrom(table as 'users')
+      .select(column as 'id')
+      .execute();
+    expect(before, `a ${table} row to change`).toBeDefined();
+    for (const value of values) await setColumn(table, column, value);
+
+    const bad = typeof values[0] === 'number' ? [2, -1] : ['not-a-value', String(values[0]).toUpperCase(), ''];
+    for (const value of bad) {
+      const error = await setColumn(table, column, value).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, `${table}.${column} = ${JSON.stringify(value)}`).not.toBeNull();
+      expect(checkViolation(error), String(error)).toBe(true);
+    }
+    await setColumn(table, column, (before as Record<string, unknown>)[column]);
+  });
+
+  it('refuses a row inserted with a value outside its list', async () => {
+    const error = await insertUser(db, {
+      email: 'typo@example.com',
+      fullName: 'Typo',
+      type: 'superuser' as never,
+      preferredLocale: 'en',
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(checkViolation(error)).toBe(true);
+  });
+});
+
+describe('unique e-mail addresses', () => {
+  it('refuses a second account whose address differs only in case', async () => {
+    await createUser(db, { email: 'Dana.Case@Example.com' });
+    const error = await createUser(db, { email: 'dana.case@example.COM' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isUniqueViolation(error)).toBe(true);
+    const rows = await db.selectFrom('users').select('email').where('email', 'like', '%ase@%').execute();
+    expect(rows.map((r) => r.email.toLowerCase())).toEqual(['dana.case@example.com']);
+  });
+});
+
+describe('invitations', () => {
+  it('stores the hash of the key, never the key, and finds the invitation by its key', async () => {
+    const customer = await createCustomer(db);
+    const invitation = await createInvitation(db, customer.id);
+    const row = await db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('id', '=', invitation.id)
+      .executeTakeFirstOrThrow();
+    expect(row.keyHash).toBe(hashToken(invitation.key));
+    expect(Object.values(row)).not.toContain(invitation.key);
+    expect((await findInvitationByKey(db, invitation.key))?.id).toBe(invitation.id);
+    expect(await findInvitationByKey(db, `${invitation.key}x`)).toBeUndefined();
+  });
+
+  it('holds at most one pending invitation per customer and address, whatever its case', async () => {
+    const customer = await createCustomer(db);
+    const other = await createCustomer(db);
+    const first = await createInvitation(db, customer.id, { email: 'Pat.Invitee@example.com' });
+
+    const second = await createInvitation(db, customer.id, { email: 'pat.invitee@EXAMPLE.com' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isUniqueViolation(second)).toBe(true);
+
+    // the same address may be invited by another customer
+    await createInvitation(db, other.id, { email: 'pat.invitee@example.com' });
+    // and again by the first once the pending one is no longer pending
+    await db.updateTable('invitations').set({ state: 'cancelled' }).where('id', '=', first.id).execute();
+    await createInvitation(db, customer.id, { email: 'pat.invitee@example.com' });
+    await createInvitation(db, customer.id, { email: 'pat.invitee@example.com' }).then(
+      () => expect.unreachable('a second pending invitation was stored'),
+      (e: unknown) => expect(isUniqueViolation(e)).toBe(true),
+    );
+  });
+});
