@@ -45,6 +45,8 @@ const EnvSchema = z
     CONTACT_EMAIL: z.email().default('support@example.com'),
     LEGAL_BASE_URL: z.url().optional(),
     STATIC_DIR: z.string().default('./dist'),
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+    BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -93,6 +95,11 @@ export interface Config {
   legalBaseUrl: string | null;
   staticDir: string;
   secureCookies: boolean;
+  /**
+   * How long a request's headers, then its body, may take to arrive (plugins/timeouts.ts); a route
+   * that streams large bodies declares its own body limit (`config.bodyTimeoutMs`).
+   */
+  timeouts: { headersMs: number; bodyMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +161,7 @@ export function loadConfig(
     legalBaseUrl: e.LEGAL_BASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),
     secureCookies: baseUrl.startsWith('https://'),
+    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, bodyMs: e.BODY_TIMEOUT_MS },
   };
   return { ...config, ...overrides };
 }

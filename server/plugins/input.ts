@@ -15,6 +15,8 @@ export function findNul(value: unknown): string | null {
     const { value: current, path } = stack.pop()!;
     if (typeof current === 'string') {
       if (current.includes(NUL)) return path;
+    } else if (current instanceof Uint8Array) {
+      // a webhook's raw body: bytes checked by their signature, not text fields
     } else if (Array.isArray(current)) {
       current.forEach((item, i) => stack.push({ value: item, path: path ? `${path}.${i}` : String(i) }));
     } else if (current !== null && typeof current === 'object') {

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 import type { Config } from '../config';
+import { badRequest } from '../http-error';
+import { FORM, mediaType } from './bodies';
 
 const CSP = [
   "default-src 'self'",
@@ -48,20 +50,34 @@ export function applySecurityHeaders(reply: FastifyReply, config: Config, url: s
  *
  * A request with neither header passes, cookie or not (docs/decisions/002): every browser sends Origin
  * with each POST, PUT, PATCH and DELETE, so only a non-browser client omits both, and such a client
- * holds its own session, never a victim's. Only JSON bodies are parsed (app.ts), so a cross-site
- * form or a "simple" text/plain fetch could not produce a valid request anyway.
+ * holds its own session, never a victim's. Only JSON bodies are parsed (plugins/bodies.ts), so a
+ * cross-site form or a "simple" text/plain fetch could not produce a valid request anyway.
+ *
+ * Two kinds of route are exempt, each by its own declaration (docs/decisions/008): a webhook
+ * (`config.webhook`: a server, not a browser, posts it; its signature is its proof) and a form post
+ * declared `formPost: { crossSite: true }` (an identity provider's page posts it), and then only
+ * for a form body.
+ *
+ * An HTTP/1.1 request without a Host header is refused here rather than by Node (which would answer
+ * a bare 400 without these headers; app.ts turns Node's check off).
  */
 async function securityPlugin(app: FastifyInstance) {
   const { config } = app.ctx;
   const ownOrigin = new URL(config.baseUrl).origin;
 
   app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw badRequest('The Host header is missing');
+    }
     if (!UNSAFE_METHODS.has(request.method)) return;
+    const { webhook, formPost } = request.routeOptions.config;
+    if (webhook) return;
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
     const crossSite = site === 'cross-site' || site === 'same-site';
     const foreignOrigin = origin !== undefined && origin !== ownOrigin;
     if (crossSite || foreignOrigin) {
+      if (formPost?.crossSite && mediaType(request) === FORM) return;
       return reply.status(403).send({
         error: { code: ERROR_CODES.crossOrigin, message: 'Cross-origin requests are not allowed' },
       });

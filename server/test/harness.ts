@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { SESSION_COOKIE } from '../../common/constants';
-import { buildApp } from '../app';
+import { type BuildOptions, buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db';
 
@@ -58,6 +58,7 @@ export interface TestApp {
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  build: Pick<BuildOptions, 'testRoutes'> = {},
 ): Promise<TestApp> {
   const pgDb = TEST_DIALECT === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig(
@@ -73,7 +74,7 @@ export async function createTestApp(
     overrides,
   );
   const database = openDatabase(config.databaseUrl);
-  const app = await buildApp(config, { database, startBackgroundWork: false });
+  const app = await buildApp(config, { database, startBackgroundWork: false, ...build });
   await app.ready();
   return {
     app,

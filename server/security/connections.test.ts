@@ -1,0 +1,125 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { access } from '../plugins/access';
+import { createTestApp, type TestApp } from '../test/harness';
+
+/**
+ * What a listening portal does with connections that misbehave below the API: a request without a
+ * Host header, headers or a body that stop arriving. Each answer is the portal's one error body
+ * with the security headers, and the connection is closed, not held.
+ */
+let t: TestApp;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp(
+    { HEADERS_TIMEOUT_MS: '1000', BODY_TIMEOUT_MS: '1000' },
+    {},
+    {
+      testRoutes: async (api) => {
+        api.post('/test/upload', { config: { access: access.public, bodyTimeoutMs: 10_000 } }, async (request) => ({
+          received: JSON.stringify(request.body).length,
+        }));
+      },
+    },
+  );
+  port = Number(new URL(await t.app.listen({ host: '127.0.0.1', port: 0 })).port);
+});
+afterAll(() => t.close());
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** milliseconds from connecting to the server closing the connection */
+  closedAfter: number;
+}
+
+/** Writes the parts on one connection, `gapMs` apart, and reads until the server closes it. */
+function exchange(parts: string[], gapMs = 0): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let data = '';
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('connect', () => {
+      let next = 0;
+      const send = () => {
+        if (next >= parts.length || socket.destroyed) return;
+        socket.write(parts[next++]);
+        timer = setTimeout(send, gapMs);
+      };
+      send();
+    });
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, closedAfter: Date.now() - started });
+    });
+  });
+}
+
+function expectPortalError(answer: RawAnswer, status: number, message: string) {
+  expect(answer.status).toBe(status);
+  expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  expect(JSON.parse(answer.body)).toEqual({ error: { code: 'validation_error', message } });
+}
+
+describe('a request without a Host header', () => {
+  it('answers HTTP/1.1 without Host with the error body and the security headers', async () => {
+    const answer = await exchange(['GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n']);
+    expectPortalError(answer, 400, 'The Host header is missing');
+  });
+
+  it('serves HTTP/1.0, which has no Host header to require', async () => {
+    const answer = await exchange(['GET /api/health HTTP/1.0\r\n\r\n']);
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('requests that stop arriving', () => {
+  const head = (length: number, url = '/api/auth/login') =>
+    `POST ${url} HTTP/1.1\r\nHost: portal.test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it('answers 408 and closes the connection when the body stops arriving', async () => {
+    const answer = await exchange([head(100) + '{"email":']);
+    expectPortalError(answer, 408, 'The request body took too long to arrive');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closedAfter).toBeLessThan(5000);
+  });
+
+  it('does not let a body dripping a byte at a time hold the connection past the limit', async () => {
+    const body = '{"email":"a@example.com","password":"x"}';
+    const answer = await exchange([head(body.length), ...body], 200);
+    expectPortalError(answer, 408, 'The request body took too long to arrive');
+    expect(answer.closedAfter).toBeLessThan(5000);
+  });
+
+  it('answers 408 when the headers stop arriving', async () => {
+    const answer = await exchange(['POST /api/auth/login HTTP/1.1\r\nHost: portal.test\r\n']);
+    expectPortalError(answer, 408, 'The request took too long to arrive');
+    expect(answer.closedAfter).toBeLessThan(5000);
+  });
+
+  it('gives a route that declares a longer body limit its time', async () => {
+    const body = JSON.stringify({ data: 'x'.repeat(40) });
+    const parts = [`${head(body.length, '/api/test/upload')}`, body.slice(0, 10), body.slice(10, 20), body.slice(20)];
+    const answer = await exchange(
+      parts.map((p, i) => (i === parts.length - 1 ? p : p)),
+      600,
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ received: body.length });
+  });
+});
