@@ -53,7 +53,7 @@ export function applySecurityHeaders(reply: FastifyReply, config: Config, url: s
  * holds its own session, never a victim's. Only JSON bodies are parsed (plugins/bodies.ts), so a
  * cross-site form or a "simple" text/plain fetch could not produce a valid request anyway.
  *
- * Two kinds of route are exempt, each by its own declaration (docs/decisions/009): a webhook
+ * Two kinds of route are exempt, each by its own declaration (docs/decisions/010): a webhook
  * (`config.webhook`: a server, not a browser, posts it; its signature is its proof) and a form post
  * declared `formPost: { crossSite: true }` (an identity provider's page posts it), and then only
  * for a form body.

@@ -4,7 +4,7 @@ import { access } from '../plugins/access';
 import { BASE_URL, createTestApp, type TestApp } from '../test/harness';
 
 /**
- * The two declared exceptions to "JSON only, same origin" (docs/decisions/009), on routes that exist
+ * The two declared exceptions to "JSON only, same origin" (docs/decisions/010), on routes that exist
  * only in this test: a payment provider's webhook and OpenID Connect form posts.
  */
 const SECRET = 'webhook-test-secret';
