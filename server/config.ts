@@ -29,7 +29,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RECAPTCHA_SITE_KEY: z.string().optional(),
     RECAPTCHA_SECRET_KEY: z.string().optional(),
-    CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
+    CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(1_000_000).default(2000),
     RATE_LIMIT_LOGIN_PER_MINUTE: int(30),
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),
     RATE_LIMIT_SIGNUP_PER_MINUTE: int(10),
@@ -82,7 +83,9 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   recaptcha: { siteKey: string; secretKey: string } | null;
-  /** upper bound of the self-hosted captcha's secret number: the work a browser does to solve one */
+  /** PBKDF2 iterations per key the browser derives to solve a self-hosted captcha */
+  captchaCost: number;
+  /** upper bound of the self-hosted captcha's secret counter: how many keys a browser derives */
   captchaMaxNumber: number;
   rateLimits: { login: number; passwordReset: number; signup: number; invitation: number };
   redisUrl: string | null;
@@ -145,6 +148,7 @@ export function loadConfig(
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secretKey: e.RECAPTCHA_SECRET_KEY }
         : null,
+    captchaCost: e.CAPTCHA_COST,
     captchaMaxNumber: e.CAPTCHA_MAX_NUMBER,
     rateLimits: {
       login: e.RATE_LIMIT_LOGIN_PER_MINUTE,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  CaptchaChallenge,
   type LoginBody,
   Profile,
   PublicConfig,
@@ -12,8 +11,6 @@ import { Ok } from '../../common/api/common';
 import { ApiError, api } from './client';
 
 export const getConfig = () => api.get('/config', { schema: PublicConfig });
-
-export const getCaptchaChallenge = () => api.get('/captcha/challenge', { schema: CaptchaChallenge });
 
 /** The signed-in user, or null when there is no session (a 401 is the expected answer then). */
 export async function getProfile(): Promise<Profile | null> {

@@ -55,12 +55,21 @@ export const ResetPasswordBody = z.object({
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
-/** Self-hosted proof-of-work captcha challenge (see docs/decisions). */
+/** Key derivation of the self-hosted captcha; the widget solves it with the bundled PBKDF2 worker. */
+export const CAPTCHA_ALGORITHM = 'PBKDF2/SHA-256';
+
+/** Self-hosted proof-of-work captcha challenge, in the ALTCHA (v2) format (docs/decisions/003). */
 export const CaptchaChallenge = z.object({
-  algorithm: z.literal('SHA-256'),
-  challenge: z.string(),
-  salt: z.string(),
-  maxNumber: z.number().int(),
+  parameters: z.object({
+    algorithm: z.literal(CAPTCHA_ALGORITHM),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number().int(),
+    keyLength: z.number().int(),
+    keyPrefix: z.string(),
+    keySignature: z.string(),
+    expiresAt: z.number().int(),
+  }),
   signature: z.string(),
 });
 export type CaptchaChallenge = z.infer<typeof CaptchaChallenge>;

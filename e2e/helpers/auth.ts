@@ -32,11 +32,12 @@ export async function signIn(page: Page, credentials: Credentials, locale: Local
 }
 
 /**
- * Ticks the self-hosted captcha and waits until the browser has solved its proof of work and shows
- * the verified state.
+ * Ticks the self-hosted captcha (the altcha widget) and waits until its web workers have solved the
+ * proof of work and it shows the verified state. A click, not check(): the widget unticks the box
+ * while it works and ticks it again once verified.
  */
 export async function solveCaptcha(page: Page): Promise<void> {
   const captcha = page.getByTestId('captcha');
-  await captcha.getByRole('checkbox', { name: 'I am not a robot' }).check();
+  await captcha.getByRole('checkbox', { name: 'I am not a robot' }).click();
   await expect(captcha.getByText('Verified', { exact: true })).toBeVisible({ timeout: 30_000 });
 }

@@ -69,6 +69,8 @@ export async function createTestApp(
       DATABASE_URL: pgDb?.url ?? ':memory:',
       SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
       STATIC_DIR: './does-not-exist',
+      // One PBKDF2 iteration per guess: tests solve captchas in milliseconds (docs/configuration.md).
+      CAPTCHA_COST: '1',
       ...env,
     },
     overrides,

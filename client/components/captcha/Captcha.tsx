@@ -1,11 +1,8 @@
-import { Alert, Checkbox, Group, Loader, Paper, Progress, Text } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { Alert, Loader } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getCaptchaChallenge } from '../../api/auth';
 import { useConfig } from '../../app/session';
-import { CheckIcon } from '../icons';
 import { Recaptcha } from './Recaptcha';
-import { captchaResponse, solveChallenge } from './solve';
 
 export interface CaptchaProps {
   /** The response to send as `recaptchaResponse`, or null while there is none. */
@@ -36,73 +33,35 @@ export function Captcha({ onChange }: CaptchaProps) {
   );
 }
 
-type State = 'idle' | 'verifying' | 'verified' | 'failed';
+type Widget = (typeof import('./AltchaWidget'))['AltchaWidget'];
+let widgetModule: Promise<Widget> | null = null;
+
+/** The widget and its worker load with the first captcha shown, not with the page. */
+function loadWidget(): Promise<Widget> {
+  widgetModule ??= import('./AltchaWidget').then((module) => module.AltchaWidget);
+  // A failed download may be retried by the next captcha shown.
+  widgetModule.catch(() => {
+    widgetModule = null;
+  });
+  return widgetModule;
+}
 
 function BuiltinCaptcha({ onChange }: CaptchaProps) {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>('idle');
-  const [progress, setProgress] = useState(0);
-  const abort = useRef<AbortController | null>(null);
-  const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
+  const [widget, setWidget] = useState<{ Component: Widget } | 'failed' | null>(null);
 
-  useEffect(() => () => abort.current?.abort(), []);
+  useEffect(() => {
+    let current = true;
+    loadWidget().then(
+      (Component) => current && setWidget({ Component }),
+      () => current && setWidget('failed'),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
-  async function verify() {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setState('verifying');
-    setProgress(0);
-    try {
-      const challenge = await getCaptchaChallenge();
-      const number = await solveChallenge(challenge, { signal: controller.signal, onProgress: setProgress });
-      if (controller.signal.aborted) return;
-      if (number === null) throw new Error('unsolvable challenge');
-      setState('verified');
-      onChangeRef.current(captchaResponse(challenge, number));
-    } catch {
-      if (controller.signal.aborted) return;
-      setState('failed');
-      onChangeRef.current(null);
-    }
-  }
-
-  function toggle(checked: boolean) {
-    if (checked) {
-      void verify();
-    } else {
-      abort.current?.abort();
-      setState('idle');
-      onChangeRef.current(null);
-    }
-  }
-
-  return (
-    <Paper withBorder p="sm" radius="sm" data-state={state}>
-      <Group justify="space-between" wrap="nowrap">
-        <Checkbox
-          label={t('captcha.label')}
-          checked={state === 'verifying' || state === 'verified'}
-          disabled={state === 'verifying'}
-          onChange={(event) => toggle(event.currentTarget.checked)}
-        />
-        <Text size="sm" c={state === 'verified' ? 'teal' : 'dimmed'} aria-live="polite">
-          {state === 'verifying' && t('captcha.verifying')}
-          {state === 'verified' && (
-            <Group component="span" gap={4}>
-              <CheckIcon size={14} />
-              {t('captcha.verified')}
-            </Group>
-          )}
-        </Text>
-      </Group>
-      {state === 'verifying' && <Progress mt="xs" size="xs" value={Math.round(progress * 100)} animated />}
-      {state === 'failed' && (
-        <Alert mt="xs" color="red" p="xs">
-          {t('captcha.failed')}
-        </Alert>
-      )}
-    </Paper>
-  );
+  if (widget === 'failed') return <Alert color="red">{t('captcha.loadFailed')}</Alert>;
+  if (!widget) return <Loader size="sm" aria-label={t('captcha.loading')} />;
+  return <widget.Component onChange={onChange} />;
 }

@@ -1,55 +1,81 @@
 import crypto from 'node:crypto';
+import { createChallenge, verifySolution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { z } from 'zod';
-import type { CaptchaChallenge } from '../../../common/api/auth';
+import { CAPTCHA_ALGORITHM, type CaptchaChallenge } from '../../../common/api/auth';
 import type { DB } from '../../db';
 import type { Captcha } from './index';
 
 /**
- * Self-hosted proof-of-work captcha in the ALTCHA format. The server picks a secret number and
- * publishes sha256(salt + number) with an HMAC of it; the browser finds the number by trying them
- * all. Verifying needs no state but the list of used signatures, so any app node can check an
- * answer that another node issued, and an answer works once.
+ * Self-hosted proof-of-work captcha in the ALTCHA format, made and checked by altcha-lib. The server
+ * picks a secret counter and publishes the prefix of the key PBKDF2 derives from it, signed; the
+ * browser derives keys for counters 0, 1, 2… until one matches. Checking needs no state but the list
+ * of used challenge signatures, so any app node can check an answer another node issued, and an
+ * answer works once.
  */
 export const CAPTCHA_VALIDITY_MS = 5 * 60 * 1000;
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
-const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
+const hex = (max: number) =>
+  z
+    .string()
+    .regex(/^[0-9a-f]+$/)
+    .max(max);
 
-/** A key used only for captchas, so a signature here can never stand for anything else. */
-const captchaKey = (secret: string) => crypto.createHmac('sha256', secret).update('captcha-signature-v1').digest();
-
-const Solution = z.object({
-  algorithm: z.literal('SHA-256'),
-  challenge: z.string().regex(/^[0-9a-f]{64}$/),
-  number: z.number().int().min(0),
-  salt: z.string().max(200),
-  signature: z.string().regex(/^[0-9a-f]{64}$/),
+// The widget sends base64(JSON.stringify({ challenge: { parameters, signature }, solution })).
+const Payload = z.object({
+  challenge: z.object({
+    parameters: z
+      .object({
+        algorithm: z.literal(CAPTCHA_ALGORITHM),
+        nonce: hex(64),
+        salt: hex(64),
+        cost: z.number().int().positive(),
+        keyLength: z.number().int().positive().max(64),
+        keyPrefix: hex(128),
+        keySignature: hex(128),
+        expiresAt: z.number().int().positive(),
+      })
+      .strict(),
+    signature: hex(128),
+  }),
+  solution: z.object({
+    counter: z.number().int().min(0).max(0xffffffff),
+    derivedKey: hex(128),
+    time: z.number().optional(),
+  }),
 });
+type Payload = z.infer<typeof Payload>;
 
 export interface BuiltinCaptcha extends Captcha {
-  challenge(): CaptchaChallenge;
+  challenge(): Promise<CaptchaChallenge>;
 }
 
-function expiryOf(salt: string): number | null {
-  const query = salt.split('?')[1];
-  if (!query) return null;
-  const expires = Number(new URLSearchParams(query).get('expires'));
-  return Number.isSafeInteger(expires) && expires > 0 ? expires * 1000 : null;
-}
+/** Keys used only for captchas, so a signature here can never stand for anything else. */
+const derivedSecret = (secret: string, label: string) =>
+  crypto.createHmac('sha256', secret).update(label).digest('hex');
 
-function decode(response: string): z.infer<typeof Solution> | null {
+function decode(response: string): Payload | null {
   try {
-    const parsed = Solution.safeParse(JSON.parse(Buffer.from(response, 'base64').toString('utf8')));
+    const parsed = Payload.safeParse(JSON.parse(Buffer.from(response, 'base64').toString('utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
-export function createBuiltinCaptcha(deps: { db: DB; secret: string; maxNumber: number }): BuiltinCaptcha {
-  const { db, maxNumber } = deps;
-  const key = captchaKey(deps.secret);
-  const sign = (challenge: string) => crypto.createHmac('sha256', key).update(challenge).digest('hex');
+export interface BuiltinCaptchaOptions {
+  db: DB;
+  secret: string;
+  /** PBKDF2 iterations for each counter the browser tries */
+  cost: number;
+  /** the secret counter lies between half of this and this: how many keys the browser derives */
+  maxNumber: number;
+}
+
+export function createBuiltinCaptcha({ db, secret, cost, maxNumber }: BuiltinCaptchaOptions): BuiltinCaptcha {
+  const hmacSignatureSecret = derivedSecret(secret, 'captcha-signature-v2');
+  const hmacKeySignatureSecret = derivedSecret(secret, 'captcha-key-signature-v2');
   let lastPurge = 0;
 
   async function purgeNowAndThen(now: number) {
@@ -61,30 +87,49 @@ export function createBuiltinCaptcha(deps: { db: DB; secret: string; maxNumber: 
   return {
     provider: 'builtin',
 
-    challenge() {
-      const expires = Math.floor((Date.now() + CAPTCHA_VALIDITY_MS) / 1000);
-      const salt = `${crypto.randomBytes(12).toString('hex')}?expires=${expires}`;
-      const number = crypto.randomInt(0, maxNumber + 1);
-      const challenge = sha256(salt + number);
-      return { algorithm: 'SHA-256', challenge, salt, maxNumber, signature: sign(challenge) };
+    async challenge() {
+      // A counter from the upper half, so no challenge is cheap to solve; the key signature lets the
+      // check compare one HMAC instead of deriving the key again.
+      const counter = crypto.randomInt(Math.ceil(maxNumber / 2), maxNumber + 1);
+      const challenge = await createChallenge({
+        algorithm: CAPTCHA_ALGORITHM,
+        cost,
+        counter,
+        deriveKey,
+        expiresAt: new Date(Date.now() + CAPTCHA_VALIDITY_MS),
+        hmacSignatureSecret,
+        hmacKeySignatureSecret,
+      });
+      return challenge as CaptchaChallenge;
     },
 
     async verify(response) {
       if (!response) return false;
-      const solution = decode(response);
-      if (!solution) return false;
-      const expected = Buffer.from(sign(solution.challenge), 'hex');
-      if (!crypto.timingSafeEqual(expected, Buffer.from(solution.signature, 'hex'))) return false;
-      const expiresAt = expiryOf(solution.salt);
-      const now = Date.now();
-      if (!expiresAt || expiresAt < now) return false;
-      if (sha256(solution.salt + solution.number) !== solution.challenge) return false;
+      const payload = decode(response);
+      if (!payload) return false;
+      try {
+        const result = await verifySolution({
+          challenge: payload.challenge,
+          solution: payload.solution,
+          deriveKey,
+          hmacSignatureSecret,
+          hmacKeySignatureSecret,
+        });
+        if (!result.verified) return false;
+      } catch {
+        // altcha-lib throws on some malformed values; a bad answer is a refusal, never a 500.
+        return false;
+      }
 
+      const now = Date.now();
       await purgeNowAndThen(now);
       // The primary key makes the first use win, on every node sharing the database.
       const inserted = await db
         .insertInto('usedCaptchas')
-        .values({ signature: solution.signature, expiresAt: new Date(expiresAt).toISOString() })
+        .values({
+          signature: payload.challenge.signature,
+          expiresAt: new Date(payload.challenge.parameters.expiresAt * 1000).toISOString(),
+        })
         .onConflict((oc) => oc.column('signature').doNothing())
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -17,7 +17,12 @@ export interface Captcha {
 export function createCaptcha(deps: { config: Config; db: DB }): Captcha | BuiltinCaptcha {
   const { config, db } = deps;
   if (config.recaptcha) return createRecaptcha(config.recaptcha.secretKey);
-  return createBuiltinCaptcha({ db, secret: config.sessionSecret, maxNumber: config.captchaMaxNumber });
+  return createBuiltinCaptcha({
+    db,
+    secret: config.sessionSecret,
+    cost: config.captchaCost,
+    maxNumber: config.captchaMaxNumber,
+  });
 }
 
 export function isBuiltinCaptcha(captcha: Captcha): captcha is BuiltinCaptcha {

@@ -1,22 +1,14 @@
-import crypto from 'node:crypto';
+import { solveChallenge as solve } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { CaptchaChallenge } from '../../../common/api/auth';
 
 /**
- * Finds the secret number of a self-hosted challenge and returns the answer a browser would send
- * (base64 JSON). For API tests and end-to-end journeys; the web client has its own solver.
+ * Solves a self-hosted challenge and returns the answer the altcha widget would send (base64 JSON).
+ * For API tests and benchmarks; browsers solve with the widget.
  */
-export function solveChallenge(challenge: CaptchaChallenge): string {
-  for (let number = 0; number <= challenge.maxNumber; number++) {
-    const hash = crypto
-      .createHash('sha256')
-      .update(challenge.salt + number)
-      .digest('hex');
-    if (hash === challenge.challenge) {
-      const { algorithm, salt, signature } = challenge;
-      return Buffer.from(
-        JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }),
-      ).toString('base64');
-    }
-  }
-  throw new Error('captcha challenge has no solution up to maxNumber');
+export async function solveChallenge(challenge: CaptchaChallenge): Promise<string> {
+  const solution = await solve({ challenge, deriveKey });
+  if (!solution) throw new Error('captcha challenge not solved in time');
+  const { parameters, signature } = challenge;
+  return Buffer.from(JSON.stringify({ challenge: { parameters, signature }, solution })).toString('base64');
 }

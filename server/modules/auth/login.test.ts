@@ -144,7 +144,9 @@ describe('POST /api/auth/login', () => {
     const user = await createUser(t.app.ctx.db);
     for (let i = 0; i < 3; i++) await loginAs(user.email, 'Wrong-password-123!', ip);
     const solution = JSON.parse(Buffer.from(await solvedCaptcha(t.app), 'base64').toString());
-    const forged = Buffer.from(JSON.stringify({ ...solution, signature: '0'.repeat(64) })).toString('base64');
+    const forged = Buffer.from(
+      JSON.stringify({ ...solution, challenge: { ...solution.challenge, signature: '0'.repeat(64) } }),
+    ).toString('base64');
     expect((await loginAs(user.email, TEST_PASSWORD, ip, forged)).json().error.code).toBe('captcha_invalid');
   });
 

@@ -193,10 +193,12 @@ describe('GET /api/captcha/challenge', () => {
     const response = await request(t.app, null, { method: 'GET', url: '/api/captcha/challenge' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ algorithm: 'SHA-256', maxNumber: 2000 });
-    expect(body.challenge).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.parameters).toMatchObject({
+      algorithm: 'PBKDF2/SHA-256',
+      keyPrefix: expect.stringMatching(/^[0-9a-f]+$/),
+    });
     expect(body.signature).toMatch(/^[0-9a-f]{64}$/);
-    const expires = Number(new URLSearchParams(body.salt.split('?')[1]).get('expires'));
+    const expires = body.parameters.expiresAt;
     expect(expires * 1000 - Date.now()).toBeGreaterThan(4 * 60_000);
     expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(5 * 60_000);
   });

@@ -126,11 +126,12 @@ export async function authRoutes(app: FastifyInstance) {
   api.get(
     '/captcha/challenge',
     {
-      config: { access: access.public },
+      // Making a challenge derives one key on the server: limited like the sign-in it serves.
+      config: { access: access.public, rateLimit: perMinute(config.rateLimits.login) },
       schema: {
         tags: ['auth'],
-        summary: 'A proof-of-work challenge for the self-hosted captcha',
-        response: { 200: CaptchaChallenge, ...errors(404) },
+        summary: 'A proof-of-work challenge for the self-hosted captcha (ALTCHA format)',
+        response: { 200: CaptchaChallenge, ...errors(404, 429) },
       },
     },
     async () => service.captchaChallenge(ctx),

@@ -188,7 +188,7 @@ export async function resetPassword(ctx: AppContext, _actor: Actor, input: Reset
 }
 
 /** A proof-of-work challenge; only the self-hosted captcha has them. */
-export function captchaChallenge(ctx: AppContext): CaptchaChallenge {
+export async function captchaChallenge(ctx: AppContext): Promise<CaptchaChallenge> {
   if (!isBuiltinCaptcha(ctx.captcha)) throw notFound('The self-hosted captcha is not in use: reCAPTCHA is configured');
   return ctx.captcha.challenge();
 }

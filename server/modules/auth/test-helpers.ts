@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { CaptchaChallenge } from '../../../common/api/auth';
+import { CaptchaChallenge } from '../../../common/api/auth';
 import { solveChallenge } from '../../integrations/captcha/solve';
 import { request } from '../../test/harness';
 
@@ -7,7 +7,7 @@ import { request } from '../../test/harness';
 export async function solvedCaptcha(app: FastifyInstance): Promise<string> {
   const response = await request(app, null, { method: 'GET', url: '/api/captcha/challenge' });
   if (response.statusCode !== 200) throw new Error(`challenge: ${response.statusCode} ${response.body}`);
-  return solveChallenge(response.json() as CaptchaChallenge);
+  return solveChallenge(CaptchaChallenge.parse(response.json()));
 }
 
 let ipCounter = 0;
