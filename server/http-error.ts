@@ -7,6 +7,8 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: { path: string; message: string }[],
+    /** headers the answer carries, such as Retry-After */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

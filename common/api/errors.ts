@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   captchaRequired: 'captcha_required',
   captchaInvalid: 'captcha_invalid',
   rateLimited: 'rate_limited',
+  loginDelayed: 'login_delayed',
   invalidToken: 'invalid_token',
   crossOrigin: 'cross_origin',
   payloadTooLarge: 'payload_too_large',

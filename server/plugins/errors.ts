@@ -87,6 +87,7 @@ export function describeError(
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     const { status, body } = describeError(error, request.log);
+    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
     return reply.status(status).send(body);
   });
 }

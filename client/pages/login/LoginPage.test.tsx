@@ -48,6 +48,18 @@ describe('LoginPage', () => {
     expect(screen.queryByTestId('captcha')).toBeNull();
   });
 
+  it('tells an account that failed too often to wait a few minutes', async () => {
+    fakeApi({
+      'POST /api/auth/login': () => apiError(429, 'login_delayed', 'Too many failed sign-ins for this account'),
+    });
+    renderLogin();
+    signIn();
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Unable to authenticate... Too many failed sign-ins for this account. Please wait a few minutes, then try again.',
+    );
+    expect(screen.queryByTestId('captcha')).toBeNull();
+  });
+
   it('speaks French on the French page, captcha included', async () => {
     fakeApi({ 'POST /api/auth/login': () => apiError(420, 'captcha_required', 'Please solve the captcha') });
     renderLogin('/fr/login');

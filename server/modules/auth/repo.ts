@@ -58,6 +58,26 @@ export async function recentFailures(db: DB, email: string, ip: string, since: s
   return { byEmail: Number(byEmail.n), byIp: Number(byIp.n) };
 }
 
+/** Failed sign-ins for the e-mail after its last success and after `since`: how many, and the latest. */
+export async function failuresSinceLastSuccess(db: DB, email: string, since: string) {
+  const lastSuccess = await db
+    .selectFrom('loginAttempts')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('email', '=', email)
+    .where('success', '=', 1)
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  const from = lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
+  const row = await db
+    .selectFrom('loginAttempts')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('createdAt').as('last')])
+    .where('email', '=', email)
+    .where('success', '=', 0)
+    .where('createdAt', '>', from)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), last: row.last ?? null };
+}
+
 export async function purgeLoginAttempts(db: DB, before: string) {
   await db.deleteFrom('loginAttempts').where('createdAt', '<', before).execute();
 }

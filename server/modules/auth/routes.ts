@@ -31,7 +31,8 @@ export async function authRoutes(app: FastifyInstance) {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.login) },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in; after repeated failures a solved captcha is required (HTTP 420)',
+        summary:
+          'Sign in; after repeated failures a solved captcha is required (HTTP 420), after more the account waits (429 with Retry-After)',
         body: LoginBody,
         response: { 200: Profile, ...errors(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
       },

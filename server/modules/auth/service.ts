@@ -21,6 +21,7 @@ import { isUniqueViolation } from '../../db';
 import { emailTaken, HttpError, notFound, unauthenticated } from '../../http-error';
 import { isBuiltinCaptcha } from '../../integrations/captcha';
 import { endSession, startSession } from '../sessions/service';
+import { loginDelayed, loginWait } from './backoff';
 import { hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { issuePasswordResetToken, resetPasswordLink } from './tokens';
@@ -44,7 +45,8 @@ const ipOf = (actor: Actor) => originOf(actor)?.ip ?? 'system';
 /**
  * Checks credentials and starts a session: returns its raw id (for the cookie) and the profile.
  * After repeated failures for the e-mail or from the IP address a solved captcha must come with the
- * request, and the password is not even looked at without one, so guessing stays slow.
+ * request, and the password is not even looked at without one, so guessing stays slow; after more failures for the e-mail, attempts wait
+ * out a short, growing delay (backoff.ts).
  */
 export async function login(
   ctx: AppContext,
@@ -54,16 +56,18 @@ export async function login(
   const { db, captcha } = ctx;
   const ip = ipOf(actor);
   const now = Date.now();
+  // Refused before any other work, and not recorded: waiting out the delay is all that ends it.
+  const wait = await loginWait(db, input.email, now);
+  if (wait > 0) throw loginDelayed(wait);
   const since = new Date(now - FAILED_LOGIN_WINDOW_MS).toISOString();
   const failures = await repo.recentFailures(db, input.email, ip, since);
   const needsCaptcha =
     failures.byEmail >= CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL || failures.byIp >= CAPTCHA_AFTER_FAILED_LOGINS_PER_IP;
   if (needsCaptcha) {
     const solved = input.recaptchaResponse ? await captcha.verify(input.recaptchaResponse, ip) : false;
-    if (!solved) {
-      await repo.recordLoginAttempt(db, { email: input.email, ip, success: false });
-      throw input.recaptchaResponse ? captchaInvalid() : captchaRequired();
-    }
+    // Not recorded as a failure: no password was tried, and requests without work must not push an
+    // account into the back-off.
+    if (!solved) throw input.recaptchaResponse ? captchaInvalid() : captchaRequired();
   }
 
   const user = await repo.findUserByEmail(db, input.email);
