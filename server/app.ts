@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createContext } from './context';
+import { SCHEDULED_JOBS } from './jobs';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
@@ -32,7 +33,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export interface BuildOptions {
   /** an already open database (tests share one per file); otherwise config.databaseUrl is opened */
   database?: DatabaseHandle;
-  /** false in tests that drive the outbox by hand */
+  /** false in tests that drive jobs (the outbox, purges) by hand */
   startBackgroundWork?: boolean;
   /** told of every route as it is added (the authorisation matrix test lists them this way) */
   onRoute?: (route: RouteOptions) => void;
@@ -142,11 +143,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.devMailbox) await app.register(devMailboxRoutes);
   await app.register(spa);
 
-  if (options.startBackgroundWork !== false) app.addHook('onReady', async () => ctx.mail.start());
+  for (const job of SCHEDULED_JOBS) ctx.jobs.schedule(job);
+  if (options.startBackgroundWork !== false) app.addHook('onReady', async () => ctx.jobs.start(ctx));
   app.addHook('onClose', async () => {
-    // Work still running after its answer went out needs the mailer and the database.
+    // Work still running after its answer went out, and jobs, need the mailer and the database.
     await ctx.tasks.idle();
-    await ctx.mail.stop();
+    await ctx.jobs.stop();
+    await ctx.mail.close();
     if (ownsDatabase) await database.close();
   });
 

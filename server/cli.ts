@@ -108,7 +108,7 @@ async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>):
     if (error instanceof HttpError && error.statusCode < 500) throw new CliError(error.message);
     throw error;
   } finally {
-    await ctx.mail.stop();
+    await ctx.mail.close();
     await database.close();
   }
 }

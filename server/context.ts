@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle, DB, DialectName } from './db';
 import { type Captcha, createCaptcha } from './integrations/captcha';
+import { createInProcessRunner, type JobRunner, MAIL_OUTBOX_JOB } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
 import { type BackgroundTasks, createBackgroundTasks } from './tasks';
@@ -24,18 +25,22 @@ export interface AppContext {
   mail: Mailer;
   captcha: Captcha;
   log: Logger;
+  jobs: JobRunner;
   tasks: BackgroundTasks;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
   const { config, database, log } = deps;
+  const jobs = createInProcessRunner(log);
   return {
     config,
     db: database.db,
     dialect: database.dialect,
-    mail: createMailer({ config, db: database.db, log }),
+    // a queued mail goes out now rather than at the outbox job's next tick (once the runner runs)
+    mail: createMailer({ config, db: database.db, log, onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB) }),
     captcha: createCaptcha({ config, db: database.db }),
     log,
+    jobs,
     tasks: createBackgroundTasks(log),
   };
 }

@@ -1,21 +1,19 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
+import type { Logger } from '../context';
 import { type DB, nowIso } from '../db';
 import { deliverDueMails } from './outbox';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
 
-const FLUSH_INTERVAL_MS = 5_000;
-
 /**
  * The mailer: send() renders the mail and stores it in the outbox, so a mail survives a restart or an
- * SMTP outage; the background loop delivers it over SMTP, or keeps it for the local mailbox page.
+ * SMTP outage; flush() delivers due mails over SMTP, or keeps them for the local mailbox page. A
+ * scheduled job calls flush (server/jobs); `onQueued` tells it a mail is waiting.
  */
-export function createMailer(deps: { config: Config; db: DB; log: FastifyBaseLogger }): Mailer {
+export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueued?: () => void }): Mailer {
   const { config, db, log } = deps;
   const transport: Transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(log);
-  let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<number> | null = null;
   let again = false;
 
@@ -38,10 +36,6 @@ export function createMailer(deps: { config: Config; db: DB; log: FastifyBaseLog
     return inFlight;
   }
 
-  const flushInBackground = () => {
-    flush().catch((error) => log.error({ err: error }, 'mail outbox flush failed'));
-  };
-
   return {
     async send(request) {
       const mail = renderMail(request.template, request.locale, request.data);
@@ -62,21 +56,12 @@ export function createMailer(deps: { config: Config; db: DB; log: FastifyBaseLog
           sentAt: null,
         })
         .execute();
-      if (timer) flushInBackground();
+      deps.onQueued?.();
     },
 
     flush,
 
-    start() {
-      if (timer) return;
-      timer = setInterval(flushInBackground, FLUSH_INTERVAL_MS);
-      timer.unref();
-      flushInBackground();
-    },
-
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+    async close() {
       await inFlight?.catch(() => {});
       transport.close();
     },

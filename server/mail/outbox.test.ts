@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
+import { createInProcessRunner, MAIL_OUTBOX_JOB } from '../jobs';
 import { createMailer } from './index';
 import { LEASE_MS, MAX_ATTEMPTS, retryDelayMs } from './outbox';
 
@@ -127,7 +128,7 @@ describe('mail outbox over SMTP', () => {
     expect(message).toMatch(/^Subject: Reset your password\r?$/m);
     expect(message).toMatch(/^To: retry@example.com\r?$/m);
     expect(decodeQuotedPrintable(message)).toContain(link);
-    await mailer.stop();
+    await mailer.close();
   });
 
   it('gives up after the last attempt', async () => {
@@ -148,7 +149,7 @@ describe('mail outbox over SMTP', () => {
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
     await makeDue();
     expect(await mailer.flush()).toBe(0);
-    await mailer.stop();
+    await mailer.close();
   });
 
   it('two nodes flushing at once deliver each mail once', async () => {
@@ -166,7 +167,7 @@ describe('mail outbox over SMTP', () => {
     expect(sentA + sentB).toBe(6);
     expect(peer.received).toHaveLength(6);
     expect((await outbox()).every((r) => r.status === 'sent')).toBe(true);
-    await Promise.all([a.stop(), b.stop()]);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('leaves alone a mail another node has claimed', async () => {
@@ -181,20 +182,30 @@ describe('mail outbox over SMTP', () => {
     await t.app.ctx.db.updateTable('mailOutbox').set({ nextAttemptAt: lease }).execute();
     expect(await mailer.flush()).toBe(0);
     expect(peer.received).toHaveLength(0);
-    await mailer.stop();
+    await mailer.close();
   });
 
-  it('the background loop sends a mail soon after send()', async () => {
-    const mailer = smtpMailer();
-    mailer.start();
+  it('the outbox job sends a mail soon after send()', async () => {
+    const jobs = createInProcessRunner(t.app.log);
+    const mailer = createMailer({
+      config: { ...t.config, smtpUrl },
+      db: t.app.ctx.db,
+      log: t.app.log,
+      onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB),
+    });
+    // a long interval: only the trigger from send() can deliver within the test
+    jobs.schedule({ name: MAIL_OUTBOX_JOB, everyMs: 3_600_000, run: () => mailer.flush() });
+    jobs.start({ ...t.app.ctx, mail: mailer });
+    await jobs.idle();
     await mailer.send({
       to: 'prompt@example.com',
       template: 'passwordReset',
       locale: 'fr',
       data: { fullName: 'P', link },
     });
-    for (let i = 0; i < 50 && peer.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    await mailer.stop();
+    await jobs.idle();
+    await jobs.stop();
+    await mailer.close();
     expect(peer.received).toHaveLength(1);
     // The French subject travels encoded; its text is there once decoded.
     const [row] = await outbox();
@@ -218,6 +229,6 @@ describe('local mailbox transport', () => {
       toAddress: 'local@example.com',
       subject: 'Your account on the customer portal',
     });
-    await mailer.stop();
+    await mailer.close();
   });
 });

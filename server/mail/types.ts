@@ -17,9 +17,8 @@ export interface MailRequest {
 export interface Mailer {
   /** Renders the mail and stores it in the durable outbox; delivery happens in the background. */
   send(request: MailRequest): Promise<void>;
-  /** Delivers due mails now (used by the outbox worker and by tests). Returns how many were sent. */
+  /** Delivers due mails now (the outbox job and tests call it). Returns how many were sent. */
   flush(): Promise<number>;
-  /** Starts and stops the background delivery loop. */
-  start(): void;
-  stop(): Promise<void>;
+  /** Waits for a delivery pass in progress, then lets the SMTP connection go. */
+  close(): Promise<void>;
 }

@@ -14,7 +14,6 @@ import type { Captcha } from './index';
  * answer works once.
  */
 export const CAPTCHA_VALIDITY_MS = 5 * 60 * 1000;
-const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 const hex = (max: number) =>
   z
@@ -76,13 +75,6 @@ export interface BuiltinCaptchaOptions {
 export function createBuiltinCaptcha({ db, secret, cost, maxNumber }: BuiltinCaptchaOptions): BuiltinCaptcha {
   const hmacSignatureSecret = derivedSecret(secret, 'captcha-signature-v2');
   const hmacKeySignatureSecret = derivedSecret(secret, 'captcha-key-signature-v2');
-  let lastPurge = 0;
-
-  async function purgeNowAndThen(now: number) {
-    if (now - lastPurge < PURGE_INTERVAL_MS) return;
-    lastPurge = now;
-    await db.deleteFrom('usedCaptchas').where('expiresAt', '<', new Date(now).toISOString()).execute();
-  }
 
   return {
     provider: 'builtin',
@@ -121,8 +113,6 @@ export function createBuiltinCaptcha({ db, secret, cost, maxNumber }: BuiltinCap
         return false;
       }
 
-      const now = Date.now();
-      await purgeNowAndThen(now);
       // The primary key makes the first use win, on every node sharing the database.
       const inserted = await db
         .insertInto('usedCaptchas')
@@ -135,4 +125,13 @@ export function createBuiltinCaptcha({ db, secret, cost, maxNumber }: BuiltinCap
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
   };
+}
+
+/** Forgets answers past their expiry (they are refused anyway); a scheduled job runs it. */
+export async function purgeUsedCaptchas(db: DB, now = Date.now()): Promise<number> {
+  const result = await db
+    .deleteFrom('usedCaptchas')
+    .where('expiresAt', '<', new Date(now).toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

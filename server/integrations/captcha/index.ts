@@ -29,4 +29,4 @@ export function isBuiltinCaptcha(captcha: Captcha): captcha is BuiltinCaptcha {
   return captcha.provider === 'builtin';
 }
 
-export { type BuiltinCaptcha, createBuiltinCaptcha } from './builtin';
+export { type BuiltinCaptcha, createBuiltinCaptcha, purgeUsedCaptchas } from './builtin';

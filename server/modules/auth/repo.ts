@@ -78,8 +78,14 @@ export async function failuresSinceLastSuccess(db: DB, email: string, since: str
   return { count: Number(row.n), last: row.last ?? null };
 }
 
-export async function purgeLoginAttempts(db: DB, before: string) {
-  await db.deleteFrom('loginAttempts').where('createdAt', '<', before).execute();
+export async function purgeLoginAttempts(db: DB, before: string): Promise<number> {
+  const result = await db.deleteFrom('loginAttempts').where('createdAt', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function purgeResetTokens(db: DB, expiredBefore: string): Promise<number> {
+  const result = await db.deleteFrom('passwordResetTokens').where('expiresAt', '<', expiredBefore).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function touchLastLogin(db: DB, userId: number) {

@@ -35,9 +35,8 @@ export const captchaInvalid = () =>
 export const invalidToken = () => new HttpError(400, ERROR_CODES.invalidToken, 'This token seems invalid.');
 
 export const PROFILE_ACCOUNTS_LIMIT = 50;
-const ATTEMPTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
-const PURGE_INTERVAL_MS = 60 * 60 * 1000;
-let lastAttemptsPurge = 0;
+/** Sign-in attempts are kept this long: the captcha rules look back far less, the log may need more. */
+export const ATTEMPTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The address per-IP counters use; the portal's own work (jobs, command line) counts as one. */
 const ipOf = (actor: Actor) => originOf(actor)?.ip ?? 'system';
@@ -75,10 +74,6 @@ export async function login(
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   const success = Boolean(user && passwordOk && user.status === 'enabled');
   await repo.recordLoginAttempt(db, { email: input.email, ip, success });
-  if (now - lastAttemptsPurge > PURGE_INTERVAL_MS) {
-    lastAttemptsPurge = now;
-    await repo.purgeLoginAttempts(db, new Date(now - ATTEMPTS_KEPT_MS).toISOString());
-  }
   if (!success || !user) throw badCredentials();
   await repo.touchLastLogin(db, user.id);
   const session = await startSession(ctx, actor, user.id);
@@ -195,4 +190,14 @@ export async function resetPassword(ctx: AppContext, _actor: Actor, input: Reset
 export async function captchaChallenge(ctx: AppContext): Promise<CaptchaChallenge> {
   if (!isBuiltinCaptcha(ctx.captcha)) throw notFound('The self-hosted captcha is not in use: reCAPTCHA is configured');
   return ctx.captcha.challenge();
+}
+
+/** Forgets sign-in attempts older than ATTEMPTS_KEPT_MS; a scheduled job runs it. */
+export function purgeOldLoginAttempts(ctx: AppContext, now = Date.now()): Promise<number> {
+  return repo.purgeLoginAttempts(ctx.db, new Date(now - ATTEMPTS_KEPT_MS).toISOString());
+}
+
+/** Forgets reset and first-password tokens past their expiry (used or not); a scheduled job runs it. */
+export function purgeExpiredResetTokens(ctx: AppContext, now = Date.now()): Promise<number> {
+  return repo.purgeResetTokens(ctx.db, new Date(now).toISOString());
 }

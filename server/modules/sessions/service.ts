@@ -70,6 +70,6 @@ export async function endUserSessions(db: DB, userId: number, exceptHash?: strin
 }
 
 /** Deletes sessions past their idle timeout; a scheduled job runs it. Returns how many went. */
-export async function purgeExpiredSessions(db: DB, now = Date.now()): Promise<number> {
-  return repo.deleteIdleSessions(db, new Date(now - SESSION_IDLE_TIMEOUT_MS).toISOString());
+export async function purgeExpiredSessions(ctx: AppContext, now = Date.now()): Promise<number> {
+  return repo.deleteIdleSessions(ctx.db, new Date(now - SESSION_IDLE_TIMEOUT_MS).toISOString());
 }
