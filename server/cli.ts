@@ -6,10 +6,8 @@ import { STAFF_TYPES } from '../common/roles';
 import { ERROR_CODES } from '../common/api/errors';
 import { systemActor } from './actor';
 import { ConfigError, loadConfig } from './config';
-import { type AppContext, createContext, type Logger } from './context';
-import { migrateToLatest, openDatabase } from './db';
+import type { AppContext, Logger } from './context';
 import { HttpError } from './http-error';
-import { createUser } from './modules/users/service';
 
 /**
  * Operator commands: `npm run cli -- <command> [options]`. They work on the database DATABASE_URL
@@ -98,6 +96,11 @@ async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>):
     if (error instanceof ConfigError) throw new CliError(error.message);
     throw error;
   }
+  // Loaded here, not at the top: usage and argument errors answer without loading the whole portal.
+  const [{ migrateToLatest, openDatabase }, { createContext }] = await Promise.all([
+    import('./db'),
+    import('./context'),
+  ]);
   const database = openDatabase(config.databaseUrl);
   const ctx = createContext({ config, database, log: cliLogger(config.logLevel, io.err) });
   try {
@@ -143,6 +146,7 @@ const commands: Record<string, Command> = {
       // The same service as POST /api/users; the system actor may set the password directly.
       const user = await withContext(io, async (ctx) => {
         try {
+          const { createUser } = await import('./modules/users/service');
           return await createUser(ctx, systemActor('cli'), {
             email: input.email,
             fullname: input.name,
