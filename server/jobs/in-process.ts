@@ -11,7 +11,7 @@ interface Scheduled {
 
 /**
  * Runs jobs in this process, with timers. Enough for one node; when several nodes must share queued
- * work, pg-boss on PostgreSQL replaces it behind the same interface (decision 009). Scheduled jobs
+ * work, pg-boss on PostgreSQL replaces it behind the same interface (decision 012). Scheduled jobs
  * run on every node, so each must be safe to run twice at once (purges are; the outbox claims rows).
  * Queued work lives in memory and is lost if the process dies: use it only for work that may be lost.
  */

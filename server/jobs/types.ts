@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 
 /**
  * Work the portal does on its own, outside any request. Jobs call services and repositories with the
- * context, like routes do, and act as the system (decision 008).
+ * context, like routes do, and act as the system (decision 007).
  */
 export interface ScheduledJob {
   /** unique; also what the log names */
