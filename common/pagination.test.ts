@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOMERS_PAGE_LENGTH, offsetOfPage, pageInfo } from './pagination';
+import { COUNT_CAP_STEP, countCap, CUSTOMERS_PAGE_LENGTH, offsetOfPage, pageInfo } from './pagination';
 
 describe('pageInfo', () => {
   it('is shown only when there is more than one page', () => {
@@ -41,5 +41,30 @@ describe('offsetOfPage', () => {
 
   it('uses pages of 10 customers', () => {
     expect(CUSTOMERS_PAGE_LENGTH).toBe(10);
+  });
+});
+
+describe('countCap', () => {
+  it('counts up to 1,000 while the page lies within them', () => {
+    expect(COUNT_CAP_STEP).toBe(1000);
+    expect(countCap(0, 10)).toBe(1000);
+    expect(countCap(990, 10)).toBe(1000);
+  });
+
+  it('counts further, in steps of 1,000, for pages beyond', () => {
+    expect(countCap(1000, 10)).toBe(2000);
+    expect(countCap(1995, 10)).toBe(3000);
+    expect(countCap(-5, 0)).toBe(1000);
+  });
+});
+
+describe('pageInfo with a capped total', () => {
+  it('keeps next open on the last counted page', () => {
+    expect(pageInfo(990, 10, 1000, true)).toMatchObject({ page: 99, pageCount: 100, canGoNext: true });
+    expect(pageInfo(990, 10, 1000, false)).toMatchObject({ canGoNext: false });
+  });
+
+  it('is shown even when the counted entries fit on one page', () => {
+    expect(pageInfo(0, 1000, 1000, true)).toMatchObject({ visible: true, canGoNext: true });
   });
 });

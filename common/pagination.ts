@@ -12,19 +12,31 @@ export interface PageInfo {
   canGoNext: boolean;
 }
 
-export function pageInfo(offset: number, pageLength: number, total: number): PageInfo {
+/** `capped`: the list has more than `total` entries (see countCap), so there is always a next page. */
+export function pageInfo(offset: number, pageLength: number, total: number, capped = false): PageInfo {
   const length = Math.max(1, pageLength);
   const page = Math.floor(Math.max(0, offset) / length);
   const pageCount = Math.max(1, Math.ceil(Math.max(0, total) / length));
   return {
     page,
     pageCount,
-    visible: pageCount > 1,
+    visible: pageCount > 1 || capped,
     canGoBack: page > 0,
-    canGoNext: page < pageCount - 1,
+    canGoNext: page < pageCount - 1 || capped,
   };
 }
 
 export function offsetOfPage(page: number, pageLength: number): number {
   return Math.max(0, page) * pageLength;
+}
+
+/**
+ * Lists count their matches only up to a cap, so a first page costs the same at 1k rows as at 100k
+ * (docs/decisions/007-search-at-scale.md). The cap is 1,000, raised in steps of 1,000 for pages that
+ * lie beyond it, so paging on never runs out of pages.
+ */
+export const COUNT_CAP_STEP = 1000;
+
+export function countCap(offset: number, pageLength: number): number {
+  return COUNT_CAP_STEP * Math.max(1, Math.ceil((Math.max(0, offset) + Math.max(1, pageLength)) / COUNT_CAP_STEP));
 }

@@ -7,13 +7,15 @@ export interface PaginationProps {
   offset: number;
   pageLength: number;
   total: number;
+  /** the list has more than `total` entries (its count stopped there): next stays open */
+  capped?: boolean;
   onChange: (offset: number) => void;
 }
 
 /** Spec 2 "Pagination control": page X of Y with back and next, only when there is more than one page. */
-export function Pagination({ offset, pageLength, total, onChange }: PaginationProps) {
+export function Pagination({ offset, pageLength, total, capped = false, onChange }: PaginationProps) {
   const { t } = useTranslation();
-  const info = pageInfo(offset, pageLength, total);
+  const info = pageInfo(offset, pageLength, total, capped);
   if (!info.visible) return null;
   return (
     <Group component="nav" aria-label={t('pagination.label')} gap="xs" data-testid="pagination">
@@ -26,7 +28,7 @@ export function Pagination({ offset, pageLength, total, onChange }: PaginationPr
         <ChevronLeftIcon />
       </ActionIcon>
       <Text size="sm" aria-live="polite">
-        {t('pagination.page', { page: info.page + 1, pageCount: info.pageCount })}
+        {t(capped ? 'pagination.pageOfMore' : 'pagination.page', { page: info.page + 1, pageCount: info.pageCount })}
       </Text>
       <ActionIcon
         variant="default"

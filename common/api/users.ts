@@ -20,6 +20,8 @@ export const UserList = z.object({
   pageOffset: z.number().int(),
   pageLength: z.number().int(),
   totalHits: z.number().int(),
+  /** true when there are more than totalHits users: the count stops there (common/pagination countCap) */
+  totalHitsCapped: z.boolean(),
 });
 export type UserList = z.infer<typeof UserList>;
 

@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import type { DialectName } from './dialect';
 import { initialMigration } from './migrations/001_initial';
+import { searchMigration } from './migrations/002_search';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -28,6 +29,7 @@ export interface DatabaseHandle {
 function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001_initial': initialMigration(dialect),
+    '002_search': searchMigration(dialect),
   };
 }
 

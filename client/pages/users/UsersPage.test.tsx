@@ -29,6 +29,7 @@ function usersAnswer(query: URLSearchParams, users: User[] = everyone): FakeAnsw
       pageOffset,
       pageLength,
       totalHits: matches.length,
+      totalHitsCapped: false,
     },
   };
 }
@@ -94,6 +95,44 @@ describe('UsersPage', () => {
     expect(screen.getByText('Person 12')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
     await waitFor(() => expect(api.calls('GET /api/users').at(-1)?.query.get('pageOffset')).toBe('10'));
+  });
+
+  it('says how many users match, and "more than" when the server stopped counting', async () => {
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers();
+    expect((await screen.findByTestId('users-count')).textContent).toBe('2 users');
+  });
+
+  it('keeps next open past a capped count', async () => {
+    const page = Array.from({ length: 10 }, (_, i) => user(i + 1, `Person ${i + 1}`));
+    const capped = (query: URLSearchParams): FakeAnswer => ({
+      status: 200,
+      body: {
+        results: page,
+        pageOffset: Number(query.get('pageOffset') ?? 0),
+        pageLength: 10,
+        totalHits: 1000,
+        totalHitsCapped: true,
+      },
+    });
+    const api = fakeApi({ 'GET /api/users': ({ query }) => capped(query) });
+    renderUsers();
+    expect((await screen.findByTestId('users-count')).textContent).toBe('More than 1,000 users');
+    expect(screen.getByText('Page 1 of more than 100')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(api.calls('GET /api/users').at(-1)?.query.get('pageOffset')).toBe('10'));
+  });
+
+  it('says "more than" in French with French digit grouping', async () => {
+    fakeApi({
+      'GET /api/users': () => ({
+        status: 200,
+        body: { results: everyone, pageOffset: 0, pageLength: 10, totalHits: 1000, totalHitsCapped: true },
+      }),
+    });
+    renderUsers('/fr/users');
+    expect((await screen.findByTestId('users-count')).textContent).toBe('Plus de 1\u202f000 utilisateurs');
+    expect(screen.getByText('Page 1 sur plus de 100')).toBeTruthy();
   });
 
   it('hides the pagination when everything fits on one page', async () => {

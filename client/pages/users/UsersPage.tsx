@@ -102,6 +102,9 @@ export function UsersPage() {
       )}
       {users.data && results.length > 0 && (
         <>
+          <Text size="sm" c="dimmed" data-testid="users-count">
+            {t(users.data.totalHitsCapped ? 'users.countMore' : 'users.count', { count: users.data.totalHits })}
+          </Text>
           <Table striped highlightOnHover data-testid="users-table" aria-busy={users.isFetching}>
             <Table.Thead>
               <Table.Tr>
@@ -146,6 +149,7 @@ export function UsersPage() {
             offset={users.data.pageOffset}
             pageLength={users.data.pageLength}
             total={users.data.totalHits}
+            capped={users.data.totalHitsCapped}
             onChange={setOffset}
           />
         </>

@@ -1,37 +1,32 @@
 import { type Selectable, sql } from 'kysely';
 import type { Locale, UserStatus, UserType } from '../../../common/roles';
+import { countCap } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
+import { countUpTo, textMatch } from '../../db/search';
 import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'fullName' | 'type' | 'status' | 'preferredLocale'>;
 
 const COLUMNS = ['id', 'email', 'fullName', 'type', 'status', 'preferredLocale'] as const;
 
-/** `like` treats % and _ as wildcards; a filter is literal text, so they (and the escape) are escaped. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
+/**
+ * The Users page: by id; the filter matches the id, or a part of the full name or e-mail whatever the
+ * case (the start of them for one or two characters). The total is counted up to a cap
+ * (common/pagination countCap) so that a page costs the same whatever the number of users.
+ */
 export async function listUsers(db: DB, page: { offset: number; length: number; filter?: string }) {
   let query = db.selectFrom('users');
   const filter = page.filter?.trim();
   if (filter) {
-    const pattern = likePattern(filter);
-    // lower() on both sides so SQLite and PostgreSQL agree on what "case-insensitive" means
-    query = query.where((eb) => {
-      const text = [
-        sql<boolean>`lower(${sql.ref('fullName')}) like lower(${pattern}) escape '\\'`,
-        sql<boolean>`lower(${sql.ref('email')}) like lower(${pattern}) escape '\\'`,
-      ];
-      return /^\d{1,9}$/.test(filter) ? eb.or([eb('id', '=', Number(filter)), ...text]) : eb.or(text);
-    });
+    const text = textMatch(db, 'users', ['fullName', 'email'], filter);
+    query = query.where((eb) => (/^\d{1,9}$/.test(filter) ? eb.or([eb('id', '=', Number(filter)), text]) : text));
   }
   const [rows, count] = await Promise.all([
     query.select(COLUMNS).orderBy('id').limit(page.length).offset(page.offset).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    countUpTo(db, query, countCap(page.offset, page.length)),
   ]);
-  return { rows: rows as UserRow[], total: Number(count.total) };
+  return { rows: rows as UserRow[], total: count.total, capped: count.capped };
 }
 
 export async function findUserById(db: DB, id: number): Promise<UserRow | undefined> {

@@ -31,12 +31,18 @@ export function toApiUser(row: repo.UserRow): User {
 }
 
 export async function listUsers(ctx: AppContext, _actor: Actor, query: UserListQuery): Promise<UserList> {
-  const { rows, total } = await repo.listUsers(ctx.db, {
+  const { rows, total, capped } = await repo.listUsers(ctx.db, {
     offset: query.pageOffset,
     length: query.pageLength,
     filter: query.filter,
   });
-  return { results: rows.map(toApiUser), pageOffset: query.pageOffset, pageLength: query.pageLength, totalHits: total };
+  return {
+    results: rows.map(toApiUser),
+    pageOffset: query.pageOffset,
+    pageLength: query.pageLength,
+    totalHits: total,
+    totalHitsCapped: capped,
+  };
 }
 
 export async function getUser(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<User> {

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle, DB } from '../server/db';
+
+/**
+ * Bulk data for bench/scale.ts, written by the database itself (generate_series on PostgreSQL, a
+ * recursive CTE on SQLite) so that 1M licences take seconds, through the real migrations, triggers
+ * and indexes. Names are built from word lists, so searches meet realistic repetition.
+ */
+export const FIRST_NAMES = (
+  'Marie Jean Pierre Anne Louis Claire Paul Sophie Michel Julie Nicolas Laura Thomas Emma Lucas Chloe Hugo ' +
+  'Alice Arthur Lea Jules Manon Adam Ines Louise Gabriel Jade Raphael Lina Nathan Camille Ethan Sarah Noah ' +
+  'Olivia Liam Mia Oliver Amelia James Isla William Ava Henry Grace Leo Ella Oscar Freya Jack Ivy Harry ' +
+  'Priya Arjun Wei Yuki Hiroshi Fatima Omar Ahmed Leila Sven Ingrid Lars Astrid Mateo Lucia Diego Sofia'
+).split(' ');
+
+export const LAST_NAMES = (
+  'Martin Bernard Dubois Thomas Robert Richard Petit Durand Leroy Moreau Simon Laurent Lefebvre Michel ' +
+  'Garcia David Bertrand Roux Vincent Fournier Morel Girard Andre Mercier Dupont Lambert Bonnet Francois ' +
+  'Martinez Legrand Garnier Faure Rousseau Blanc Guerin Muller Henry Roussel Nicolas Perrin Morin Mathieu ' +
+  'Clement Gauthier Dumont Lopez Fontaine Chevalier Robin Masson Sanchez Gerard Nguyen Boyer Denis Lemaire ' +
+  'Smith Johnson Williams Brown Jones Miller Davis Wilson Anderson Taylor Moore Jackson White Harris ' +
+  'Clark Lewis Walker Hall Allen Young King Wright Scott Green Baker Adams Nelson Hill Campbell Mitchell ' +
+  'Roberts Carter Phillips Evans Turner Torres Parker Collins Edwards Stewart Morris Murphy Cook Rogers ' +
+  'Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Koch Richter Klein Wolf Neumann ' +
+  'Rossi Russo Ferrari Esposito Bianchi Romano Colombo Ricci Marino Greco Bruno Gallo Conti Costa ' +
+  'Tanaka Suzuki Takahashi Watanabe Ito Yamamoto Nakamura Kobayashi Kato Sato Kim Lee Park Choi Chen Wang'
+).split(' ');
+
+const DOMAINS = 'acme.example globex.example initech.example umbrella.example stark.example wayne.example'.split(' ');
+
+export const COMPANY_WORDS = [
+  (
+    'North South East West Blue Red Green Silver Golden Iron Stone River Lake Ocean Sun Star Moon Cloud ' +
+    'Bright Swift Prime Alpha Delta Omega Nova Apex Summit Vertex Pioneer Atlas Titan Orion Vega Polar ' +
+    'Coastal Alpine Urban Royal Grand United Global Pacific Atlantic Central Metro Rapid Smart Clear Deep'
+  ).split(' '),
+  (
+    'Logistics Analytics Systems Networks Dynamics Energy Health Capital Foods Labs Robotics Software ' +
+    'Security Insurance Media Pharma Motors Textiles Airlines Telecom Foundry Mining Shipping Retail ' +
+    'Consulting Biotech Graphics Semiconductors Chemicals Materials Ventures Holdings Partners Works ' +
+    'Industries Solutions Services Technologies Instruments Devices Data Cloud Markets Trading Finance'
+  ).split(' '),
+  'GmbH SA SAS Ltd Inc LLC AG BV Oy AB SpA Corp Group PLC KK'.split(' '),
+];
+
+async function insertWords(db: DB, kind: string, words: string[]) {
+  await sql`insert into bench_words (kind, i, w) values ${sql.join(words.map((w, i) => sql`(${kind}, ${i}, ${w})`))}`.execute(
+    db,
+  );
+}
+
+type Size = { customers: number; users: number; licencesPerCustomer: number };
+
+export async function seed(handle: DatabaseHandle, size: Size) {
+  const pg = handle.dialect === 'postgres';
+  // One connection for the whole seed, so that its session settings hold for every statement.
+  await handle.db.connection().execute(async (db) => {
+    if (pg) {
+      await sql`set synchronous_commit = off`.execute(db);
+      // Foreign keys are checked by a trigger per row; the seed's keys are right by construction.
+      // This needs a superuser: without one the seed is only slower.
+      await sql`set session_replication_role = replica`.execute(db).catch(() => undefined);
+    } else {
+      // The licences' random download secrets land all over their unique index: keep it in memory.
+      await sql`pragma cache_size = -262144`.execute(db);
+    }
+    await seedWith(db, pg, size);
+    if (pg) await sql`reset session_replication_role`.execute(db).catch(() => undefined);
+  });
+  // Steady state, as autovacuum leaves it: statistics, and GIN's pending list merged into the index.
+  if (pg) await sql`vacuum analyze`.execute(handle.db);
+}
+
+async function seedWith(db: DB, pg: boolean, size: Size) {
+  const series = (n: number) =>
+    pg
+      ? sql.raw(`generate_series(1, ${n}) as s(i)`)
+      : sql.raw(
+          `(with recursive r(i) as (select 1 union all select i + 1 from r where i < ${n}) select i from r) as s`,
+        );
+  const pad = (expr: string, width: number) =>
+    sql.raw(pg ? `lpad((${expr})::text, ${width}, '0')` : `printf('%0${width}d', ${expr})`);
+  const day = (from: string, offset: string) =>
+    sql.raw(pg ? `(date '${from}' + (${offset})::int)::text` : `date('${from}', '+' || (${offset}) || ' days')`);
+  const secret = sql.raw(pg ? `md5(c.id || '-' || s.i)` : `lower(hex(randomblob(16)))`);
+  const now = new Date().toISOString();
+
+  await sql`create table bench_words (kind text not null, i integer not null, w text not null, primary key (kind, i))`.execute(
+    db,
+  );
+  await insertWords(db, 'first', FIRST_NAMES);
+  await insertWords(db, 'last', LAST_NAMES);
+  await insertWords(db, 'domain', DOMAINS);
+  for (const [n, words] of COMPANY_WORDS.entries()) await insertWords(db, `company${n}`, words);
+  const [nf, nl, nd] = [FIRST_NAMES.length, LAST_NAMES.length, DOMAINS.length];
+  const [c0, c1, c2] = COMPANY_WORDS.map((w) => w.length);
+
+  await sql`
+    insert into users (email, full_name, type, status, preferred_locale, created_at, updated_at)
+    select lower(f.w) || '.' || lower(l.w) || s.i || '@' || d.w, f.w || ' ' || l.w, 'client', 'enabled', 'en', ${now}, ${now}
+    from ${series(size.users)}
+    join bench_words f on f.kind = 'first' and f.i = s.i % ${sql.lit(nf)}
+    join bench_words l on l.kind = 'last' and l.i = (s.i / ${sql.lit(nf)}) % ${sql.lit(nl)}
+    join bench_words d on d.kind = 'domain' and d.i = s.i % ${sql.lit(nd)}`.execute(db);
+
+  // Unique names (mixed radix of the index, then a number once the combinations run out) and
+  // unique ten-character keys (a multiplication modulo a prime scatters them).
+  await sql`
+    insert into customers (name, customer_key, created_at, updated_at)
+    select a.w || ' ' || b.w || ' ' || c.w || case when s.i >= ${sql.lit(c0 * c1 * c2)} then ' ' || (s.i / ${sql.lit(c0 * c1 * c2)}) else '' end,
+           'K' || ${pad(`(s.i * 7919) % 1000003`, 9)}, ${now}, ${now}
+    from ${series(size.customers)}
+    join bench_words a on a.kind = 'company0' and a.i = s.i % ${sql.lit(c0)}
+    join bench_words b on b.kind = 'company1' and b.i = (s.i / ${sql.lit(c0)}) % ${sql.lit(c1)}
+    join bench_words c on c.kind = 'company2' and c.i = (s.i / ${sql.lit(c0 * c1)}) % ${sql.lit(c2)}`.execute(db);
+
+  const products = ['graph', 'graph-server', 'studio', 'connector', 'analytics'];
+  await sql`insert into products (key, name, created_at, updated_at) values ${sql.join(
+    products.map((key) => sql`(${key}, ${key}, ${now}, ${now})`),
+  )}`.execute(db);
+  await insertWords(db, 'product', products);
+  // Every tenth customer's licences all ended years ago (hidden from the default customer list);
+  // the others have one running licence and a spread of past and future ones.
+  await sql`
+    insert into licences (customer_id, product_key, start_date, end_date, download_secret, created_at, updated_at)
+    select c.id, p.w, '2018-01-01',
+           case when c.id % 10 = 0 then ${day('2018-06-01', 'c.id % 500 + s.i * 20')}
+                when s.i = 1 then ${day('2027-01-01', 'c.id % 700')}
+                else ${day('2024-01-01', '(c.id * 37 + s.i * 101) % 1800')} end,
+           ${secret}, ${now}, ${now}
+    from customers c
+    cross join ${series(size.licencesPerCustomer)}
+    join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
+  await sql`drop table bench_words`.execute(db);
+}

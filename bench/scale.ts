@@ -1,0 +1,207 @@
+/**
+ * Scale benchmark: the list and search queries at 1k and at 100k customers (10 licences each: 1M
+ * licences) and users, on SQLite and PostgreSQL, side by side in one table with the ratio 100k/1k.
+ * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
+ * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
+ *
+ * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200]
+ * PostgreSQL is measured when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set: a scratch database
+ * is created on it and dropped after.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { type DatabaseHandle, type DialectName, migrateToLatest, openDatabase } from '../server/db';
+import { likePattern } from '../server/db/search';
+import { searchCustomers } from '../server/modules/customers/search';
+import { listUsers } from '../server/modules/users/repo';
+import { COMPANY_WORDS, FIRST_NAMES, LAST_NAMES, seed } from './scale-seed';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,100000' },
+    iterations: { type: 'string', default: '200' },
+  },
+});
+const SIZES = values.sizes.split(',').map(Number);
+const ITERATIONS = Number(values.iterations);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+
+// Filters whose matches exist at every size: built from the words of a row seeded early.
+const NAME_PART = `${FIRST_NAMES[0].slice(-3)} ${LAST_NAMES[2].slice(0, 4)}`.toLowerCase();
+const EMAIL_PREFIX = `${FIRST_NAMES[7]}.${LAST_NAMES[12].slice(0, 3)}`.toLowerCase();
+const CUSTOMER_PART = `${COMPANY_WORDS[0][5].slice(1)} ${COMPANY_WORDS[1][3].slice(0, 5)}`.toLowerCase();
+
+interface Query {
+  name: string;
+  run: (handle: DatabaseHandle) => Promise<unknown>;
+  /** a first page: held to the 2x budget */
+  firstPage: boolean;
+  iterations?: number;
+}
+
+const page = (offset: number, filter?: string) => ({ offset, length: 10, filter });
+const QUERIES: Query[] = [
+  { name: `users: name substring "${NAME_PART}"`, firstPage: true, run: (h) => listUsers(h.db, page(0, NAME_PART)) },
+  {
+    name: `users: e-mail prefix "${EMAIL_PREFIX}"`,
+    firstPage: true,
+    run: (h) => listUsers(h.db, page(0, EMAIL_PREFIX)),
+  },
+  { name: 'users: first page', firstPage: true, run: (h) => listUsers(h.db, page(0)) },
+  { name: 'users: tenth page', firstPage: false, run: (h) => listUsers(h.db, page(90)) },
+  {
+    name: `customers: search "${CUSTOMER_PART}"`,
+    firstPage: true,
+    run: (h) => searchCustomers(h.db, page(0, CUSTOMER_PART)),
+  },
+  { name: 'customers: first page', firstPage: true, run: (h) => searchCustomers(h.db, page(0)) },
+  { name: 'customers: tenth page', firstPage: false, run: (h) => searchCustomers(h.db, page(90)) },
+  {
+    name: 'reference, no index: users name substring + exact count',
+    firstPage: false,
+    iterations: 20,
+    run: (h) => unindexedUserSearch(h, NAME_PART),
+  },
+];
+
+/** The filter as it ran before migration 002: a scan (`|| ''` keeps any index out) and a full count. */
+async function unindexedUserSearch({ db }: DatabaseHandle, filter: string) {
+  const pattern = likePattern(filter);
+  const query = db
+    .selectFrom('users')
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(${sql.ref('fullName')} || '') like lower(${pattern}) escape '\\'`,
+        sql<boolean>`lower(${sql.ref('email')} || '') like lower(${pattern}) escape '\\'`,
+      ]),
+    );
+  return Promise.all([
+    query.select(['id', 'fullName']).orderBy('id').limit(10).execute(),
+    query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Times `query` on every database in turn, round after round, so that the machine's other work
+ * weighs on the small and the large database alike.
+ */
+async function measure(handles: DatabaseHandle[], query: Query) {
+  const iterations = query.iterations ?? ITERATIONS;
+  const times = handles.map(() => [] as number[]);
+  for (let i = 0; i < Math.min(20, iterations); i++) for (const handle of handles) await query.run(handle); // warm-up
+  for (let i = 0; i < iterations; i++) {
+    for (const [n, handle] of handles.entries()) {
+      const t0 = performance.now();
+      await query.run(handle);
+      times[n].push(performance.now() - t0);
+    }
+  }
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { p50: percentile(list, 50), p99: percentile(list, 99) };
+  });
+}
+
+/** A fresh database: a temporary SQLite file, or a scratch PostgreSQL database. */
+async function freshDatabase(dialect: DialectName): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> {
+  const name = `portal_bench_scale_${crypto.randomBytes(4).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const file = path.join(os.tmpdir(), `${name}.db`);
+    const handle = openDatabase(`sqlite:${file}`);
+    return {
+      handle,
+      dispose: async () => {
+        await handle.close();
+        for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+      },
+    };
+  }
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL!);
+  url.pathname = `/${name}`;
+  const handle = openDatabase(url.toString());
+  return {
+    handle,
+    dispose: async () => {
+      await handle.close();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+type Timings = Map<string, { p50: number; p99: number }>;
+
+/** Every size of one database side by side: seeded one after the other, measured together. */
+async function benchmark(dialect: DialectName): Promise<Timings[]> {
+  const databases: Awaited<ReturnType<typeof freshDatabase>>[] = [];
+  try {
+    for (const size of SIZES) {
+      const database = await freshDatabase(dialect);
+      databases.push(database);
+      await migrateToLatest(database.handle);
+      const started = performance.now();
+      await seed(database.handle, { customers: size, users: size, licencesPerCustomer: 10 });
+      console.error(`${dialect} ${size}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    const timings: Timings[] = SIZES.map(() => new Map());
+    for (const query of QUERIES) {
+      const perSize = await measure(
+        databases.map((d) => d.handle),
+        query,
+      );
+      perSize.forEach((result, n) => timings[n].set(query.name, result));
+    }
+    return timings;
+  } finally {
+    for (const database of databases) await database.dispose();
+  }
+}
+
+const dialects: DialectName[] = ['sqlite', ...(ADMIN_URL ? (['postgres'] as const) : [])];
+const results = new Map<DialectName, Timings[]>();
+for (const dialect of dialects) results.set(dialect, await benchmark(dialect));
+
+const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
+const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
+const ms = (n: number) => n.toFixed(2);
+console.log(
+  `\n${ITERATIONS} runs per query (20 for the reference); ${label(large)} = ${label(large)} customers with ` +
+    `${label(large * 10)} licences and ${label(large)} users. Budget: first pages within 2x of ${label(small)}.\n`,
+);
+console.log(
+  `| database | query | ${label(small)} p50 ms | ${label(small)} p99 ms | ${label(large)} p50 ms | ${label(large)} p99 ms | ratio p50 | ratio p99 |`,
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+let overBudget = 0;
+for (const [dialect, perSize] of results) {
+  for (const query of QUERIES) {
+    const a = perSize[0].get(query.name)!;
+    const b = perSize[perSize.length - 1].get(query.name)!;
+    const ratio = b.p50 / a.p50;
+    const flag = query.firstPage && ratio > 2 ? ' (over 2x)' : '';
+    if (flag) overBudget++;
+    console.log(
+      `| ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${query.name} | ${ms(a.p50)} | ${ms(a.p99)} | ${ms(b.p50)} | ${ms(b.p99)} | ${ratio.toFixed(1)}x${flag} | ${(b.p99 / a.p99).toFixed(1)}x |`,
+    );
+  }
+}
+console.log(overBudget ? `\n${overBudget} first-page queries over the 2x budget` : '\nEvery first page within 2x.');
+if (!ADMIN_URL) console.log('PostgreSQL not measured: TEST_DATABASE_URL is not set');

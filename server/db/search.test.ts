@@ -1,0 +1,98 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+import type { DB } from '.';
+import { countUpTo, ftsPhrase, isPostgres, likePattern, textMatch } from './search';
+
+let t: TestApp;
+let db: DB;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.app.ctx.db;
+});
+afterAll(async () => t?.close());
+
+/**
+ * The plan of a query. PostgreSQL prefers a scan of a table this small whatever its indexes, so
+ * scans are priced out: an index that can serve the query then shows in the plan.
+ */
+async function planOf(query: { compile(): CompiledQuery }): Promise<string> {
+  const { sql: text, parameters } = query.compile();
+  return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) await sql`set local enable_seqscan = off`.execute(trx);
+    const prefix = isPostgres(trx) ? 'explain ' : 'explain query plan ';
+    const { rows } = await trx.executeQuery(CompiledQuery.raw(prefix + text, [...parameters]));
+    return rows.map((row) => Object.values(row as object).join(' ')).join('\n');
+  });
+}
+
+describe('search indexes', () => {
+  it('serve a substring filter on user names and e-mails', async () => {
+    const plan = await planOf(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(textMatch(db, 'users', ['fullName', 'email'], 'martin')),
+    );
+    if (t.database.dialect === 'postgres') {
+      expect(plan).toContain('users_full_name_trgm');
+      expect(plan).toContain('users_email_trgm');
+    } else {
+      expect(plan).toMatch(/users_search VIRTUAL TABLE INDEX/);
+    }
+  });
+
+  it('serve a substring filter on customer names and keys', async () => {
+    const plan = await planOf(
+      db
+        .selectFrom('customers')
+        .select('id')
+        .where(textMatch(db, 'customers', ['name', 'customerKey'], 'acme')),
+    );
+    if (t.database.dialect === 'postgres') {
+      expect(plan).toContain('customers_name_trgm');
+      expect(plan).toContain('customers_customer_key_trgm');
+    } else {
+      expect(plan).toMatch(/customers_search VIRTUAL TABLE INDEX/);
+    }
+  });
+
+  it('serve a one- or two-character filter as a prefix range', async () => {
+    const plan = await planOf(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(textMatch(db, 'users', ['fullName', 'email'], 'ma')),
+    );
+    expect(plan).toContain('users_full_name_prefix');
+    expect(plan).toContain('users_email_prefix');
+  });
+});
+
+describe('countUpTo', () => {
+  it('counts exactly below the cap and stops just past it', async () => {
+    const values = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => sql`(${`Count Probe ${i}`}, ${`CNTPRB${String(i).padStart(4, '0')}`}, '', '')`,
+      );
+    await sql`insert into customers (name, customer_key, created_at, updated_at) values ${sql.join(values(12))}`.execute(
+      db,
+    );
+    const probes = db.selectFrom('customers').where('name', 'like', 'Count Probe %');
+    expect(await countUpTo(db, probes, 20)).toEqual({ total: 12, capped: false });
+    expect(await countUpTo(db, probes, 12)).toEqual({ total: 12, capped: false });
+    expect(await countUpTo(db, probes, 11)).toEqual({ total: 11, capped: true });
+  });
+});
+
+describe('filter text', () => {
+  it('escapes like wildcards and the escape itself', () => {
+    expect(likePattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');
+  });
+
+  it('makes one FTS5 phrase of any text, quotes doubled', () => {
+    expect(ftsPhrase('a "b" OR c')).toBe('"a ""b"" OR c"');
+  });
+});

@@ -1,0 +1,91 @@
+import { type Expression, PostgresAdapter, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { DB } from '.';
+import type { Database } from './schema';
+
+/**
+ * Substring search and capped counts that an index serves on both databases
+ * (docs/decisions/007-search-at-scale.md; the indexes are in migrations/002_search.ts).
+ */
+
+/** Trigram indexes need three characters; a shorter filter matches the start of the text instead. */
+export const TRIGRAM_MIN_LENGTH = 3;
+
+/** Tables with a search index, and the columns it covers (as the migration names them). */
+interface Searchable {
+  users: 'fullName' | 'email';
+  customers: 'name' | 'customerKey';
+}
+
+/** Read from the query executor, so it also holds inside a transaction. */
+export function isPostgres(db: DB): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** `like` treats % and _ as wildcards; a filter is literal text, so they (and the escape) are escaped. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** An FTS5 query that is one phrase: the text as typed, quotes doubled, no operators. */
+export function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Rows of `table` where one of `columns` contains `text`, whatever the case. Three characters or
+ * more: a substring, through the trigram index (pg_trgm GIN on PostgreSQL, FTS5 on SQLite). Fewer:
+ * the start of the column, through its lower() index, since no trigram index can serve it.
+ */
+export function textMatch<T extends keyof Searchable>(
+  db: DB,
+  table: T,
+  columns: readonly Searchable[T][],
+  text: string,
+): Expression<SqlBool> {
+  const postgres = isPostgres(db);
+  const lowered = (column: string) =>
+    postgres ? sql`lower(${sql.ref(`${table}.${column}`)}) collate "C"` : sql`lower(${sql.ref(`${table}.${column}`)})`;
+
+  if ([...text].length < TRIGRAM_MIN_LENGTH) {
+    // [lower(text), lower(text) + the last code point): every string that starts with the text.
+    const high = postgres ? sql`lower(${text}) || chr(1114111)` : sql`lower(${text}) || char(1114111)`;
+    return anyOf(columns.map((c) => sql<SqlBool>`(${lowered(c)} >= lower(${text}) and ${lowered(c)} < ${high})`));
+  }
+  if (postgres) {
+    const pattern = likePattern(text);
+    return anyOf(
+      columns.map((c) => sql<SqlBool>`lower(${sql.ref(`${table}.${c}`)}) like lower(${pattern}) escape '\\'`),
+    );
+  }
+  // Column filters in the FTS5 query: a phrase never spans two columns, and the columns not asked
+  // for are left out.
+  const fts = `${table}_search`;
+  const names = columns.map((c) => c.replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`)).join(' ');
+  return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${sql.raw(fts)} where ${sql.raw(fts)} match ${`{${names}} : ${ftsPhrase(text)}`})`;
+}
+
+function anyOf(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
+  return conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+}
+
+/**
+ * Counts the rows of `query` up to `cap` + 1 and no further: `total` is exact when `capped` is
+ * false, and a lower bound ("more than total") when it is true.
+ */
+export async function countUpTo(
+  db: DB,
+  query: SelectQueryBuilder<Database, any, object>,
+  cap: number,
+): Promise<{ total: number; capped: boolean }> {
+  const row = await db
+    .selectFrom(
+      query
+        .select(sql`1`.as('one'))
+        .limit(cap + 1)
+        .as('capped'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return { total: Math.min(n, cap), capped: n > cap };
+}

@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DB } from '../../db';
+import { nowIso } from '../../db';
+import { createCustomer } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { lastEndedDate, parseCustomerFilter, searchCustomers } from './search';
+
+let t: TestApp;
+let db: DB;
+const TODAY = new Date('2026-06-15T10:00:00Z');
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.app.ctx.db;
+  const now = nowIso();
+  await sql`insert into products (key, name, created_at, updated_at) values ('graph', 'Graph', ${now}, ${now})`.execute(
+    db,
+  );
+});
+afterAll(async () => t?.close());
+beforeEach(async () => {
+  await db.deleteFrom('licences').execute();
+  await db.deleteFrom('customers').execute();
+});
+
+let secret = 0;
+async function addLicence(customerId: number, endDate: string) {
+  const now = nowIso();
+  // Only the columns without a default: the rest of the licence plays no part in the search.
+  await sql`insert into licences (customer_id, product_key, start_date, end_date, download_secret, created_at, updated_at)
+            values (${customerId}, 'graph', '2020-01-01', ${endDate}, ${`secret-${++secret}`}, ${now}, ${now})`.execute(
+    db,
+  );
+}
+
+const search = (filter?: string, offset = 0, length = 10) =>
+  searchCustomers(db, { offset, length, filter, today: TODAY });
+const names = async (filter?: string) => (await search(filter)).rows.map((r) => r.name);
+
+describe('parseCustomerFilter', () => {
+  it('takes the word all! out of the text, in any case and place', () => {
+    expect(parseCustomerFilter('acme all!')).toEqual({ text: 'acme', showAll: true });
+    expect(parseCustomerFilter('ALL!  big   corp')).toEqual({ text: 'big corp', showAll: true });
+    expect(parseCustomerFilter('  acme ')).toEqual({ text: 'acme', showAll: false });
+    expect(parseCustomerFilter('wall!')).toEqual({ text: 'wall!', showAll: false });
+    expect(parseCustomerFilter(undefined)).toEqual({ text: '', showAll: false });
+  });
+});
+
+describe('searchCustomers', () => {
+  it('lists customers by name whatever the case, then by id, with the total', async () => {
+    for (const name of ['beta', 'Alpha', 'alpha', 'Charlie']) await createCustomer(db, { name });
+    const result = await search();
+    expect(result.rows.map((r) => r.name)).toEqual(['Alpha', 'alpha', 'beta', 'Charlie']);
+    expect(result).toMatchObject({ total: 4, capped: false });
+    expect(result.rows[0]).toEqual({ id: expect.any(Number), name: 'Alpha', customerKey: expect.any(String) });
+    expect((await search(undefined, 1, 2)).rows.map((r) => r.name)).toEqual(['alpha', 'beta']);
+  });
+
+  it('matches a part of the name or of the customer key, whatever the case', async () => {
+    await createCustomer(db, { name: 'Acme Corporation', customerKey: 'ACME000001' });
+    await createCustomer(db, { name: 'Globex', customerKey: 'GLBX7K2M9Q' });
+    await createCustomer(db, { name: 'Initech', customerKey: 'INIT000003' });
+    expect(await names('CORPORAT')).toEqual(['Acme Corporation']);
+    expect(await names('me cor')).toEqual(['Acme Corporation']);
+    expect(await names('x7k2')).toEqual(['Globex']);
+    expect(await names('000')).toEqual(['Acme Corporation', 'Initech']);
+    expect(await search('nothing-like-this')).toEqual({ rows: [], total: 0, capped: false });
+  });
+
+  it('matches the start of the name or key for one or two characters', async () => {
+    await createCustomer(db, { name: 'Acme', customerKey: 'ZZZZ000001' });
+    await createCustomer(db, { name: 'Bacme', customerKey: 'ACZZ000002' });
+    await createCustomer(db, { name: 'Cobalt', customerKey: 'ZZZZ000003' });
+    expect(await names('ac')).toEqual(['Acme', 'Bacme']);
+    expect(await names('C')).toEqual(['Cobalt']);
+    expect(await names('me')).toEqual([]);
+  });
+
+  it('takes the filter as plain text: no wildcards, no search operators', async () => {
+    await createCustomer(db, { name: '100% "Pure" Data' });
+    await createCustomer(db, { name: '100 Pure Data' });
+    await createCustomer(db, { name: 'Under_score' });
+    await createCustomer(db, { name: 'UnderXscore' });
+    expect(await names('0% "p')).toEqual(['100% "Pure" Data']);
+    expect(await names('r_s')).toEqual(['Under_score']);
+    expect(await names('pure OR under')).toEqual([]);
+    expect(await names('"')).toEqual([]);
+    expect(await names('%')).toEqual([]);
+  });
+
+  it('hides customers whose licences all ended more than the grace period ago, unless all! is added', async () => {
+    const active = await createCustomer(db, { name: 'Active' });
+    await addLicence(active.id, '2020-12-31');
+    await addLicence(active.id, '2027-01-01');
+    const grace = await createCustomer(db, { name: 'In grace' });
+    // 30 days of grace after 2026-05-16 run to 2026-06-15, today
+    expect(lastEndedDate(TODAY)).toBe('2026-05-15');
+    await addLicence(grace.id, '2026-05-16');
+    const ended = await createCustomer(db, { name: 'Ended' });
+    await addLicence(ended.id, '2026-05-15');
+    await addLicence(ended.id, '2021-01-01');
+    await createCustomer(db, { name: 'No licence yet' });
+
+    expect(await names()).toEqual(['Active', 'In grace', 'No licence yet']);
+    expect((await search()).total).toBe(3);
+    expect(await names('all!')).toEqual(['Active', 'Ended', 'In grace', 'No licence yet']);
+    expect(await names('end all!')).toEqual(['Ended']);
+    expect(await names('end')).toEqual([]);
+  });
+
+  it('follows renames and deletions', async () => {
+    const customer = await createCustomer(db, { name: 'Old Name Ltd' });
+    await db.updateTable('customers').set({ name: 'Fresh Title Ltd' }).where('id', '=', customer.id).execute();
+    expect(await names('old name')).toEqual([]);
+    expect(await names('fresh tit')).toEqual(['Fresh Title Ltd']);
+    await db.deleteFrom('customers').where('id', '=', customer.id).execute();
+    expect(await names('fresh tit')).toEqual([]);
+  });
+
+  it('counts up to 1,000 on the first pages, and further for pages beyond', async () => {
+    const now = nowIso();
+    const rows = Array.from({ length: 1005 }, (_, i) => ({
+      name: `Bulk ${String(i).padStart(4, '0')}`,
+      customerKey: `BULK${String(i).padStart(6, '0')}`,
+      selfService: 0 as const,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < rows.length; i += 250)
+      await db
+        .insertInto('customers')
+        .values(rows.slice(i, i + 250))
+        .execute();
+    const first = await search('bulk');
+    expect(first).toMatchObject({ total: 1000, capped: true });
+    expect(first.rows.map((r) => r.name)).toEqual(rows.slice(0, 10).map((r) => r.name));
+    const beyond = await search('bulk', 1000);
+    expect(beyond).toMatchObject({ total: 1005, capped: false });
+    expect(beyond.rows.map((r) => r.name)).toEqual(rows.slice(1000).map((r) => r.name));
+  });
+});

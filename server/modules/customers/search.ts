@@ -1,0 +1,82 @@
+import { type SqlBool, sql } from 'kysely';
+import { countCap } from '../../../common/pagination';
+import type { DB } from '../../db';
+import { countUpTo, isPostgres, textMatch } from '../../db/search';
+
+/**
+ * The customer list's search (GET /api/customers?pageOffset&pageLength&filter): customers by name,
+ * the filter matching a part of the name or of the customer key whatever the case (the start of them
+ * for one or two characters). Served by the indexes of migration 002 (docs/decisions/007-search-at-scale.md).
+ */
+
+/** Adding this word to the filter also lists customers whose licences have all ended (decisions.md). */
+export const SHOW_ALL_TOKEN = 'all!';
+
+/**
+ * A licence still counts for 30 days after its end date (its `grace` status, decisions.md), so a
+ * customer in grace, the one most in need of a renewal, stays on the default list.
+ */
+export const LICENCE_GRACE_DAYS = 30;
+
+export interface CustomerSearchRow {
+  id: number;
+  name: string;
+  customerKey: string;
+}
+
+export interface CustomerSearchResult {
+  rows: CustomerSearchRow[];
+  /** exact when `capped` is false; otherwise there are more than `total` customers */
+  total: number;
+  capped: boolean;
+}
+
+/** Splits the `all!` word (any case, anywhere) from the text searched for. */
+export function parseCustomerFilter(filter: string | undefined): { text: string; showAll: boolean } {
+  const words = (filter ?? '').trim().split(/\s+/).filter(Boolean);
+  const text = words.filter((w) => w.toLowerCase() !== SHOW_ALL_TOKEN);
+  return { text: text.join(' '), showAll: text.length !== words.length };
+}
+
+/** The last end date (YYYY-MM-DD) of a licence that has ended beyond its grace period on `today`. */
+export function lastEndedDate(today: Date): string {
+  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()));
+  day.setUTCDate(day.getUTCDate() - LICENCE_GRACE_DAYS - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+export async function searchCustomers(
+  db: DB,
+  page: { offset: number; length: number; filter?: string; today?: Date },
+): Promise<CustomerSearchResult> {
+  const { text, showAll } = parseCustomerFilter(page.filter);
+  let query = db.selectFrom('customers');
+  if (text) query = query.where(textMatch(db, 'customers', ['name', 'customerKey'], text));
+  if (!showAll) {
+    const ended = lastEndedDate(page.today ?? new Date());
+    // Hidden: a customer whose latest licence ended before the grace period; one without licences
+    // stays. max() over licences (customer_id, end_date) is one index probe per customer.
+    query = query.where(
+      (eb) =>
+        sql<SqlBool>`coalesce(${eb
+          .selectFrom('licences')
+          .select((l) => l.fn.max('licences.endDate').as('lastEnd'))
+          .whereRef('licences.customerId', '=', 'customers.id')}, '9999-12-31') > ${ended}`,
+    );
+  }
+  // By name whatever the case, in byte order so that the lower(name) index gives the order as it is.
+  const byName = isPostgres(db)
+    ? sql`lower(${sql.ref('customers.name')}) collate "C"`
+    : sql`lower(${sql.ref('customers.name')})`;
+  const [rows, count] = await Promise.all([
+    query
+      .select(['customers.id', 'customers.name', 'customers.customerKey'])
+      .orderBy(byName)
+      .orderBy('customers.id')
+      .limit(page.length)
+      .offset(page.offset)
+      .execute(),
+    countUpTo(db, query, countCap(page.offset, page.length)),
+  ]);
+  return { rows, total: count.total, capped: count.capped };
+}

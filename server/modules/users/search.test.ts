@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nowIso } from '../../db';
+import { createUser, signedIn } from '../../test/factories';
+import { createTestApp, request, type TestApp } from '../../test/harness';
+
+/** The Users page's filter and count at the edges: short filters, renames, counts past the cap. */
+let t: TestApp;
+let app: FastifyInstance;
+let admin: { id: number; cookie: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  app = t.app;
+  admin = await signedIn(app, 'admin');
+});
+afterAll(async () => t?.close());
+
+const list = async (query: string) => {
+  const response = await request(app, admin.cookie, { method: 'GET', url: `/api/users?${query}` });
+  expect(response.statusCode).toBe(200);
+  return response.json() as { results: { id: number }[]; totalHits: number; totalHitsCapped: boolean };
+};
+const ids = async (filter: string) =>
+  (await list(`pageLength=100&filter=${encodeURIComponent(filter)}`)).results.map((u) => u.id);
+
+describe('GET /api/users filter', () => {
+  it('matches the start of the name or e-mail for one or two characters', async () => {
+    const xavier = await createUser(app.ctx.db, { fullName: 'Xavier Quint', email: 'qx.short@example.com' });
+    const inner = await createUser(app.ctx.db, { fullName: 'Maxime Roux', email: 'maxime.short@example.com' });
+    expect(await ids('xa')).toEqual([xavier.id]);
+    expect(await ids('QX')).toEqual([xavier.id]);
+    expect(await ids('ax')).not.toContain(inner.id);
+    expect(await ids('axi')).toEqual([inner.id]);
+  });
+
+  it('finds a user by the new name and e-mail after a change, and no longer by the old ones', async () => {
+    const user = await createUser(app.ctx.db, { fullName: 'Ophelia Oldname', email: 'ophelia.old@example.com' });
+    const response = await request(app, admin.cookie, {
+      method: 'PATCH',
+      url: `/api/users/${user.id}`,
+      payload: { fullname: 'Ophelia Newname', email: 'ophelia.new@example.com' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await ids('oldname')).toEqual([]);
+    expect(await ids('ophelia.old')).toEqual([]);
+    expect(await ids('newname')).toEqual([user.id]);
+    expect(await ids('ophelia.new@')).toEqual([user.id]);
+  });
+
+  it('answers a filter of quotes, operators and wildcards as plain text, never an error', async () => {
+    for (const filter of ['"', '""', 'a"b', 'NEAR(a b)', 'x OR y', '*', '^ab', '{email}: x', '\\', '%_%']) {
+      expect(await ids(filter), filter).toEqual([]);
+    }
+  });
+});
+
+describe('GET /api/users count', () => {
+  it('counts exactly up to 1,000, then says there are more', async () => {
+    const now = nowIso();
+    const rows = Array.from({ length: 1002 }, (_, i) => ({
+      email: `capped-${i}@example.com`,
+      fullName: `Capped Person ${i}`,
+      type: 'supportEngineer' as const,
+      status: 'enabled' as const,
+      preferredLocale: 'en' as const,
+      passwordHash: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < rows.length; i += 250)
+      await app.ctx.db
+        .insertInto('users')
+        .values(rows.slice(i, i + 250))
+        .execute();
+
+    expect(await list('filter=capped%20person')).toMatchObject({ totalHits: 1000, totalHitsCapped: true });
+    expect(await list('filter=capped%20person%2099')).toMatchObject({ totalHits: 11, totalHitsCapped: false });
+    // A page past the first thousand counts up to the next thousand, so the total is exact again.
+    const beyond = await list('filter=capped%20person&pageOffset=1000');
+    expect(beyond).toMatchObject({ totalHits: 1002, totalHitsCapped: false });
+    expect(beyond.results).toHaveLength(2);
+  });
+});
