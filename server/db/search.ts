@@ -69,6 +69,17 @@ function anyOf(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
 }
 
 /**
+ * The sort key of a filtered list, out of reach of any index on PostgreSQL. Otherwise the planner,
+ * when its estimate of the matches is too high (it samples a text pattern against a histogram),
+ * walks the whole table in index order to meet the first ten, instead of fetching the few matches
+ * through the trigram index and sorting them: hundreds of milliseconds instead of one, at 100k rows.
+ */
+export function sortOfMatches(db: DB, key: Expression<unknown>, type: 'integer' | 'text'): Expression<unknown> {
+  if (!isPostgres(db)) return key;
+  return type === 'integer' ? sql`(${key} + 0)` : sql`(${key} || '')`;
+}
+
+/**
  * Counts the rows of `query` up to `cap` + 1 and no further: `total` is exact when `capped` is
  * false, and a lower bound ("more than total") when it is true.
  */

@@ -1,7 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import { countCap } from '../../../common/pagination';
 import type { DB } from '../../db';
-import { countUpTo, isPostgres, textMatch } from '../../db/search';
+import { countUpTo, isPostgres, sortOfMatches, textMatch } from '../../db/search';
 
 /**
  * The customer list's search (GET /api/customers?pageOffset&pageLength&filter): customers by name,
@@ -65,9 +65,10 @@ export async function searchCustomers(
     );
   }
   // By name whatever the case, in byte order so that the lower(name) index gives the order as it is.
-  const byName = isPostgres(db)
+  const lowerName = isPostgres(db)
     ? sql`lower(${sql.ref('customers.name')}) collate "C"`
     : sql`lower(${sql.ref('customers.name')})`;
+  const byName = text ? sortOfMatches(db, lowerName, 'text') : lowerName;
   const [rows, count] = await Promise.all([
     query
       .select(['customers.id', 'customers.name', 'customers.customerKey'])

@@ -3,7 +3,7 @@ import type { Locale, UserStatus, UserType } from '../../../common/roles';
 import { countCap } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
-import { countUpTo, textMatch } from '../../db/search';
+import { countUpTo, sortOfMatches, textMatch } from '../../db/search';
 import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'fullName' | 'type' | 'status' | 'preferredLocale'>;
@@ -23,7 +23,12 @@ export async function listUsers(db: DB, page: { offset: number; length: number; 
     query = query.where((eb) => (/^\d{1,9}$/.test(filter) ? eb.or([eb('id', '=', Number(filter)), text]) : text));
   }
   const [rows, count] = await Promise.all([
-    query.select(COLUMNS).orderBy('id').limit(page.length).offset(page.offset).execute(),
+    query
+      .select(COLUMNS)
+      .orderBy(filter ? sortOfMatches(db, sql.ref('users.id'), 'integer') : sql.ref('users.id'))
+      .limit(page.length)
+      .offset(page.offset)
+      .execute(),
     countUpTo(db, query, countCap(page.offset, page.length)),
   ]);
   return { rows: rows as UserRow[], total: count.total, capped: count.capped };
