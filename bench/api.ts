@@ -1,10 +1,12 @@
 /**
  * API benchmark: latency of the signed-in hot paths (profile, user list with and without a filter)
- * on a database holding many users, through the whole Fastify stack (app.inject: no network).
+ * on a database holding many users, through the whole Fastify stack (app.inject: no network), next
+ * to a bare Fastify route (no plugin, no database) as the floor, with the queries each request runs.
  * Prints a table per database. Run: npm run bench:api [-- --users 20000 --iterations 300]
  * PostgreSQL is measured too when TEST_DATABASE_URL is set.
  */
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { nowIso } from '../server/db';
 import { createUser, login } from '../server/test/factories';
@@ -20,9 +22,12 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+let queries = 0;
+
 async function measure(name: string, call: () => Promise<{ statusCode: number }>) {
   for (let i = 0; i < 20; i++) await call(); // warm-up
   const times: number[] = [];
+  queries = 0;
   const started = performance.now();
   for (let i = 0; i < ITERATIONS; i++) {
     const t0 = performance.now();
@@ -38,11 +43,15 @@ async function measure(name: string, call: () => Promise<{ statusCode: number }>
     p95: percentile(times, 95),
     p99: percentile(times, 99),
     perSecond: (ITERATIONS / total) * 1000,
+    queries: queries / ITERATIONS,
   };
 }
 
 async function run() {
-  const t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
+  const t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0' }, {}, {}, { onQuery: () => queries++ });
+  const bare = Fastify();
+  bare.get('/bare', async () => ({ ok: true }));
+  await bare.ready();
   try {
     const { db } = t.app.ctx;
     const now = nowIso();
@@ -65,6 +74,7 @@ async function run() {
     const cookie = await login(t.app, admin.email);
 
     const results = [
+      await measure('bare Fastify route (floor)', () => bare.inject({ url: '/bare' })),
       await measure('GET /api/auth/me', () => request(t.app, cookie, { url: '/api/auth/me' })),
       await measure('GET /api/users (page 1)', () => request(t.app, cookie, { url: '/api/users?pageLength=10' })),
       await measure('GET /api/users (deep page)', () =>
@@ -76,14 +86,15 @@ async function run() {
     ];
 
     console.log(`\n${t.database.dialect}: ${USERS} users, ${ITERATIONS} requests per row`);
-    console.log('| request | p50 ms | p95 ms | p99 ms | requests/s |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log('| request | p50 ms | p95 ms | p99 ms | requests/s | queries per request |');
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const r of results) {
       console.log(
-        `| ${r.name} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.perSecond.toFixed(0)} |`,
+        `| ${r.name} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.perSecond.toFixed(0)} | ${r.queries.toFixed(1)} |`,
       );
     }
   } finally {
+    await bare.close();
     await t.close();
   }
 }

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
   Kysely,
+  type LogEvent,
   type Migration,
   type MigrationProvider,
   Migrator,
@@ -38,13 +39,24 @@ export function dialectOf(databaseUrl: string): DialectName {
 }
 
 /** `DATABASE_URL`: `postgres://…` for PostgreSQL, otherwise `sqlite:<file>` / a file path / `:memory:`. */
-export function openDatabase(databaseUrl: string): DatabaseHandle {
+export interface DatabaseOptions {
+  /** called with the SQL of every query run (tests count the queries of a request with it) */
+  onQuery?: (sql: string) => void;
+}
+
+export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(databaseUrl);
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: LogEvent) => {
+        if (event.level === 'query') onQuery(event.query.sql);
+      }
+    : undefined;
   if (dialect === 'postgres') {
     // pg returns int8 (count(*), bigint) as strings; our counts and sizes fit in a JS number.
     pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()], log });
     return { db, dialect, close: () => db.destroy() };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
@@ -56,6 +68,7 @@ export function openDatabase(databaseUrl: string): DatabaseHandle {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
+    log,
   });
   return { db, dialect, close: () => db.destroy() };
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { SESSION_COOKIE } from '../../common/constants';
 import { type BuildOptions, buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
-import { type DatabaseHandle, openDatabase } from '../db';
+import { type DatabaseHandle, type DatabaseOptions, openDatabase } from '../db';
 
 /**
  * API test harness. TEST_DB=postgres (with TEST_DATABASE_URL) runs the same tests on a fresh
@@ -59,6 +59,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   build: Pick<BuildOptions, 'testRoutes'> = {},
+  databaseOptions: DatabaseOptions = {},
 ): Promise<TestApp> {
   const pgDb = TEST_DIALECT === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig(
@@ -75,7 +76,7 @@ export async function createTestApp(
     },
     overrides,
   );
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, databaseOptions);
   const app = await buildApp(config, { database, startBackgroundWork: false, ...build });
   await app.ready();
   return {

@@ -1,4 +1,5 @@
-import type { MemberRole } from '../../../common/roles';
+import { sql } from 'kysely';
+import { MEMBER_ROLES, type MemberRole } from '../../../common/roles';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
 import { hashToken } from './tokens';
@@ -92,58 +93,62 @@ export async function touchLastLogin(db: DB, userId: number) {
   await db.updateTable('users').set({ lastLoginAt: nowIso() }).where('id', '=', userId).execute();
 }
 
-/** Roles of the user's enabled memberships (for the profile's yourRole). */
-export async function membershipRoles(db: DB, userId: number): Promise<MemberRole[]> {
+/** camelCase, as the CamelCasePlugin gives result columns back */
+const holdsAlias = (role: MemberRole) => `holds${role[0].toUpperCase()}${role.slice(1)}`;
+
+/**
+ * The profile's accounts in one query: the user's enabled memberships (first `limit` by customer
+ * name) with each customer's account executive (its earliest enabled member with that role, still
+ * enabled), plus, over all of them, how many there are and which roles the user holds.
+ */
+export async function profileAccounts(db: DB, userId: number, limit: number) {
+  const holds = (role: MemberRole) =>
+    sql<number>`max(case when ${sql.ref('memberships.role')} = ${role} then 1 else 0 end) over ()`;
   const rows = await db
     .selectFrom('memberships')
-    .select('role')
-    .distinct()
-    .where('userId', '=', userId)
-    .where('status', '=', 'enabled')
-    .execute();
-  return rows.map((r) => r.role);
-}
-
-export async function accountsOf(db: DB, userId: number, limit: number) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('memberships')
-      .innerJoin('customers', 'customers.id', 'memberships.customerId')
-      .select(['customers.id', 'customers.name', 'memberships.role'])
-      .where('memberships.userId', '=', userId)
-      .where('memberships.status', '=', 'enabled')
-      .orderBy('customers.name')
-      .orderBy('customers.id')
-      .limit(limit)
-      .execute(),
-    db
-      .selectFrom('memberships')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('userId', '=', userId)
-      .where('status', '=', 'enabled')
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
-}
-
-/** The account executive of each customer: the earliest enabled member with that role. */
-export async function accountExecutivesOf(db: DB, customerIds: number[]) {
-  const result = new Map<number, { fullName: string; email: string }>();
-  if (customerIds.length === 0) return result;
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.userId')
-    .select(['memberships.customerId', 'users.fullName', 'users.email'])
-    .where('memberships.customerId', 'in', customerIds)
-    .where('memberships.role', '=', 'accountExecutive')
+    .innerJoin('customers', 'customers.id', 'memberships.customerId')
+    .select((eb) => {
+      const executive = (column: 'users.fullName' | 'users.email') =>
+        eb
+          .selectFrom('memberships as executive')
+          .innerJoin('users', 'users.id', 'executive.userId')
+          .select(column)
+          .whereRef('executive.customerId', '=', 'customers.id')
+          .where('executive.role', '=', 'accountExecutive')
+          .where('executive.status', '=', 'enabled')
+          .where('users.status', '=', 'enabled')
+          .orderBy('executive.id')
+          .limit(1);
+      return [
+        'customers.id',
+        'customers.name',
+        'memberships.role',
+        executive('users.fullName').as('executiveFullName'),
+        executive('users.email').as('executiveEmail'),
+        sql<number>`count(*) over ()`.as('total'),
+        ...MEMBER_ROLES.map((role) => holds(role).as(holdsAlias(role))),
+      ];
+    })
+    .where('memberships.userId', '=', userId)
     .where('memberships.status', '=', 'enabled')
-    .where('users.status', '=', 'enabled')
-    .orderBy('memberships.id')
+    .orderBy('customers.name')
+    .orderBy('customers.id')
+    .limit(limit)
     .execute();
-  for (const row of rows) {
-    if (!result.has(row.customerId)) result.set(row.customerId, { fullName: row.fullName, email: row.email });
-  }
-  return result;
+  const first = rows[0] as Record<string, unknown> | undefined;
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      role: r.role,
+      accountExecutive:
+        r.executiveFullName !== null && r.executiveEmail !== null
+          ? { fullName: r.executiveFullName, email: r.executiveEmail }
+          : null,
+    })),
+    total: Number(first?.total ?? 0),
+    roles: MEMBER_ROLES.filter((role) => Number(first?.[holdsAlias(role)] ?? 0) === 1),
+  };
 }
 
 export async function emailTakenByOther(db: DB, email: string, userId: number) {

@@ -15,7 +15,7 @@ import {
   PASSWORD_RESET_VALIDITY_MS,
 } from '../../../common/constants';
 import { profileRole } from '../../../common/roles';
-import { type Actor, originOf, signedInUser } from '../../actor';
+import { type Actor, originOf, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { emailTaken, HttpError, notFound, unauthenticated } from '../../http-error';
@@ -77,7 +77,7 @@ export async function login(
   if (!success || !user) throw badCredentials();
   await repo.touchLastLogin(db, user.id);
   const session = await startSession(ctx, actor, user.id);
-  return { session, body: await loadProfile(ctx, user.id) };
+  return { session, body: await loadProfile(ctx, user) };
 }
 
 /** Ends the session the actor came with; signing out without one is harmless. */
@@ -86,35 +86,24 @@ export async function logout(ctx: AppContext, actor: Actor): Promise<{ ok: true 
   return { ok: true };
 }
 
+/** The session lookup read the user already: one query more for their accounts (DESIGN.md section 6). */
 export async function me(ctx: AppContext, actor: Actor): Promise<Profile> {
-  return loadProfile(ctx, signedInUser(actor).user.id);
+  return loadProfile(ctx, signedInUser(actor).user);
 }
 
-async function loadProfile(ctx: AppContext, userId: number): Promise<Profile> {
-  const { db } = ctx;
-  const user = await repo.findUserById(db, userId);
-  if (!user) throw unauthenticated();
-  const [roles, accounts] = await Promise.all([
-    repo.membershipRoles(db, userId),
-    repo.accountsOf(db, userId, PROFILE_ACCOUNTS_LIMIT),
-  ]);
-  const executives = await repo.accountExecutivesOf(
-    db,
-    accounts.rows.map((a) => a.id),
-  );
+async function loadProfile(
+  ctx: AppContext,
+  user: Pick<SessionUser, 'id' | 'email' | 'fullName' | 'preferredLocale' | 'type'>,
+): Promise<Profile> {
+  const accounts = await repo.profileAccounts(ctx.db, user.id, PROFILE_ACCOUNTS_LIMIT);
   return {
     id: user.id,
     email: user.email,
     fullName: user.fullName,
     preferredLocale: user.preferredLocale,
     type: user.type,
-    yourRole: profileRole(user.type, roles),
-    accounts: accounts.rows.map((a) => ({
-      id: a.id,
-      name: a.name,
-      role: a.role,
-      accountExecutive: executives.get(a.id) ?? null,
-    })),
+    yourRole: profileRole(user.type, accounts.roles),
+    accounts: accounts.rows,
     accountsTotal: accounts.total,
   };
 }
@@ -133,7 +122,9 @@ export async function updateProfile(ctx: AppContext, actor: Actor, patch: Update
       throw error;
     }
   }
-  return loadProfile(ctx, userId);
+  const user = await repo.findUserById(db, userId);
+  if (!user) throw unauthenticated();
+  return loadProfile(ctx, user);
 }
 
 /**
