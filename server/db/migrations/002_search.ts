@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../dialect';
 
 /**
- * Indexes for the list searches (docs/decisions/007-search-at-scale.md): substring search on user
+ * Indexes for the list searches (docs/decisions/012-search-at-scale.md): substring search on user
  * names and e-mails, customer names and customer keys, and the prefix match that serves filters
  * too short for trigrams. The customer list's "hide customers whose licences all ended" reads
  * licences by (customer, end date).
@@ -73,14 +73,14 @@ const sqlite: Migration = {
       // Rows written before this migration.
       await sql.raw(`INSERT INTO ${fts} (${fts}) VALUES ('rebuild')`).execute(db);
     }
-    for (const [table, column] of SEARCHED) {
+    for (const [table, column] of SQLITE_PREFIXED) {
       await sql.raw(`CREATE INDEX ${table}_${column}_prefix ON ${table} (lower(${column}))`).execute(db);
     }
     await sql`CREATE INDEX licences_customer_end_idx ON licences (customer_id, end_date)`.execute(db);
   },
   async down(db: Kysely<any>) {
     await sql`DROP INDEX IF EXISTS licences_customer_end_idx`.execute(db);
-    for (const [table, column] of SEARCHED) {
+    for (const [table, column] of SQLITE_PREFIXED) {
       await sql.raw(`DROP INDEX IF EXISTS ${table}_${column}_prefix`).execute(db);
     }
     for (const [table] of FTS_TABLES) {
@@ -99,6 +99,12 @@ const SEARCHED = [
   ['customers', 'name'],
   ['customers', 'customer_key'],
 ] as const;
+
+/**
+ * SQLite compares bytes, so the unique index on lower(email) of migration 001 serves e-mail prefixes
+ * already; PostgreSQL's follows the database's locale and needs the "C" one above.
+ */
+const SQLITE_PREFIXED = SEARCHED.filter(([table, column]) => !(table === 'users' && column === 'email'));
 
 /** SQLite full-text tables: one per table, over its searched columns. */
 const FTS_TABLES = [
