@@ -32,7 +32,7 @@ export function offsetOfPage(page: number, pageLength: number): number {
 
 /**
  * Lists count their matches only up to a cap, so a first page costs the same at 1k rows as at 100k
- * (docs/decisions/012-search-at-scale.md). The cap is 1,000, raised in steps of 1,000 for pages that
+ * (docs/decisions/013-search-at-scale.md). The cap is 1,000, raised in steps of 1,000 for pages that
  * lie beyond it, so paging on never runs out of pages.
  */
 export const COUNT_CAP_STEP = 1000;

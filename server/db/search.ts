@@ -4,7 +4,7 @@ import type { Database } from './schema';
 
 /**
  * Substring search and capped counts that an index serves on both databases
- * (docs/decisions/012-search-at-scale.md; the indexes are in migrations/002_search.ts).
+ * (docs/decisions/013-search-at-scale.md; the indexes are in migrations/002_search.ts).
  */
 
 /** Trigram indexes need three characters; a shorter filter matches the start of the text instead. */

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../dialect';
 
 /**
- * Indexes for the list searches (docs/decisions/012-search-at-scale.md): substring search on user
+ * Indexes for the list searches (docs/decisions/013-search-at-scale.md): substring search on user
  * names and e-mails, customer names and customer keys, and the prefix match that serves filters
  * too short for trigrams. The customer list's "hide customers whose licences all ended" reads
  * licences by (customer, end date).

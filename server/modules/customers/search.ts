@@ -6,7 +6,7 @@ import { countUpTo, isPostgres, sortOfMatches, textMatch } from '../../db/search
 /**
  * The customer list's search (GET /api/customers?pageOffset&pageLength&filter): customers by name,
  * the filter matching a part of the name or of the customer key whatever the case (the start of them
- * for one or two characters). Served by the indexes of migration 002 (docs/decisions/012-search-at-scale.md).
+ * for one or two characters). Served by the indexes of migration 002 (docs/decisions/013-search-at-scale.md).
  */
 
 /** Adding this word to the filter also lists customers whose licences have all ended (decisions.md). */
