@@ -16,7 +16,8 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('layer boundaries', () => {
+// The first lint loads the whole config and its plugins: seconds on a busy machine.
+describe('layer boundaries', { timeout: 60_000 }, () => {
   it.each([
     ['common/probe.ts', "import { x } from '../server/config';"],
     ['common/api/probe.ts', "import { x } from '../../client/api/client';"],
