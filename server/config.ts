@@ -25,6 +25,7 @@ const EnvSchema = z
     MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TRUST_PROXY: z.string().default('false'),
+    SESSION_LIFETIME_DAYS: z.coerce.number().positive().max(365).default(30),
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RECAPTCHA_SITE_KEY: z.string().optional(),
@@ -78,6 +79,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sessionSecret: string;
+  /** a session ends this long after sign-in, however active (on top of the 12-hour idle timeout) */
+  sessionLifetimeMs: number;
   /** false, a hop count, or a list of addresses/CIDRs, as Fastify's trustProxy takes it */
   trustProxy: false | number | string[];
   dataDir: string;
@@ -141,6 +144,7 @@ export function loadConfig(
     mailFrom: e.MAIL_FROM,
     // Development default only; production refuses to start without one (see superRefine above).
     sessionSecret: e.SESSION_SECRET ?? 'development-only-session-secret-change-me',
+    sessionLifetimeMs: Math.round(e.SESSION_LIFETIME_DAYS * 24 * 60 * 60 * 1000),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { SESSION_COOKIE, SESSION_IDLE_TIMEOUT_MS } from '../../common/constants';
+import { SESSION_COOKIE } from '../../common/constants';
 import type { Actor, SessionUser } from '../actor';
 import type { Config } from '../config';
-import { resolveSession } from '../modules/sessions/service';
+import { cookieLifetimeMs, resolveSession } from '../modules/sessions/service';
 
 export type { SessionUser } from '../actor';
 
@@ -29,9 +29,9 @@ async function sessionPlugin(app: FastifyInstance) {
     if (!raw) return;
     const session = await resolveSession(app.ctx, raw);
     if (!session) return;
-    // The cookie's Max-Age slides with the server's idle clock; otherwise the browser would drop
-    // the cookie 12 h after sign-in however active the user is.
-    if (session.touched) setSessionCookie(reply, app.ctx.config, raw);
+    // The cookie's Max-Age slides with the server's idle clock (otherwise the browser would drop
+    // the cookie 12 h after sign-in however active the user is), but never past the session's end.
+    if (session.touched) setSessionCookie(reply, app.ctx.config, raw, session.remainingMs);
     request.user = session.user;
     request.sessionHash = session.hash;
   });
@@ -52,10 +52,16 @@ export function actorOf(request: FastifyRequest): Actor {
 const cookieAttributes = (config: Config) =>
   ({ path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies }) as const;
 
-export function setSessionCookie(reply: FastifyReply, config: Config, raw: string) {
+/** `remainingMs`: what is left of the session's lifetime; a new session has all of it. */
+export function setSessionCookie(
+  reply: FastifyReply,
+  config: Config,
+  raw: string,
+  remainingMs = config.sessionLifetimeMs,
+) {
   reply.setCookie(SESSION_COOKIE, raw, {
     ...cookieAttributes(config),
-    maxAge: Math.floor(SESSION_IDLE_TIMEOUT_MS / 1000),
+    maxAge: Math.floor(cookieLifetimeMs(remainingMs) / 1000),
   });
 }
 

@@ -7,6 +7,7 @@ export function findSessionWithUser(db: DB, id: string) {
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .select([
+      'sessions.createdAt',
       'sessions.lastSeenAt',
       'users.id',
       'users.email',
@@ -44,8 +45,11 @@ export async function deleteUserSessions(db: DB, userId: number, exceptId?: stri
   await query.execute();
 }
 
-/** Sessions idle since before `lastSeenBefore`; returns how many went. */
-export async function deleteIdleSessions(db: DB, lastSeenBefore: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('lastSeenAt', '<', lastSeenBefore).executeTakeFirst();
+/** Sessions idle since before `lastSeenBefore` or started before `createdBefore`; returns how many went. */
+export async function deleteExpiredSessions(db: DB, lastSeenBefore: string, createdBefore: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('lastSeenAt', '<', lastSeenBefore), eb('createdAt', '<', createdBefore)]))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -8,8 +8,9 @@ import * as repo from './repo';
 
 /**
  * Server-side sessions (decisions.md): an opaque random id in a cookie, only its SHA-256 stored,
- * renewed at sign-in, idle timeout 12 h. This is the data side; plugins/session.ts reads and writes
- * the cookie.
+ * renewed at sign-in, idle timeout 12 h, and an absolute lifetime after sign-in (30 days by default,
+ * SESSION_LIFETIME_DAYS) that no activity extends, so a stolen cookie does not last for ever. This is
+ * the data side; plugins/session.ts reads and writes the cookie.
  */
 
 /** lastSeenAt is written at most this often, so reads stay reads. */
@@ -20,6 +21,13 @@ export interface ResolvedSession {
   hash: string;
   /** lastSeenAt moved: the cookie's lifetime should slide with it */
   touched: boolean;
+  /** milliseconds until the session's absolute end */
+  remainingMs: number;
+}
+
+/** How long a cookie for a session may live: the idle timeout, but never past the session's end. */
+export function cookieLifetimeMs(remainingMs: number): number {
+  return Math.max(0, Math.min(SESSION_IDLE_TIMEOUT_MS, remainingMs));
 }
 
 /** The session a raw cookie value stands for, or null; an idle or disabled one is ended on the way. */
@@ -27,15 +35,17 @@ export async function resolveSession(ctx: AppContext, raw: string): Promise<Reso
   const hash = hashToken(raw);
   const row = await repo.findSessionWithUser(ctx.db, hash);
   if (!row) return null;
-  const idle = Date.now() - Date.parse(row.lastSeenAt);
-  if (idle > SESSION_IDLE_TIMEOUT_MS || row.status !== 'enabled') {
+  const now = Date.now();
+  const idle = now - Date.parse(row.lastSeenAt);
+  const remainingMs = Date.parse(row.createdAt) + ctx.config.sessionLifetimeMs - now;
+  if (idle > SESSION_IDLE_TIMEOUT_MS || remainingMs <= 0 || row.status !== 'enabled') {
     await repo.deleteSession(ctx.db, hash);
     return null;
   }
   const touched = idle > TOUCH_INTERVAL_MS;
   if (touched) await repo.touchSession(ctx.db, hash);
-  const { lastSeenAt: _, ...user } = row;
-  return { user, hash, touched };
+  const { lastSeenAt: _, createdAt: __, ...user } = row;
+  return { user, hash, touched, remainingMs };
 }
 
 /**
@@ -69,7 +79,11 @@ export async function endUserSessions(db: DB, userId: number, exceptHash?: strin
   await repo.deleteUserSessions(db, userId, exceptHash);
 }
 
-/** Deletes sessions past their idle timeout; a scheduled job runs it. Returns how many went. */
+/** Deletes sessions past their idle timeout or their lifetime; a scheduled job runs it. Returns how many went. */
 export async function purgeExpiredSessions(ctx: AppContext, now = Date.now()): Promise<number> {
-  return repo.deleteIdleSessions(ctx.db, new Date(now - SESSION_IDLE_TIMEOUT_MS).toISOString());
+  return repo.deleteExpiredSessions(
+    ctx.db,
+    new Date(now - SESSION_IDLE_TIMEOUT_MS).toISOString(),
+    new Date(now - ctx.config.sessionLifetimeMs).toISOString(),
+  );
 }
