@@ -37,10 +37,10 @@ export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueu
   }
 
   return {
-    async send(request) {
+    async send(request, trx = db) {
       const mail = renderMail(request.template, request.locale, request.data);
       const now = nowIso();
-      await db
+      await trx
         .insertInto('mailOutbox')
         .values({
           toAddress: request.to,

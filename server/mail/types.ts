@@ -1,4 +1,5 @@
 import type { Locale } from '../../common/roles';
+import type { DB } from '../db';
 
 /** Mail templates; each exists in English and French in server/mail/templates.ts. */
 export type MailTemplate = 'passwordReset' | 'accountCreated';
@@ -15,8 +16,11 @@ export interface MailRequest {
 }
 
 export interface Mailer {
-  /** Renders the mail and stores it in the durable outbox; delivery happens in the background. */
-  send(request: MailRequest): Promise<void>;
+  /**
+   * Renders the mail and stores it in the durable outbox; delivery happens in the background. Given
+   * the caller's transaction, the mail is stored in it, so it leaves only if the change commits.
+   */
+  send(request: MailRequest, trx?: DB): Promise<void>;
   /** Delivers due mails now (the outbox job and tests call it). Returns how many were sent. */
   flush(): Promise<number>;
   /** Waits for a delivery pass in progress, then lets the SMTP connection go. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { PASSWORD_RESET_VALIDITY_MS } from '../../../common/constants';
-import type { DB } from '../../db';
+import { type DB, nowIso } from '../../db';
 
 /**
  * Password-reset tokens (decisions.md): 256 random bits, only the SHA-256 stored, single use,
@@ -22,6 +22,19 @@ export async function issuePasswordResetToken(db: DB, userId: number, validityMs
     })
     .execute();
   return token;
+}
+
+/**
+ * Spends every outstanding reset or first-password token of a user, in the caller's transaction: a
+ * link mailed to an address the account no longer has, or sent before it was disabled, must not work.
+ */
+export async function revokeResetTokens(db: DB, userId: number) {
+  await db
+    .updateTable('passwordResetTokens')
+    .set({ usedAt: nowIso() })
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .execute();
 }
 
 /** The link a mail carries to choose a password: /{locale}/reset-password/{token}. */

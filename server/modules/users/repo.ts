@@ -38,6 +38,12 @@ export async function findUserById(db: DB, id: number): Promise<UserRow | undefi
   return (await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as UserRow | undefined;
 }
 
+/** Whether the account has chosen a password (staff created by an admin start without one). */
+export async function hasPassword(db: DB, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('passwordHash').where('id', '=', id).executeTakeFirst();
+  return Boolean(row?.passwordHash);
+}
+
 /** E-mail addresses are unique regardless of case. */
 export async function emailTaken(db: DB, email: string, exceptUserId?: number): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where(emailEquals(email));

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { badRequest, emailTaken, notFound } from '../../http-error';
 import { hashPassword } from '../auth/password';
-import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
+import { issuePasswordResetToken, resetPasswordLink, revokeResetTokens } from '../auth/tokens';
 import { endUserSessions } from '../sessions/service';
 import { authorizeUserCreate, authorizeUserUpdate } from './policy';
 import * as repo from './repo';
@@ -106,12 +106,18 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
   return toApiUser(row);
 }
 
+/**
+ * Changes an account. Changing its e-mail, disabling or re-enabling it spends every reset or
+ * first-password link it was sent: a link mailed to a mistyped address must not open the corrected
+ * account, nor an old link a re-enabled one. An account still without a password gets a new
+ * first-password link at its new address, queued in the same transaction as the change.
+ */
 export async function updateUser(
   ctx: AppContext,
   actor: Actor,
   input: { id: number; patch: UpdateUserBody },
 ): Promise<User> {
-  const { db } = ctx;
+  const { db, config, mail } = ctx;
   const { id, patch } = input;
   const current = await repo.findUserById(db, id);
   if (!current) throw notFound('User not found');
@@ -120,18 +126,40 @@ export async function updateUser(
 
   let row: repo.UserRow | undefined;
   try {
-    row = await repo.updateUser(db, id, {
-      ...(patch.email !== undefined ? { email: patch.email } : {}),
-      ...(patch.fullname !== undefined ? { fullName: patch.fullname } : {}),
-      ...(patch.status !== undefined ? { status: patch.status } : {}),
-      ...(patch.preferredLocale !== undefined ? { preferredLocale: patch.preferredLocale } : {}),
+    row = await db.transaction().execute(async (trx) => {
+      const updated = await repo.updateUser(trx, id, {
+        ...(patch.email !== undefined ? { email: patch.email } : {}),
+        ...(patch.fullname !== undefined ? { fullName: patch.fullname } : {}),
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.preferredLocale !== undefined ? { preferredLocale: patch.preferredLocale } : {}),
+      });
+      if (!updated) return undefined;
+      const emailChanged = updated.email !== current.email;
+      if (emailChanged || updated.status !== current.status) await revokeResetTokens(trx, id);
+      // A disabled account must stop working now, not when its sessions go idle.
+      if (updated.status === 'disabled' && current.status !== 'disabled') await endUserSessions(trx, id);
+      if (emailChanged && updated.status === 'enabled' && !(await repo.hasPassword(trx, id))) {
+        const token = await issuePasswordResetToken(trx, id, FIRST_PASSWORD_LINK_VALIDITY_MS);
+        await mail.send(
+          {
+            to: updated.email,
+            template: 'accountCreated',
+            locale: updated.preferredLocale,
+            data: {
+              fullName: updated.fullName,
+              link: resetPasswordLink(config.baseUrl, updated.preferredLocale, token),
+              validity: String(FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000),
+            },
+          },
+          trx,
+        );
+      }
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
   if (!row) throw notFound('User not found');
-  // A disabled account must stop working now, not when its sessions go idle.
-  if (row.status === 'disabled' && current.status !== 'disabled') await endUserSessions(db, id);
   return toApiUser(row);
 }
