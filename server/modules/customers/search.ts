@@ -51,7 +51,7 @@ export async function searchCustomers(
 ): Promise<CustomerSearchResult> {
   const { text, showAll } = parseCustomerFilter(page.filter);
   let query = db.selectFrom('customers');
-  if (text) query = query.where(textMatch(db, 'customers', ['name', 'customerKey'], text));
+  if (text) query = query.where(textMatch(db, 'customers', text));
   if (!showAll) {
     const ended = lastEndedDate(page.today ?? new Date());
     // Hidden: a customer whose latest licence ended before the grace period; one without licences

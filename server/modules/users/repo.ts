@@ -19,7 +19,7 @@ export async function listUsers(db: DB, page: { offset: number; length: number; 
   let query = db.selectFrom('users');
   const filter = page.filter?.trim();
   if (filter) {
-    const text = textMatch(db, 'users', ['fullName', 'email'], filter);
+    const text = textMatch(db, 'users', filter);
     query = query.where((eb) => (/^\d{1,9}$/.test(filter) ? eb.or([eb('id', '=', Number(filter)), text]) : text));
   }
   const [rows, count] = await Promise.all([
