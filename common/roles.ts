@@ -33,17 +33,31 @@ export function isLocale(value: unknown): value is Locale {
 const CLIENT_ROLES: readonly MemberRole[] = ['businessOwner', 'technicalContact', 'endUser'];
 
 /**
+ * The staff types that keep their type as their role in every customer (spec section 6, "Role
+ * derivation"). They alone hold a role outside any customer; an account executive does not: they are
+ * one only in the customers whose membership says so.
+ */
+export const GLOBAL_ROLES = ['admin', 'productManager', 'supportEngineer'] as const;
+export type GlobalRole = (typeof GLOBAL_ROLES)[number];
+
+export function isGlobalRole(value: unknown): value is GlobalRole {
+  return (GLOBAL_ROLES as readonly unknown[]).includes(value);
+}
+
+/** The role a user holds outside any customer: their type for admin, product and support staff, else none. */
+export function globalRole(userType: UserType): GlobalRole | null {
+  return isGlobalRole(userType) ? userType : null;
+}
+
+/**
  * The role a user holds towards one customer (spec section 6, "Role derivation").
  * admin, supportEngineer and productManager keep their type everywhere; an accountExecutive counts as
  * one only where their membership says so; a client takes the role of their membership.
  * Returns null when the user holds no role in that customer.
  */
 export function deriveRole(userType: UserType, memberRole: MemberRole | null | undefined): Role | null {
+  if (isGlobalRole(userType)) return userType;
   switch (userType) {
-    case 'admin':
-    case 'supportEngineer':
-    case 'productManager':
-      return userType;
     case 'accountExecutive':
       return memberRole === 'accountExecutive' ? 'accountExecutive' : null;
     case 'client':

@@ -16,8 +16,9 @@ import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
+import { customerRoutes } from './modules/customers/routes';
 import { userRoutes } from './modules/users/routes';
-import { enforceAccess } from './plugins/access';
+import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
@@ -126,15 +127,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
 
-  // Right after the session is read, before the body is parsed or validated: a caller without the
-  // right gets 401/403 whatever their input, learns nothing of the input rules, and costs no parsing.
-  app.addHook('onRequest', enforceAccess);
+  // Right after the session is read, before the body is parsed or validated (see plugins/access.ts).
+  await app.register(accessRules);
 
   await app.register(
     async (api) => {
       await api.register(systemRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(customerRoutes);
       await api.register(ssoRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },

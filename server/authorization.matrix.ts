@@ -6,14 +6,20 @@ import { ROLES, type Role } from '../common/roles';
  * by hand, role by role, on purpose: deriving it from common/permissions.ts would only check the
  * table against itself. server/authorization.test.ts calls every route as every actor and compares.
  *
- * - 'allow': the access rules let the caller through (any answer but 401 and 403; never a 5xx)
+ * - 'allow': the call succeeds: a 2xx status, or exactly the row's `success` status (a redirect).
+ *   Each row's `call` therefore gives a request that works (a valid body, a live token, a solved
+ *   captcha), so a route that refuses everyone with some other status cannot pass for "allowed".
  * - 401 / 403 / 404: exactly that status (404 where a customer's existence is hidden from outsiders)
  *
- * A route whose access depends on a customer (`access.customer(...)`) gives two columns sets: the
- * caller's own customer (where the client roles and the account executive are members) and another
+ * Actors: anonymous, one user per role, and two who must get nothing of a customer: an account
+ * executive who is the account executive of a third customer only, and a client whose (project
+ * manager) membership of the own customer is disabled.
+ *
+ * A route whose access depends on a customer (`access.customer(...)`) gives two column sets: the
+ * caller's own customer (where the account executive and the client roles are members) and another
  * customer (where nobody is a member).
  */
-export const ACTORS = ['anonymous', ...ROLES] as const;
+export const ACTORS = ['anonymous', ...ROLES, 'otherAccountExecutive', 'disabledMember'] as const;
 export type Actor = (typeof ACTORS)[number];
 export type Outcome = 'allow' | 401 | 403 | 404;
 export type Expectations = Record<Actor, Outcome>;
@@ -28,6 +34,10 @@ export interface Fixture {
   loginUser: { email: string; password: string };
   /** a fresh value per call, for fields that must be unique */
   unique: () => string;
+  /** a live password-reset token of a user nobody signs in as (a fresh one per call) */
+  resetToken: () => Promise<string>;
+  /** a solved captcha, as the web client sends it */
+  captcha: () => Promise<string>;
 }
 
 export interface CallOptions {
@@ -40,8 +50,10 @@ export interface MatrixRow {
   /** as Fastify reports it, with :params */
   url: string;
   expect: Expectations | { ownCustomer: Expectations; otherCustomer: Expectations };
-  /** a concrete URL and a valid body, so a 400 does not hide a 401 or 403 */
-  call?: (fixture: Fixture, scope: { customerId: number }) => CallOptions;
+  /** a concrete URL and a body the route accepts, so an allowed call succeeds */
+  call?: (fixture: Fixture, scope: { customerId: number }) => CallOptions | Promise<CallOptions>;
+  /** what an allowed call answers, when that is not a 2xx status */
+  success?: number;
   /** the call replaces or ends the caller's session, which must sign in again afterwards */
   endsSession?: boolean;
 }
@@ -59,6 +71,41 @@ const only = (...roles: Role[]): Expectations => ({
   anonymous: 401,
   ...Object.fromEntries(roles.map((role) => [role, 'allow'])),
 });
+
+/**
+ * A customer route open to the given roles in that customer. In the own customer, the other roles
+ * are refused (403) and those without a role there get 404; in another customer only admins,
+ * product managers and support engineers hold a role (their type), everyone else gets 404.
+ */
+const inCustomer = (...roles: Role[]): { ownCustomer: Expectations; otherCustomer: Expectations } => {
+  const outcome = (role: Role): Outcome => (roles.includes(role) ? 'allow' : 403);
+  const staff = {
+    admin: outcome('admin'),
+    productManager: outcome('productManager'),
+    supportEngineer: outcome('supportEngineer'),
+  };
+  const noRole = { otherAccountExecutive: 404, disabledMember: 404 } as const;
+  return {
+    ownCustomer: {
+      anonymous: 401,
+      ...staff,
+      accountExecutive: outcome('accountExecutive'),
+      businessOwner: outcome('businessOwner'),
+      technicalContact: outcome('technicalContact'),
+      endUser: outcome('endUser'),
+      ...noRole,
+    },
+    otherCustomer: {
+      anonymous: 401,
+      ...staff,
+      accountExecutive: 404,
+      businessOwner: 404,
+      technicalContact: 404,
+      endUser: 404,
+      ...noRole,
+    },
+  };
+};
 
 export const MATRIX: MatrixRow[] = [
   // ---- system
@@ -80,25 +127,28 @@ export const MATRIX: MatrixRow[] = [
     method: 'POST',
     url: '/api/auth/request-password-reset',
     expect: anyone,
-    call: (f) => ({ payload: { email: `nobody-${f.unique()}@example.com`, recaptchaResponse: 'not-solved' } }),
+    call: async (f) => ({
+      payload: { email: `nobody-${f.unique()}@example.com`, recaptchaResponse: await f.captcha() },
+    }),
   },
   {
     method: 'GET',
     url: '/api/auth/check-password-reset',
     expect: anyone,
-    call: () => ({ url: '/api/auth/check-password-reset?passwordResetToken=unknown-token' }),
+    call: async (f) => ({ url: `/api/auth/check-password-reset?passwordResetToken=${await f.resetToken()}` }),
   },
   {
     method: 'PATCH',
     url: '/api/auth/reset-password',
     expect: anyone,
-    call: () => ({ payload: { passwordResetToken: 'unknown-token', password: 'A-Valid-Password-123' } }),
+    call: async (f) => ({ payload: { passwordResetToken: await f.resetToken(), password: 'A-Valid-Password-123' } }),
   },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
   {
     method: 'GET',
     url: '/api/jwt/redirect',
     expect: signedIn,
+    success: 302,
     call: () => ({ url: `/api/jwt/redirect?to=${encodeURIComponent('https://support.example.com/hc')}` }),
   },
 
@@ -121,5 +171,21 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/users/:id',
     expect: only('admin'),
     call: (f) => ({ url: `/api/users/${f.targetUserId}`, payload: { fullname: 'Target User' } }),
+  },
+
+  // ---- customers (server/modules/customers)
+  {
+    method: 'GET',
+    url: '/api/customers/:id',
+    expect: inCustomer(
+      'admin',
+      'accountExecutive',
+      'productManager',
+      'supportEngineer',
+      'businessOwner',
+      'technicalContact',
+      'endUser',
+    ),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}` }),
   },
 ];

@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole, Role, UserType } from '../common/roles';
+import type { MemberRole, UserType } from '../common/roles';
 import { buildApp } from './app';
 import {
   ACTORS,
@@ -11,7 +11,10 @@ import {
   type MatrixRow,
   type Outcome,
 } from './authorization.matrix';
-import type { Access } from './plugins/access';
+import { notFound } from './http-error';
+import { solvedCaptcha } from './modules/auth/test-helpers';
+import { issuePasswordResetToken } from './modules/auth/tokens';
+import { type Access, access } from './plugins/access';
 import { addMembership, createCustomer, createUser, login, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
@@ -31,15 +34,26 @@ const cookies = new Map<Actor, string | null>();
 const emails = new Map<Actor, string>();
 let fixture: Fixture;
 
-/** How each actor is made: staff roles by type alone; account executives and clients by membership. */
-const ACTOR_SETUP: Record<Role, { type: UserType; memberRole?: MemberRole }> = {
+interface ActorSetup {
+  type: UserType;
+  /** a membership: of the own customer unless said otherwise */
+  membership?: { role: MemberRole; of?: 'third'; status?: 'disabled' };
+}
+
+/**
+ * How each actor is made: staff roles by type alone; account executives and clients by membership
+ * of the own customer; the two outsiders by a membership elsewhere or a disabled one.
+ */
+const ACTOR_SETUP: Record<Exclude<Actor, 'anonymous'>, ActorSetup> = {
   admin: { type: 'admin' },
-  accountExecutive: { type: 'accountExecutive', memberRole: 'accountExecutive' },
+  accountExecutive: { type: 'accountExecutive', membership: { role: 'accountExecutive' } },
   productManager: { type: 'productManager' },
   supportEngineer: { type: 'supportEngineer' },
-  businessOwner: { type: 'client', memberRole: 'businessOwner' },
-  technicalContact: { type: 'client', memberRole: 'technicalContact' },
-  endUser: { type: 'client', memberRole: 'endUser' },
+  businessOwner: { type: 'client', membership: { role: 'businessOwner' } },
+  technicalContact: { type: 'client', membership: { role: 'technicalContact' } },
+  endUser: { type: 'client', membership: { role: 'endUser' } },
+  otherAccountExecutive: { type: 'accountExecutive', membership: { role: 'accountExecutive', of: 'third' } },
+  disabledMember: { type: 'client', membership: { role: 'businessOwner', status: 'disabled' } },
 };
 
 beforeAll(async () => {
@@ -60,6 +74,8 @@ beforeAll(async () => {
   const { db } = app.ctx;
   const own = await createCustomer(db, { name: 'Own Customer' });
   const other = await createCustomer(db, { name: 'Other Customer' });
+  const third = await createCustomer(db, { name: 'Third Customer' });
+  const resetUser = await createUser(db, { type: 'client', fullName: 'Reset User' });
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -67,14 +83,20 @@ beforeAll(async () => {
     targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Target User' })).id,
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
     unique: () => `${Date.now().toString(36)}-${counter++}`,
+    resetToken: () => issuePasswordResetToken(db, resetUser.id),
+    captcha: () => solvedCaptcha(app),
   };
 
   cookies.set('anonymous', null);
-  for (const [role, setup] of Object.entries(ACTOR_SETUP) as [Role, (typeof ACTOR_SETUP)[Role]][]) {
-    const user = await createUser(db, { type: setup.type, fullName: `Matrix ${role}` });
-    if (setup.memberRole) await addMembership(db, user.id, own.id, setup.memberRole);
-    emails.set(role, user.email);
-    cookies.set(role, await login(app, user.email));
+  for (const [actor, setup] of Object.entries(ACTOR_SETUP) as [Actor, ActorSetup][]) {
+    const user = await createUser(db, { type: setup.type, fullName: `Matrix ${actor}` });
+    if (setup.membership) {
+      const { role, of, status } = setup.membership;
+      const membership = await addMembership(db, user.id, of === 'third' ? third.id : own.id, role);
+      if (status) await db.updateTable('memberships').set({ status }).where('id', '=', membership.id).execute();
+    }
+    emails.set(actor, user.email);
+    cookies.set(actor, await login(app, user.email));
   }
 });
 
@@ -83,8 +105,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-function matches(outcome: Outcome, status: number): boolean {
-  if (outcome === 'allow') return status !== 401 && status !== 403 && status < 500;
+/** 'allow' is a success: a 2xx status, or exactly the one the row declares. */
+function matches(outcome: Outcome, status: number, row: MatrixRow): boolean {
+  if (outcome === 'allow') return row.success !== undefined ? status === row.success : status >= 200 && status < 300;
   return status === outcome;
 }
 
@@ -115,9 +138,12 @@ describe('authorisation matrix', () => {
     expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
   });
 
-  it('gives a concrete URL for every route with parameters', () => {
-    const withoutUrl = MATRIX.filter((row) => row.url.includes(':') && !row.call?.(fixture, { customerId: 0 }).url);
-    expect(withoutUrl.map((row) => routeKey(row.method, row.url))).toEqual([]);
+  it('gives a concrete URL for every route with parameters', async () => {
+    const withoutUrl: string[] = [];
+    for (const row of MATRIX.filter((r) => r.url.includes(':'))) {
+      if (!(await row.call?.(fixture, { customerId: 0 }))?.url) withoutUrl.push(routeKey(row.method, row.url));
+    }
+    expect(withoutUrl).toEqual([]);
   });
 
   it('tells own customer from another customer wherever access depends on the customer', () => {
@@ -130,24 +156,77 @@ describe('authorisation matrix', () => {
   for (const row of MATRIX) {
     it(`${row.method} ${row.url}`, async (context) => {
       if (!routes.has(routeKey(row.method, row.url))) context.skip();
-      const mismatches: string[] = [];
-      for (const scope of scopesOf(row)) {
-        for (const actor of ACTORS) {
-          const call = row.call?.(fixture, { customerId: scope.customerId }) ?? {};
-          const response = await request(app, cookies.get(actor) ?? null, {
-            method: row.method,
-            url: call.url ?? row.url,
-            ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
-          });
-          const expected = scope.expect[actor];
-          if (!matches(expected, response.statusCode)) {
-            const who = scope.name ? `${actor} (${scope.name})` : actor;
-            mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
-          }
-          if (row.endsSession && actor !== 'anonymous') cookies.set(actor, await login(app, emails.get(actor)!));
-        }
-      }
-      expect(mismatches).toEqual([]);
+      expect(await mismatchesOf(app, row)).toEqual([]);
     });
   }
+});
+
+/** Calls the row's route as every actor, in each of its scopes; what differs from the row. */
+async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<string[]> {
+  const mismatches: string[] = [];
+  for (const scope of scopesOf(row)) {
+    for (const actor of ACTORS) {
+      const call = (await row.call?.(fixture, { customerId: scope.customerId })) ?? {};
+      const response = await request(target, cookies.get(actor) ?? null, {
+        method: row.method,
+        url: call.url ?? row.url,
+        ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
+      });
+      const expected = scope.expect[actor];
+      if (!matches(expected, response.statusCode, row)) {
+        const who = scope.name ? `${actor} (${scope.name})` : actor;
+        mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
+      }
+      if (row.endsSession && actor !== 'anonymous') cookies.set(actor, await login(app, emails.get(actor)!));
+    }
+  }
+  return mismatches;
+}
+
+describe('the matcher', () => {
+  let throwaway: FastifyInstance;
+  const allowed = (expect: MatrixRow['expect']) =>
+    ('ownCustomer' in expect ? [expect.ownCustomer, expect.otherCustomer] : [expect]).flatMap((e) =>
+      Object.values(e).filter((outcome) => outcome === 'allow'),
+    ).length;
+
+  beforeAll(async () => {
+    // The same portal on the same database (so the actors' sessions hold), with two routes that
+    // let every caller through their access rule and then always answer 404.
+    throwaway = await buildApp(t.config, { database: t.database, startBackgroundWork: false });
+    const missing = async () => {
+      throw notFound();
+    };
+    throwaway.get('/api/always-missing', { config: { access: access.signedIn } }, missing);
+    throwaway.get(
+      '/api/always-missing/:id',
+      { config: { access: access.customer('viewCustomer', { from: 'params.id' }) } },
+      missing,
+    );
+    await throwaway.ready();
+  });
+  afterAll(async () => throwaway?.close());
+
+  it('fails a route that lets callers through and then always answers 404', async () => {
+    const row: MatrixRow = {
+      method: 'GET',
+      url: '/api/always-missing',
+      expect: MATRIX.find((r) => r.url === '/api/auth/me')!.expect,
+    };
+    const mismatches = await mismatchesOf(throwaway, row);
+    expect(mismatches).toHaveLength(allowed(row.expect));
+    expect(mismatches.every((line) => line.includes('expected allow, got 404'))).toBe(true);
+  });
+
+  it('fails a customer route that always answers 404 to those with a role there', async () => {
+    const customer = MATRIX.find((r) => r.url === '/api/customers/:id')!;
+    const row: MatrixRow = {
+      ...customer,
+      url: '/api/always-missing/:id',
+      call: (_f, scope) => ({ url: `/api/always-missing/${scope.customerId}` }),
+    };
+    const mismatches = await mismatchesOf(throwaway, row);
+    expect(mismatches).toHaveLength(allowed(row.expect));
+    expect(mismatches.every((line) => line.includes('expected allow, got 404'))).toBe(true);
+  });
 });

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../common/constants';
 import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
+import { solvedCaptcha } from './modules/auth/test-helpers';
+import { issuePasswordResetToken } from './modules/auth/tokens';
 import { createCustomer, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
@@ -132,9 +134,13 @@ interface Documented {
   queryParams: string[];
 }
 
-function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documented): Variant[] {
+async function variantsOf(
+  row: MatrixRow,
+  call: () => Promise<CallOptions>,
+  documented: Documented,
+): Promise<Variant[]> {
   const variants: Variant[] = [];
-  const sample = call();
+  const sample = await call();
   const url = sample.url ?? row.url;
   const { path, query } = splitUrl(url);
   const basePairs = [...query.entries()].map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
@@ -187,7 +193,10 @@ function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documen
         variants.push({
           name: `field ${field} = ${name}`,
           // a fresh sample per call: fields that must be unique stay unique
-          options: { url, lazyPayload: () => ({ ...((call().payload as object) ?? {}), [field]: value }) },
+          options: {
+            url,
+            lazyPayload: async () => ({ ...(((await call()).payload as object) ?? {}), [field]: value }),
+          },
         } as Variant);
       }
     }
@@ -195,7 +204,12 @@ function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documen
       name: 'unknown fields',
       options: {
         url,
-        lazyPayload: () => ({ ...((call().payload as object) ?? {}), isAdmin: true, type: 'admin', id: 1 }),
+        lazyPayload: async () => ({
+          ...(((await call()).payload as object) ?? {}),
+          isAdmin: true,
+          type: 'admin',
+          id: 1,
+        }),
       },
     } as Variant);
     variants.push({ name: 'hostile field names', options: { url, payload: { [LONG]: 1, 'a\u0000b': 2, '': 3 } } });
@@ -207,18 +221,21 @@ function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documen
     for (const [name, value] of Object.entries(QUERY_VALUES)) {
       variants.push({
         name: `query ${param} = ${name}`,
-        options: { url: withQuery(path, [...others, [param, value]]), lazyPayload: () => call().payload },
+        options: { url: withQuery(path, [...others, [param, value]]), lazyPayload: async () => (await call()).payload },
       } as Variant);
     }
     variants.push({
       name: `query ${param} duplicated`,
-      options: { url: withQuery(path, [...others, [param, '1'], [param, '2']]), lazyPayload: () => call().payload },
+      options: {
+        url: withQuery(path, [...others, [param, '1'], [param, '2']]),
+        lazyPayload: async () => (await call()).payload,
+      },
     } as Variant);
     variants.push({
       name: `query ${param}[] as array`,
       options: {
         url: withQuery(path, [...others, [`${param}[]`, '1'], [`${param}[0]`, '2']]),
-        lazyPayload: () => call().payload,
+        lazyPayload: async () => (await call()).payload,
       },
     } as Variant);
   }
@@ -226,7 +243,7 @@ function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documen
     name: 'unknown query params',
     options: {
       url: withQuery(path, [...basePairs, ['unknown', 'x'], ['__proto__', 'x'], ['constructor', 'y'], ['%zz', '1']]),
-      lazyPayload: () => call().payload,
+      lazyPayload: async () => (await call()).payload,
     },
   } as Variant);
 
@@ -240,7 +257,7 @@ function variantsOf(row: MatrixRow, call: () => CallOptions, documented: Documen
       segments[index] = value;
       variants.push({
         name: `path param ${name}`,
-        options: { url: withQuery(segments.join('/'), basePairs), lazyPayload: () => call().payload },
+        options: { url: withQuery(segments.join('/'), basePairs), lazyPayload: async () => (await call()).payload },
       } as Variant);
     }
   }
@@ -288,6 +305,11 @@ beforeAll(async () => {
   const { db } = app.ctx;
   const own = await createCustomer(db, { name: 'Robust Own' });
   const other = await createCustomer(db, { name: 'Robust Other' });
+  const resetUser = await createUser(db, { type: 'client', fullName: 'Robust Reset' });
+  // One live token and one solved captcha for every variant: the first valid call succeeds, the
+  // others meet the used-token and replay answers, at none of the cost of a fresh one per variant.
+  const liveToken = await issuePasswordResetToken(db, resetUser.id);
+  const liveCaptcha = await solvedCaptcha(app);
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -295,6 +317,8 @@ beforeAll(async () => {
     targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Robust Target' })).id,
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
     unique: () => `${Date.now().toString(36)}-${counter++}`,
+    resetToken: async () => liveToken,
+    captcha: async () => liveCaptcha,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();
@@ -325,11 +349,13 @@ describe('never a 500: hostile input on every API route', () => {
   for (const row of MATRIX) {
     it(`${row.method} ${row.url}`, async () => {
       const problems: string[] = [];
-      const call = () => row.call?.(fixture, { customerId: fixture.ownCustomerId }) ?? {};
+      const call = async () => (await row.call?.(fixture, { customerId: fixture.ownCustomerId })) ?? {};
       for (const actor of ['admin', 'anonymous'] as const) {
-        for (const variant of variantsOf(row, call, documentedInput(row))) {
-          const { lazyPayload, ...options } = variant.options as InjectOptions & { lazyPayload?: () => unknown };
-          const payload = lazyPayload ? lazyPayload() : options.payload;
+        for (const variant of await variantsOf(row, call, documentedInput(row))) {
+          const { lazyPayload, ...options } = variant.options as InjectOptions & {
+            lazyPayload?: () => Promise<unknown>;
+          };
+          const payload = lazyPayload ? await lazyPayload() : options.payload;
           const response = await request(app, actor === 'admin' ? adminCookie : null, {
             ...options,
             method: row.method,

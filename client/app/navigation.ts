@@ -1,5 +1,5 @@
 import type { AccountSummary, Profile } from '../../common/api/auth';
-import { can } from '../../common/permissions';
+import { canGlobally, canInCustomer } from '../../common/permissions';
 
 type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal'>;
 
@@ -24,20 +24,26 @@ export interface TopBarLinks {
   myProjects: boolean;
 }
 
-/** Spec 2 "Top bar": which links show and where they lead, as bare paths. */
+/**
+ * Spec 2 "Top bar": which links show and where they lead, as bare paths. The profile's role decides:
+ * staff links from the global table, the account links from the customer table (the profile's role
+ * stands for the role held in the accounts the user works on).
+ */
 export function topBarLinks(profile: NavProfile, storedCustomer: string | null): TopBarLinks {
   const role = profile.yourRole;
   const account = currentAccount(profile, storedCustomer);
-  const brand = can(role, 'brandToAccount') ? (account ? `/accounts/${account.id}` : '/select-account') : '/';
+  const brand = canInCustomer(role, 'brandToAccount') ? (account ? `/accounts/${account.id}` : '/select-account') : '/';
   return {
     brand,
-    home: can(role, 'homeLink')
+    home: canInCustomer(role, 'homeLink')
       ? { to: accountPath(profile, account), label: role === 'accountExecutive' ? 'customers' : 'home' }
       : null,
-    customers: can(role, 'viewCustomers'),
-    products: can(role, 'viewProducts'),
-    users: can(role, 'manageUsers'),
-    accountExecutiveEmail: can(role, 'accountExecutiveContact') ? (account?.accountExecutive?.email ?? null) : null,
+    customers: canGlobally(role, 'viewCustomers'),
+    products: canGlobally(role, 'viewProducts'),
+    users: canGlobally(role, 'manageUsers'),
+    accountExecutiveEmail: canInCustomer(role, 'accountExecutiveContact')
+      ? (account?.accountExecutive?.email ?? null)
+      : null,
     myProjects: profile.accountsTotal > 1,
   };
 }

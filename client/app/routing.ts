@@ -1,5 +1,5 @@
 import type { Profile } from '../../common/api/auth';
-import { type Capability, can } from '../../common/permissions';
+import { canGlobally, type GlobalCapability } from '../../common/permissions';
 import { DEFAULT_LOCALE, isLocale, type Locale, type Role, type UserType } from '../../common/roles';
 
 /** Paths here are "bare": without the locale segment, always starting with '/'. */
@@ -71,12 +71,12 @@ export function loginTarget({ type, storedRedirect, storedCustomer }: LoginTarge
 export type RouteRule =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'capability'; capability: Capability; otherwise: 'forbidden' | { redirect: string } }
+  | { kind: 'capability'; capability: GlobalCapability; otherwise: 'forbidden' | { redirect: string } }
   | { kind: 'accountPicker' };
 
 export type Access = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' } | { kind: 'redirect'; to: string };
 
-/** Who may see a route (spec 2, decisions); roles come from the shared capability table. */
+/** Who may see a route (spec 2, decisions); pages are global capabilities of the shared table. */
 export function routeAccess(rule: RouteRule, profile: Pick<Profile, 'yourRole'> | null): Access {
   if (rule.kind === 'public') return { kind: 'allow' };
   if (!profile) return { kind: 'login' };
@@ -86,9 +86,9 @@ export function routeAccess(rule: RouteRule, profile: Pick<Profile, 'yourRole'> 
       return { kind: 'allow' };
     case 'accountPicker':
       // Staff who see every customer have no picker; anyone else (even without an account yet) does.
-      return can(role, 'viewHome') ? { kind: 'redirect', to: '/' } : { kind: 'allow' };
+      return canGlobally(role, 'viewHome') ? { kind: 'redirect', to: '/' } : { kind: 'allow' };
     case 'capability':
-      if (can(role, rule.capability)) return { kind: 'allow' };
+      if (canGlobally(role, rule.capability)) return { kind: 'allow' };
       return rule.otherwise === 'forbidden' ? { kind: 'forbidden' } : { kind: 'redirect', to: rule.otherwise.redirect };
   }
 }

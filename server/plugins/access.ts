@@ -1,7 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Capability, can } from '../../common/permissions';
-import { isStaff, type Role } from '../../common/roles';
-import { forbidden, unauthenticated } from '../http-error';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { IdParam } from '../../common/api/common';
+import { type CustomerCapability, canGlobally, canInCustomer, type GlobalCapability } from '../../common/permissions';
+import { deriveRole, globalRole, type Role } from '../../common/roles';
+import type { AppContext } from '../context';
+import type { DB } from '../db';
+import { badRequest, forbidden, notFound, unauthenticated } from '../http-error';
+import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
 import type { SessionUser } from './session';
 
 /**
@@ -9,38 +14,135 @@ import type { SessionUser } from './session';
  * start when one is missing, and server/authorization.test.ts checks each against the matrix.
  * - public: anyone, signed in or not
  * - signedIn: any signed-in user
- * - capability: a staff user whose type holds the capability in common/permissions.ts
- * Rules that depend on a customer (membership) are checked in the area's policy.ts, with the
- * membership loaded; they declare `customer` here so the matrix knows to test own vs other customer.
+ * - capability: a user whose type holds the global capability (common/permissions.ts)
+ * - customer: a user whose role in the route's customer holds the customer capability
+ *
+ * A customer route says how its customer is found. When the path or the query names it:
+ *
+ *     access.customer('viewTeam', { from: 'params.id' })
+ *
+ * When the route names another entity, a loader resolves it to its customer (null when it does not
+ * exist, which answers 404 like an unknown customer):
+ *
+ *     access.customer('manageLicences', {
+ *       load: async ({ db }, request) => {
+ *         const licence = await db
+ *           .selectFrom('licences')
+ *           .select('customerId')
+ *           .where('id', '=', idFrom(request, 'params.id'))
+ *           .executeTakeFirst();
+ *         return licence?.customerId ?? null;
+ *       },
+ *     })
+ *
+ * The plugin then loads the customer with the caller's membership and answers 404 (the same body
+ * whether the customer exists or not) to a caller with no role there, 403 to a role without the
+ * capability; otherwise the route reads `customerAccessOf(request)` and hands it to its service.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'signedIn' }
-  | { kind: 'capability'; capability: Capability }
-  | { kind: 'customer'; capability?: Capability };
+  | { kind: 'capability'; capability: GlobalCapability }
+  | { kind: 'customer'; capability: CustomerCapability; locate: CustomerLocator };
+
+/** Where a request's raw input names something: a path parameter or a query parameter. */
+export type InputRef = `params.${string}` | `query.${string}`;
+
+/** The id of the route's customer, or null when the entity the route names does not exist. */
+export type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
+
+export type CustomerLocator = { from: InputRef } | { load: CustomerLoader };
 
 export const access = {
   public: { kind: 'public' } as Access,
   signedIn: { kind: 'signedIn' } as Access,
-  can: (capability: Capability): Access => ({ kind: 'capability', capability }),
-  customer: (capability?: Capability): Access => ({ kind: 'customer', capability }),
+  can: (capability: GlobalCapability): Access => ({ kind: 'capability', capability }),
+  customer: (capability: CustomerCapability, locate: CustomerLocator): Access => ({
+    kind: 'customer',
+    capability,
+    locate,
+  }),
 };
+
+/** What a customer route knows of its caller there: the customer, the role held, the membership. */
+export interface CustomerAccess {
+  customer: CustomerRow;
+  role: Role;
+  /** the caller's enabled membership; null for staff who hold their role without one */
+  membership: MembershipRow | null;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+  interface FastifyRequest {
+    customerAccess: CustomerAccess | null;
+  }
 }
 
-/** The role a user holds outside any customer: their type for staff, none for clients. */
-export function globalRole(user: SessionUser): Role | null {
-  return isStaff(user.type) ? user.type : null;
+export const CUSTOMER_NOT_FOUND = 'Customer not found';
+
+/**
+ * An id named by the raw request, read before the route's schema has run (access is decided before
+ * the body is parsed): the same rule as the schemas' ids, 400 otherwise.
+ */
+export function idFrom(request: FastifyRequest, ref: InputRef): number {
+  const [source, name] = ref.split('.', 2) as ['params' | 'query', string];
+  const input = (source === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
+  const parsed = IdParam.shape.id.safeParse(input?.[name]);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'invalid';
+  throw badRequest(`${name}: ${message}`, [{ path: name, message }]);
 }
 
-export async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+/**
+ * The role `user` holds in the customer, with the customer and the membership; null when the
+ * customer does not exist or the user holds no role in it (no membership, a disabled membership,
+ * a disabled account). Jobs and the command line decide with it as the routes do.
+ */
+export async function resolveCustomerAccess(
+  db: DB,
+  user: Pick<SessionUser, 'id' | 'type' | 'status'>,
+  customerId: number,
+): Promise<CustomerAccess | null> {
+  if (user.status !== 'enabled') return null;
+  const found = await findCustomerWithMembership(db, customerId, user.id);
+  if (!found) return null;
+  const role = deriveRole(user.type, found.membership?.role);
+  return role ? { customer: found.customer, role, membership: found.membership } : null;
+}
+
+/** The customer access the route's rule established; only customer routes have one. */
+export function customerAccessOf(request: FastifyRequest): CustomerAccess {
+  if (!request.customerAccess) throw new Error(`${request.routeOptions.url} declares no customer access rule`);
+  return request.customerAccess;
+}
+
+async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (!rule || rule.kind === 'public') return;
   const user = request.user;
   if (!user) throw unauthenticated();
-  if (rule.kind === 'capability' && !can(globalRole(user), rule.capability)) throw forbidden();
+  if (rule.kind === 'capability' && !canGlobally(globalRole(user.type), rule.capability)) throw forbidden();
+  if (rule.kind === 'customer') {
+    const { ctx } = request.server;
+    const customerId = 'from' in rule.locate ? idFrom(request, rule.locate.from) : await rule.locate.load(ctx, request);
+    const found = customerId === null ? null : await resolveCustomerAccess(ctx.db, user, customerId);
+    if (!found) throw notFound(CUSTOMER_NOT_FOUND);
+    if (!canInCustomer(found.role, rule.capability)) throw forbidden();
+    request.customerAccess = found;
+  }
 }
+
+/**
+ * Applies each route's rule right after the session is read, before the body is parsed or
+ * validated: a caller without the right gets 401/403/404 whatever their input, learns nothing of
+ * the input rules, and costs no parsing.
+ */
+async function accessPlugin(app: FastifyInstance) {
+  app.decorateRequest('customerAccess', null);
+  app.addHook('onRequest', enforceAccess);
+}
+
+export const accessRules = fp(accessPlugin, { name: 'access', dependencies: ['session'] });

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../domain';
+import { ROLES } from '../roles';
+
+/** The notification flags of one membership (spec section 3, "Notification settings"). */
+export const NotificationSettings = z.object({
+  notifyLicenseExpiresSoon: z.boolean(),
+  notifyLicenseExpired: z.boolean(),
+  notifyProductDownload: z.boolean(),
+  notifyInvitationAccepted: z.boolean(),
+  notifyNewVersion: z.boolean(),
+  notifyNewProductLicense: z.boolean(),
+  notifyFirstProductDownload: z.boolean(),
+  notifyEmailError: z.boolean(),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+export const NOTIFICATION_FLAGS = NotificationSettings.keyof().options;
+export type NotificationFlag = (typeof NOTIFICATION_FLAGS)[number];
+
+export const AccountExecutiveContact = z.object({ fullName: z.string(), email: z.string() });
+
+/**
+ * One customer as the caller sees it (spec section 3, "Customer"): `yourRole` is the role the caller
+ * holds in it (spec section 6, "Role derivation"); `yourMembershipId` and `yourSettings` are those of
+ * the caller's membership, null for staff who see the customer without being a member.
+ */
+export const Customer = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  customerKey: z.string(),
+  selfService: z.boolean(),
+  /** the subscription's status; null when the customer has no subscription */
+  paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
+  accountExecutive: AccountExecutiveContact.nullable(),
+  yourRole: z.enum(ROLES),
+  yourMembershipId: z.number().int().nullable(),
+  yourSettings: NotificationSettings.nullable(),
+});
+export type Customer = z.infer<typeof Customer>;

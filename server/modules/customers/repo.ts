@@ -1,0 +1,113 @@
+import type { NotificationSettings } from '../../../common/api/customers';
+import type { PaymentStatus } from '../../../common/domain';
+import type { MemberRole } from '../../../common/roles';
+import type { DB } from '../../db';
+
+export interface CustomerRow {
+  id: number;
+  name: string;
+  customerKey: string;
+  selfService: boolean;
+}
+
+export interface MembershipRow {
+  id: number;
+  role: MemberRole;
+  settings: NotificationSettings;
+}
+
+/**
+ * A customer and the user's enabled membership of it, in one query (the access plugin's lookup for
+ * every customer route). A disabled membership is left out by the join, so it counts as none.
+ * Undefined when the customer does not exist.
+ */
+export async function findCustomerWithMembership(
+  db: DB,
+  customerId: number,
+  userId: number,
+): Promise<{ customer: CustomerRow; membership: MembershipRow | null } | undefined> {
+  const row = await db
+    .selectFrom('customers')
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.customerId', '=', 'customers.id')
+        .on('memberships.userId', '=', userId)
+        .on('memberships.status', '=', 'enabled'),
+    )
+    .select([
+      'customers.id',
+      'customers.name',
+      'customers.customerKey',
+      'customers.selfService',
+      'memberships.id as membershipId',
+      'memberships.role',
+      'memberships.notifyLicenseExpiresSoon',
+      'memberships.notifyLicenseExpired',
+      'memberships.notifyProductDownload',
+      'memberships.notifyInvitationAccepted',
+      'memberships.notifyNewVersion',
+      'memberships.notifyNewProductLicense',
+      'memberships.notifyFirstProductDownload',
+      'memberships.notifyEmailError',
+    ])
+    .where('customers.id', '=', customerId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const customer = { id: row.id, name: row.name, customerKey: row.customerKey, selfService: row.selfService === 1 };
+  if (row.membershipId === null || row.role === null) return { customer, membership: null };
+  return {
+    customer,
+    membership: {
+      id: row.membershipId,
+      role: row.role,
+      settings: {
+        notifyLicenseExpiresSoon: row.notifyLicenseExpiresSoon === 1,
+        notifyLicenseExpired: row.notifyLicenseExpired === 1,
+        notifyProductDownload: row.notifyProductDownload === 1,
+        notifyInvitationAccepted: row.notifyInvitationAccepted === 1,
+        notifyNewVersion: row.notifyNewVersion === 1,
+        notifyNewProductLicense: row.notifyNewProductLicense === 1,
+        notifyFirstProductDownload: row.notifyFirstProductDownload === 1,
+        notifyEmailError: row.notifyEmailError === 1,
+      },
+    },
+  };
+}
+
+/**
+ * What the customer page shows beyond the customer row: the subscription's status (the one place
+ * payment status is kept) and the account executive, the earliest enabled member with that role
+ * whose account is enabled (the same rule as the accounts of the profile).
+ */
+export async function findCustomerDetails(
+  db: DB,
+  customerId: number,
+): Promise<{ paymentStatus: PaymentStatus | null; accountExecutive: { fullName: string; email: string } | null }> {
+  const row = await db
+    .selectFrom('customers')
+    .leftJoin('subscriptions', 'subscriptions.customerId', 'customers.id')
+    .leftJoin('memberships', (join) =>
+      join.onRef('memberships.customerId', '=', 'customers.id').on((eb) =>
+        eb(
+          'memberships.id',
+          '=',
+          eb
+            .selectFrom('memberships as ae')
+            .innerJoin('users as aeUser', 'aeUser.id', 'ae.userId')
+            .select((sub) => sub.fn.min('ae.id').as('id'))
+            .whereRef('ae.customerId', '=', 'customers.id')
+            .where('ae.role', '=', 'accountExecutive')
+            .where('ae.status', '=', 'enabled')
+            .where('aeUser.status', '=', 'enabled'),
+        ),
+      ),
+    )
+    .leftJoin('users', 'users.id', 'memberships.userId')
+    .select(['subscriptions.status as paymentStatus', 'users.fullName', 'users.email'])
+    .where('customers.id', '=', customerId)
+    .executeTakeFirst();
+  return {
+    paymentStatus: row?.paymentStatus ?? null,
+    accountExecutive: row?.fullName && row.email ? { fullName: row.fullName, email: row.email } : null,
+  };
+}

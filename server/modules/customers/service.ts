@@ -1,0 +1,24 @@
+import type { Customer } from '../../../common/api/customers';
+import type { AppContext } from '../../context';
+import type { CustomerAccess } from '../../plugins/access';
+import * as repo from './repo';
+
+/**
+ * One customer as the caller sees it. `access` comes from the route's access rule (or, for a job or
+ * the command line, from resolveCustomerAccess): the caller's role there is already established.
+ */
+export async function getCustomer(ctx: AppContext, access: CustomerAccess): Promise<Customer> {
+  const { customer, role, membership } = access;
+  const details = await repo.findCustomerDetails(ctx.db, customer.id);
+  return {
+    id: customer.id,
+    name: customer.name,
+    customerKey: customer.customerKey,
+    selfService: customer.selfService,
+    paymentStatus: details.paymentStatus,
+    accountExecutive: details.accountExecutive,
+    yourRole: role,
+    yourMembershipId: membership?.id ?? null,
+    yourSettings: membership?.settings ?? null,
+  };
+}
