@@ -1,0 +1,62 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import type { Customer } from '../../common/api/customers';
+import type { Role } from '../../common/roles';
+import { apiError, fakeApi } from '../test/fakeApi';
+import { useCustomerAccess } from './customerAccess';
+
+const customer = (yourRole: Role): Customer => ({
+  id: 7,
+  name: 'Acme',
+  customerKey: 'ACME000001',
+  selfService: false,
+  paymentStatus: null,
+  accountExecutive: { fullName: 'Alice Martin', email: 'alice@demo.portal' },
+  yourRole,
+  yourMembershipId: yourRole === 'admin' ? null : 12,
+  yourSettings: null,
+});
+
+function renderAccess(customerId: number) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  );
+  return renderHook(() => useCustomerAccess(customerId), { wrapper });
+}
+
+describe('useCustomerAccess', () => {
+  it('gives the role held in the customer and what it may do there', async () => {
+    const api = fakeApi({ 'GET /api/customers/7': () => ({ status: 200, body: customer('businessOwner') }) });
+    const { result } = renderAccess(7);
+    expect(result.current.role).toBeNull();
+    expect(result.current.can('viewTeam')).toBe(false);
+
+    await waitFor(() => expect(result.current.role).toBe('businessOwner'));
+    expect(result.current.can('viewTeam')).toBe(true);
+    expect(result.current.can('pay')).toBe(true);
+    expect(result.current.can('manageLicences')).toBe(false);
+    expect(result.current.can('editCustomer')).toBe(false);
+    expect(result.current.customer?.name).toBe('Acme');
+    expect(api.calls('GET /api/customers/7')).toHaveLength(1);
+  });
+
+  it("reads an account executive's capabilities from their role in that customer", async () => {
+    fakeApi({ 'GET /api/customers/7': () => ({ status: 200, body: customer('accountExecutive') }) });
+    const { result } = renderAccess(7);
+    await waitFor(() => expect(result.current.role).toBe('accountExecutive'));
+    expect(result.current.can('manageLicences')).toBe(true);
+    expect(result.current.can('pay')).toBe(false);
+  });
+
+  it('tells a customer the user may not see, and grants nothing there', async () => {
+    fakeApi({ 'GET /api/customers/8': () => apiError(404, 'not_found', 'Customer not found') });
+    const { result } = renderAccess(8);
+    await waitFor(() => expect(result.current.notFound).toBe(true));
+    expect(result.current.role).toBeNull();
+    expect(result.current.can('viewCustomer')).toBe(false);
+  });
+});
