@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { DB } from '../db';
 import { badRequest, forbidden, notFound, unauthenticated } from '../http-error';
 import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
-import type { SessionUser } from './session';
+import type { SessionUser } from '../actor';
 
 /**
  * Who may call a route. Every route under /api declares one in `config.access`; the app refuses to

@@ -4,11 +4,13 @@ import { IdParam } from '../../../common/api/common';
 import { Customer } from '../../../common/api/customers';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
 import * as service from './service';
 
 /** Customers (spec section 7, "/customers"); who may see one is decided by the role held in it. */
 export async function customerRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
   const tags = ['customers'];
 
   api.get(
@@ -23,6 +25,6 @@ export async function customerRoutes(app: FastifyInstance) {
         response: { 200: Customer, 404: ErrorBody },
       },
     },
-    async (request) => service.getCustomer(app.ctx, customerAccessOf(request)),
+    async (request) => service.getCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
   );
 }
