@@ -92,8 +92,7 @@ beforeAll(async () => {
     const user = await createUser(db, { type: setup.type, fullName: `Matrix ${actor}` });
     if (setup.membership) {
       const { role, of, status } = setup.membership;
-      const membership = await addMembership(db, user.id, of === 'third' ? third.id : own.id, role);
-      if (status) await db.updateTable('memberships').set({ status }).where('id', '=', membership.id).execute();
+      await addMembership(db, user.id, of === 'third' ? third.id : own.id, role, status);
     }
     emails.set(actor, user.email);
     cookies.set(actor, await login(app, user.email));
