@@ -143,6 +143,26 @@ describe('resolveCustomerAccess', () => {
     }
   });
 
+  it('loads the customer and the membership in one query', async () => {
+    let queries = 0;
+    const counting = app.ctx.db.withPlugin({
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const user = await createUser(app.ctx.db, { type: 'client' });
+    const membership = await addMembership(app.ctx.db, user.id, acme.id, 'technicalContact');
+    const found = await resolveCustomerAccess(counting, { id: user.id, type: 'client', status: 'enabled' }, acme.id);
+    expect(found).toMatchObject({
+      customer: { id: acme.id },
+      role: 'technicalContact',
+      membership: { id: membership.id },
+    });
+    expect(queries).toBe(1);
+  });
+
   it('gives no role in a customer that does not exist, even to an admin', async () => {
     const admin = await createUser(app.ctx.db, { type: 'admin' });
     expect(
