@@ -145,10 +145,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(spa);
 
   for (const job of SCHEDULED_JOBS) ctx.jobs.schedule(job);
-  if (options.startBackgroundWork !== false) app.addHook('onReady', async () => ctx.jobs.start(ctx));
+  if (options.startBackgroundWork !== false) {
+    app.addHook('onReady', async () => {
+      // Before the outbox job's first pass: mails this node was delivering when it last stopped.
+      await ctx.mail.releaseOwnClaims();
+      ctx.jobs.start(ctx);
+    });
+  }
   app.addHook('onClose', async () => {
-    // Work still running after its answer went out, and jobs, need the mailer and the database.
-    await ctx.tasks.idle();
+    // Jobs still running need the mailer and the database.
     await ctx.jobs.stop();
     await ctx.mail.close();
     if (ownsDatabase) await database.close();

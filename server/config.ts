@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -23,6 +24,7 @@ const EnvSchema = z
       .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
       .optional(),
     MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
+    NODE_NAME: z.string().trim().min(1).max(200).optional(),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TRUST_PROXY: z.string().default('false'),
     SESSION_LIFETIME_DAYS: z.coerce.number().positive().max(365).default(30),
@@ -78,6 +80,8 @@ export interface Config {
   databaseUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** this process among the app nodes sharing the database (it names its outbox claims) */
+  nodeName: string;
   sessionSecret: string;
   /** a session ends this long after sign-in, however active (on top of the 12-hour idle timeout) */
   sessionLifetimeMs: number;
@@ -142,6 +146,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    nodeName: e.NODE_NAME ?? os.hostname(),
     // Development default only; production refuses to start without one (see superRefine above).
     sessionSecret: e.SESSION_SECRET ?? 'development-only-session-secret-change-me',
     sessionLifetimeMs: Math.round(e.SESSION_LIFETIME_DAYS * 24 * 60 * 60 * 1000),

@@ -5,7 +5,6 @@ import { type Captcha, createCaptcha } from './integrations/captcha';
 import { createInProcessRunner, type JobRunner, MAIL_OUTBOX_JOB } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
-import { type BackgroundTasks, createBackgroundTasks } from './tasks';
 
 /**
  * pino's interface, as Fastify hands it out. Only its type comes from Fastify: services log through
@@ -26,7 +25,6 @@ export interface AppContext {
   captcha: Captcha;
   log: Logger;
   jobs: JobRunner;
-  tasks: BackgroundTasks;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
@@ -41,7 +39,6 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,
-    tasks: createBackgroundTasks(log),
   };
 }
 

@@ -91,7 +91,6 @@ describe('request logs', () => {
       payload: { email: user.email, recaptchaResponse: await solvedCaptcha(app) },
     });
     expect(answer.statusCode).toBe(200);
-    await app.ctx.tasks.idle();
     await app.ctx.mail.flush();
     const mail = await app.ctx.db
       .selectFrom('mailOutbox')

@@ -267,6 +267,8 @@ export interface MailOutboxTable {
   status: OutboxStatus;
   attempts: number;
   nextAttemptAt: Timestamp;
+  /** NODE_NAME of the node delivering it; its claim holds until nextAttemptAt */
+  claimedBy: string | null;
   lastError: string | null;
   createdAt: Timestamp;
   sentAt: Timestamp | null;

@@ -1,19 +1,29 @@
 import type { Config } from '../config';
 import type { Logger } from '../context';
 import { type DB, nowIso } from '../db';
-import { deliverDueMails } from './outbox';
+import { deliverDueMails, releaseOwnClaims } from './outbox';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
 
 /**
- * The mailer: send() renders the mail and stores it in the outbox, so a mail survives a restart or an
- * SMTP outage; flush() delivers due mails over SMTP, or keeps them for the local mailbox page. A
- * scheduled job calls flush (server/jobs); `onQueued` tells it a mail is waiting.
+ * The mailer: send() renders the mail and stores it in the outbox, in the caller's transaction, so a
+ * mail survives a restart or an SMTP outage and exists only if the change it tells of does. flush()
+ * delivers due mails over SMTP, or keeps them for the local mailbox page. A scheduled job calls flush
+ * (server/jobs); `onQueued` tells it a mail is waiting. Within a transaction that has not committed
+ * yet, that early pass may not see the mail (PostgreSQL); the job's next tick does.
  */
-export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueued?: () => void }): Mailer {
+export function createMailer(deps: {
+  config: Config;
+  db: DB;
+  log: Logger;
+  onQueued?: () => void;
+  /** where mails go; from the configuration otherwise (tests give their own) */
+  transport?: Transport;
+}): Mailer {
   const { config, db, log } = deps;
-  const transport: Transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(log);
+  const transport: Transport = deps.transport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(log));
+  const node = config.nodeName;
   let inFlight: Promise<number> | null = null;
   let again = false;
 
@@ -27,7 +37,7 @@ export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueu
       let total = 0;
       do {
         again = false;
-        total += await deliverDueMails({ db, transport, from: config.mailFrom });
+        total += await deliverDueMails({ db, transport, from: config.mailFrom, node });
       } while (again);
       return total;
     })().finally(() => {
@@ -37,10 +47,10 @@ export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueu
   }
 
   return {
-    async send(request, trx = db) {
-      const mail = renderMail(request.template, request.locale, request.data);
+    async send(request, executor = db) {
+      const mail = renderMail(request);
       const now = nowIso();
-      await trx
+      await executor
         .insertInto('mailOutbox')
         .values({
           toAddress: request.to,
@@ -51,6 +61,7 @@ export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueu
           status: 'pending',
           attempts: 0,
           nextAttemptAt: now,
+          claimedBy: null,
           lastError: null,
           createdAt: now,
           sentAt: null,
@@ -60,6 +71,12 @@ export function createMailer(deps: { config: Config; db: DB; log: Logger; onQueu
     },
 
     flush,
+
+    async releaseOwnClaims() {
+      const released = await releaseOwnClaims(db, node);
+      if (released > 0) log.warn({ released, node }, 'mails claimed before a restart are due again');
+      return released;
+    },
 
     async close() {
       await inFlight?.catch(() => {});

@@ -14,13 +14,13 @@ describe('local mailbox (/dev/mailbox)', () => {
       to: 'first@example.com',
       template: 'passwordReset',
       locale: 'en',
-      data: { fullName: 'First', link },
+      data: { fullName: 'First', link, validityHours: 1 },
     });
     await t.app.ctx.mail.send({
       to: 'second@example.com',
       template: 'accountCreated',
       locale: 'fr',
-      data: { fullName: '<img src=x onerror=alert(1)>', link },
+      data: { fullName: '<img src=x onerror=alert(1)>', link, validityHours: 1 },
     });
 
     const json = await t.app.inject({ method: 'GET', url: '/dev/mailbox.json' });

@@ -88,7 +88,7 @@ describe('mail outbox over SMTP', () => {
       to: 'retry@example.com',
       template: 'passwordReset',
       locale: 'en',
-      data: { fullName: 'Rae', link },
+      data: { fullName: 'Rae', link, validityHours: 1 },
     });
     const [stored] = await outbox();
     expect(stored).toMatchObject({
@@ -137,7 +137,7 @@ describe('mail outbox over SMTP', () => {
       to: 'never@example.com',
       template: 'passwordReset',
       locale: 'en',
-      data: { fullName: 'N', link },
+      data: { fullName: 'N', link, validityHours: 1 },
     });
     await t.app.ctx.db
       .updateTable('mailOutbox')
@@ -160,7 +160,7 @@ describe('mail outbox over SMTP', () => {
         to: `many-${i}@example.com`,
         template: 'accountCreated',
         locale: 'en',
-        data: { fullName: `M${i}`, link },
+        data: { fullName: `M${i}`, link, validityHours: 1 },
       });
     }
     const [sentA, sentB] = await Promise.all([a.flush(), b.flush()]);
@@ -176,7 +176,7 @@ describe('mail outbox over SMTP', () => {
       to: 'claimed@example.com',
       template: 'passwordReset',
       locale: 'en',
-      data: { fullName: 'C', link },
+      data: { fullName: 'C', link, validityHours: 1 },
     });
     const lease = new Date(Date.now() + LEASE_MS).toISOString();
     await t.app.ctx.db.updateTable('mailOutbox').set({ nextAttemptAt: lease }).execute();
@@ -201,7 +201,7 @@ describe('mail outbox over SMTP', () => {
       to: 'prompt@example.com',
       template: 'passwordReset',
       locale: 'fr',
-      data: { fullName: 'P', link },
+      data: { fullName: 'P', link, validityHours: 1 },
     });
     await jobs.idle();
     await jobs.stop();
@@ -220,7 +220,7 @@ describe('local mailbox transport', () => {
       to: 'local@example.com',
       template: 'accountCreated',
       locale: 'en',
-      data: { fullName: 'L', link },
+      data: { fullName: 'L', link, validityHours: 1 },
     });
     expect(await mailer.flush()).toBe(1);
     const [row] = await outbox();

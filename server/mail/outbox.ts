@@ -3,12 +3,18 @@ import type { OutgoingMail, Transport } from './transport';
 
 /**
  * The durable outbox: a mail is a row first, then a delivery. Several app nodes may flush at once; a
- * node claims a row by moving its nextAttemptAt forward only if nobody did so since it read it, and
- * the claim lapses after LEASE_MS if that node dies mid-delivery.
+ * node claims a row by moving its nextAttemptAt forward, and naming itself in claimedBy, only if
+ * nobody did so since it read it. The claim lapses after LEASE_MS if that node dies mid-delivery and
+ * does not come back; a node that comes back releases its own claims at once (releaseOwnClaims),
+ * since no delivery of its previous life can still be running. Decision 005 has the trade-off.
  */
 export const BATCH_SIZE = 20;
 export const MAX_ATTEMPTS = 10;
-export const LEASE_MS = 5 * 60 * 1000;
+/**
+ * Longer than any one delivery may take (transport.ts bounds the SMTP waits well below it), so a
+ * claim never lapses while its delivery runs: that is what keeps a mail from going twice.
+ */
+export const LEASE_MS = 3 * 60 * 1000;
 const BASE_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60 * 1000;
 
@@ -19,8 +25,24 @@ export function retryDelayMs(attempts: number): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function deliverDueMails(deps: { db: DB; transport: Transport; from: string }): Promise<number> {
-  const { db, transport, from } = deps;
+/**
+ * Makes the mails this node had claimed due again. Called when the node starts: a claim of its
+ * previous life belongs to a delivery the process died in, which would otherwise wait for the lease.
+ */
+export async function releaseOwnClaims(db: DB, node: string): Promise<number> {
+  const now = iso(Date.now());
+  const result = await db
+    .updateTable('mailOutbox')
+    .set({ nextAttemptAt: now, claimedBy: null })
+    .where('status', '=', 'pending')
+    .where('claimedBy', '=', node)
+    .where('nextAttemptAt', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deliverDueMails(deps: { db: DB; transport: Transport; from: string; node: string }) {
+  const { db, transport, from, node } = deps;
   const now = Date.now();
   const due = await db
     .selectFrom('mailOutbox')
@@ -36,7 +58,7 @@ export async function deliverDueMails(deps: { db: DB; transport: Transport; from
   for (const row of due) {
     const claim = await db
       .updateTable('mailOutbox')
-      .set({ nextAttemptAt: iso(Date.now() + LEASE_MS) })
+      .set({ nextAttemptAt: iso(Date.now() + LEASE_MS), claimedBy: node })
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .where('nextAttemptAt', '=', row.nextAttemptAt)
@@ -54,7 +76,7 @@ export async function deliverDueMails(deps: { db: DB; transport: Transport; from
       await transport.deliver(mail);
       await db
         .updateTable('mailOutbox')
-        .set({ status: 'sent', sentAt: iso(Date.now()), lastError: null })
+        .set({ status: 'sent', sentAt: iso(Date.now()), lastError: null, claimedBy: null })
         .where('id', '=', row.id)
         .execute();
       sent++;
@@ -67,6 +89,7 @@ export async function deliverDueMails(deps: { db: DB; transport: Transport; from
           lastError: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
           status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
           nextAttemptAt: iso(Date.now() + retryDelayMs(attempts)),
+          claimedBy: null,
         })
         .where('id', '=', row.id)
         .execute();

@@ -1,39 +1,56 @@
 import { describe, expect, it } from 'vitest';
+import { frenchTypography } from '../i18n';
 import { renderMail } from './templates';
 
 const link = 'https://portal.example.com/en/reset-password/tok?a=1&b=2';
+const data = { fullName: 'A', link, validityHours: 1 };
 
 describe('mail templates', () => {
   it('exist in English and French', () => {
-    expect(renderMail('passwordReset', 'en', { fullName: 'A', link }).subject).toBe('Reset your password');
-    expect(renderMail('passwordReset', 'fr', { fullName: 'A', link }).subject).toBe('Réinitialisez votre mot de passe');
-    expect(renderMail('accountCreated', 'en', { fullName: 'A', link }).subject).toBe(
-      'Your account on the customer portal',
-    );
-    expect(renderMail('accountCreated', 'fr', { fullName: 'A', link }).subject).toBe(
-      'Votre compte sur le portail client',
-    );
+    const subject = (template: 'passwordReset' | 'accountCreated', locale: 'en' | 'fr') =>
+      renderMail({ to: 'a@example.com', template, locale, data }).subject;
+    expect(subject('passwordReset', 'en')).toBe('Reset your password');
+    expect(subject('passwordReset', 'fr')).toBe('Réinitialisez votre mot de passe');
+    expect(subject('accountCreated', 'en')).toBe('Your account on the customer portal');
+    expect(subject('accountCreated', 'fr')).toBe('Votre compte sur le portail client');
   });
 
   it('escape what they insert in the HTML part, and keep the text part plain', () => {
-    const mail = renderMail('accountCreated', 'en', { fullName: '<script>alert(1)</script> & co', link });
+    const mail = renderMail({
+      to: 'a@example.com',
+      template: 'accountCreated',
+      locale: 'en',
+      data: { ...data, fullName: '<script>alert(1)</script> & co' },
+    });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; co');
     expect(mail.html).toContain('href="https://portal.example.com/en/reset-password/tok?a=1&amp;b=2"');
     expect(mail.text).toContain('Hello <script>alert(1)</script> & co,');
-    expect(mail.text).toContain(link);
+    expect(mail.text).toContain(`Choose my password: ${link}`);
   });
 
-  it('state how long the link works when told, in hours or days', () => {
-    expect(renderMail('passwordReset', 'en', { fullName: 'A', link, validity: '1' }).text).toContain(
-      'valid for 1 hour ',
+  it('state how long the link works, with each language’s plurals, in days when whole days', () => {
+    const text = (locale: 'en' | 'fr', validityHours: number) =>
+      renderMail({ to: 'a@example.com', template: 'accountCreated', locale, data: { ...data, validityHours } }).text;
+    expect(text('en', 1)).toContain('valid for 1 hour and can be used once.');
+    expect(text('en', 2)).toContain('valid for 2 hours ');
+    expect(text('en', 168)).toContain('valid for 7 days ');
+    expect(text('fr', 1)).toContain('valable 1 heure et');
+    expect(text('fr', 168)).toContain('valable 7 jours et');
+    expect(text('fr', 24)).toContain('valable 24 heures et');
+  });
+
+  it('follow French typography: a no-break space before : ; ! ? in our texts, never inside a link', () => {
+    const mail = renderMail({ to: 'a@example.com', template: 'passwordReset', locale: 'fr', data });
+    expect(mail.text).toContain(`Choisir un nouveau mot de passe\u00A0: ${link}`);
+    expect(mail.text).toContain('ignorez ce message\u00A0: votre mot de passe reste inchangé.');
+    expect(mail.text).not.toMatch(/ [:;!?]/);
+    expect(mail.text).toContain('tok?a=1&b=2');
+    expect(frenchTypography('Vraiment ? Oui ! Bon ; fin : ici')).toBe(
+      'Vraiment\u202F? Oui\u202F! Bon\u202F; fin\u00A0: ici',
     );
-    expect(renderMail('accountCreated', 'en', { fullName: 'A', link, validity: '168' }).text).toContain(
-      'valid for 7 days ',
-    );
-    expect(renderMail('accountCreated', 'fr', { fullName: 'A', link, validity: '168' }).text).toContain(
-      'valable 7 jours ',
-    );
-    expect(renderMail('accountCreated', 'en', { fullName: 'A', link }).text).toContain('This link can be used once.');
+    // English keeps its own rules
+    const en = renderMail({ to: 'a@example.com', template: 'passwordReset', locale: 'en', data });
+    expect(en.text).toContain('ignore this message: your password');
   });
 });

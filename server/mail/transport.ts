@@ -17,8 +17,11 @@ export interface Transport {
   close(): void;
 }
 
-/** Timeouts well below the outbox's claim lease, so a stuck server cannot outlive the claim. */
-const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+/**
+ * Timeouts well below the outbox's claim lease (3 min), so a slow or stuck server gives up long
+ * before another node may take the mail over.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
 export function smtpTransport(url: string): Transport {
   const transporter = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });

@@ -1,28 +1,34 @@
 import type { Locale } from '../../common/roles';
 import type { DB } from '../db';
 
-/** Mail templates; each exists in English and French in server/mail/templates.ts. */
-export type MailTemplate = 'passwordReset' | 'accountCreated';
-
-export interface MailRequest {
-  to: string;
-  template: MailTemplate;
-  locale: Locale;
-  /**
-   * values substituted in the template: fullName, link, and optionally validity (how long the link
-   * works: a number of hours such as "24" or "168", or a phrase in the mail's language)
-   */
-  data: Record<string, string>;
+/**
+ * Every mail template and the data it takes. A request names a template and must give exactly its
+ * data: a missing or an extra field is a type error. Texts are in server/i18n, layouts in templates.ts.
+ */
+export interface MailTemplates {
+  passwordReset: { fullName: string; link: string; validityHours: number };
+  accountCreated: { fullName: string; link: string; validityHours: number };
 }
+
+export type MailTemplate = keyof MailTemplates;
+
+export type MailRequest<T extends MailTemplate = MailTemplate> = {
+  [K in T]: { to: string; template: K; locale: Locale; data: MailTemplates[K] };
+}[T];
 
 export interface Mailer {
   /**
-   * Renders the mail and stores it in the durable outbox; delivery happens in the background. Given
-   * the caller's transaction, the mail is stored in it, so it leaves only if the change commits.
+   * Renders the mail and writes it to the durable outbox through `db`: pass the transaction that makes
+   * the change the mail tells of, so both commit or roll back together. Delivery happens later.
    */
-  send(request: MailRequest, trx?: DB): Promise<void>;
+  send(request: MailRequest, db?: DB): Promise<void>;
   /** Delivers due mails now (the outbox job and tests call it). Returns how many were sent. */
   flush(): Promise<number>;
+  /**
+   * Makes due again the mails this node (NODE_NAME) had claimed: called at start, since a delivery
+   * of the node's previous life cannot still be running. Returns how many.
+   */
+  releaseOwnClaims(): Promise<number>;
   /** Waits for a delivery pass in progress, then lets the SMTP connection go. */
   close(): Promise<void>;
 }

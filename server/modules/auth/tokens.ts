@@ -8,8 +8,10 @@ import { type DB, nowIso } from '../../db';
  */
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
+export const newResetToken = () => crypto.randomBytes(32).toString('base64url');
+
 export async function issuePasswordResetToken(db: DB, userId: number, validityMs = PASSWORD_RESET_VALIDITY_MS) {
-  const token = crypto.randomBytes(32).toString('base64url');
+  const token = newResetToken();
   const now = Date.now();
   await db
     .insertInto('passwordResetTokens')

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemActor } from '../../actor';
 import type { AppContext } from '../../context';
 import { login, TEST_PASSWORD } from '../../test/factories';
@@ -50,5 +50,28 @@ describe('users service, outside any request', () => {
       statusCode: 400,
     });
     expect(await ctx.db.selectFrom('users').select('id').where('email', '=', input.email).execute()).toHaveLength(0);
+  });
+
+  it('creates no account, token or mail when its welcome mail cannot be written', async () => {
+    const send = vi.spyOn(ctx.mail, 'send').mockRejectedValueOnce(new Error('outbox unavailable'));
+    try {
+      await expect(
+        createUser(ctx, systemActor('test'), {
+          email: 'no-mail-no-account@example.com',
+          fullname: 'Nobody',
+          type: 'admin',
+          preferredLocale: 'fr',
+        }),
+      ).rejects.toThrow('outbox unavailable');
+    } finally {
+      send.mockRestore();
+    }
+    const users = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'no-mail-no-account@example.com')
+      .execute();
+    expect(users).toHaveLength(0);
+    expect(await outboxFor('no-mail-no-account@example.com')).toHaveLength(0);
   });
 });

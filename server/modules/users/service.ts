@@ -57,19 +57,20 @@ export type CreateUserInput = CreateUserBody & { password?: string };
 /**
  * Creates an enabled staff account. Through the API it has no password and is mailed a link to choose
  * one; the operator command line gives a password instead (the first admin has no mailbox to read yet).
- * The mail is written after the commit, so a failed insert never leaves a link to a missing account.
+ * The account, its token and its mail are one transaction: no account without its mail, no mail
+ * with a link to a missing account.
  */
 export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<User> {
-  const { db, config, mail, log } = ctx;
+  const { db, config, mail } = ctx;
   authorizeUserCreate(actor, input);
   const weakness = input.password === undefined ? null : checkPassword(input.password);
   if (weakness) throw badRequest('The password does not meet the rules', [{ path: 'password', message: weakness }]);
   if (await repo.emailTaken(db, input.email)) throw emailTaken(EMAIL_TAKEN);
   // Hashing is slow: do it before the transaction, not inside.
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  let created: { row: repo.UserRow; token: string | null };
+  let row: repo.UserRow;
   try {
-    created = await db.transaction().execute(async (trx) => {
+    row = await db.transaction().execute(async (trx) => {
       const row = await repo.insertUser(trx, {
         email: input.email,
         fullName: input.fullname,
@@ -77,31 +78,26 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
         preferredLocale: input.preferredLocale,
         passwordHash,
       });
-      const token = passwordHash ? null : await issuePasswordResetToken(trx, row.id, FIRST_PASSWORD_LINK_VALIDITY_MS);
-      return { row, token };
+      if (passwordHash) return row;
+      const token = await issuePasswordResetToken(trx, row.id, FIRST_PASSWORD_LINK_VALIDITY_MS);
+      await mail.send(
+        {
+          to: row.email,
+          template: 'accountCreated',
+          locale: row.preferredLocale,
+          data: {
+            fullName: row.fullName,
+            link: resetPasswordLink(config.baseUrl, row.preferredLocale, token),
+            validityHours: FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000,
+          },
+        },
+        trx,
+      );
+      return row;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
-  }
-  const { row, token } = created;
-  if (token === null) return toApiUser(row);
-  try {
-    await mail.send({
-      to: row.email,
-      template: 'accountCreated',
-      locale: row.preferredLocale,
-      data: {
-        fullName: row.fullName,
-        link: resetPasswordLink(config.baseUrl, row.preferredLocale, token),
-        // in hours: the template states "valid for 7 days"
-        validity: String(FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000),
-      },
-    });
-  } catch (error) {
-    // The account exists either way; answering 500 would make the admin retry into a 409. The person
-    // can still get a link through "password lost".
-    log.error({ err: error, userId: row.id }, 'account created but its welcome mail could not be queued');
   }
   return toApiUser(row);
 }
@@ -148,7 +144,7 @@ export async function updateUser(
             data: {
               fullName: updated.fullName,
               link: resetPasswordLink(config.baseUrl, updated.preferredLocale, token),
-              validity: String(FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000),
+              validityHours: FIRST_PASSWORD_LINK_VALIDITY_MS / 3_600_000,
             },
           },
           trx,

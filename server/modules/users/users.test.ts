@@ -149,7 +149,7 @@ describe('POST /api/users', () => {
       to: 'new.person@example.com',
       template: 'accountCreated',
       locale: 'fr',
-      data: { fullName: 'Nouvelle Personne', validity: '168' },
+      data: { fullName: 'Nouvelle Personne', validityHours: 168 },
     });
     const link = new URL(mail.data.link);
     expect(`${link.origin}${link.pathname}`).toMatch(/^http:\/\/portal\.test\/fr\/reset-password\/[^/]+$/);

@@ -40,6 +40,7 @@ export async function createActivity(db: Kysely<any>, { id }: Columns) {
       .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending'))
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_by', 'text')
       .addColumn('last_error', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('sent_at', 'text'),
