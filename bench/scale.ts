@@ -4,7 +4,7 @@
  * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
  * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
  *
- * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200]
+ * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200 --databases sqlite,postgres]
  * PostgreSQL is measured when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set: a scratch database
  * is created on it and dropped after.
  */
@@ -25,6 +25,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,100000' },
     iterations: { type: 'string', default: '200' },
+    databases: { type: 'string', default: 'sqlite,postgres' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
@@ -175,7 +176,8 @@ async function benchmark(dialect: DialectName): Promise<Timings[]> {
   }
 }
 
-const dialects: DialectName[] = ['sqlite', ...(ADMIN_URL ? (['postgres'] as const) : [])];
+const WANTED = values.databases.split(',');
+const dialects = (['sqlite', 'postgres'] as const).filter((d) => WANTED.includes(d) && (d === 'sqlite' || ADMIN_URL));
 const results = new Map<DialectName, Timings[]>();
 for (const dialect of dialects) results.set(dialect, await benchmark(dialect));
 
@@ -204,4 +206,4 @@ for (const [dialect, perSize] of results) {
   }
 }
 console.log(overBudget ? `\n${overBudget} first-page queries over the 2x budget` : '\nEvery first page within 2x.');
-if (!ADMIN_URL) console.log('PostgreSQL not measured: TEST_DATABASE_URL is not set');
+if (!ADMIN_URL && WANTED.includes('postgres')) console.log('PostgreSQL not measured: TEST_DATABASE_URL is not set');

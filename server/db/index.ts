@@ -65,6 +65,10 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A page cache of up to 64 MiB instead of SQLite's 2 MiB: at 100k rows the search indexes and the
+  // licences index no longer fit in 2, and a search re-read its pages from the OS at every run
+  // (decision 013: 0.79 ms instead of 0.34 for a customer search).
+  sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],

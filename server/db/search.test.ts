@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
 import type { DB } from '.';
-import { countUpTo, ftsPhrase, isPostgres, likePattern, textMatch } from './search';
+import { countUpTo, endTrigrams, ftsPhrase, isPostgres, likePattern, textMatch } from './search';
 
 let t: TestApp;
 let db: DB;
@@ -87,7 +87,38 @@ describe('countUpTo', () => {
   });
 });
 
+describe('substring match', () => {
+  it('matches the whole filter, not only its first and last trigrams, whatever the case', async () => {
+    const names = ['Xyzqua Bravo Wombat', 'Xyzqua Wombat', 'wombat XYZQUA BRAVO', 'Ÿvonne Ölström Qwvz'];
+    await sql`insert into customers (name, customer_key, created_at, updated_at) values ${sql.join(
+      names.map((name, i) => sql`(${name}, ${`SUBSTR${i}`}, '', '')`),
+    )}`.execute(db);
+    const matching = async (text: string) =>
+      (
+        await db
+          .selectFrom('customers')
+          .select('name')
+          .where(textMatch(db, 'customers', text))
+          .orderBy('id')
+          .execute()
+      ).map((row) => row.name);
+    // Its first trigram "xyz" and last "bat" are in the second name too, the substring is not.
+    expect(await matching('xyzqua bravo wombat')).toEqual(['Xyzqua Bravo Wombat']);
+    expect(await matching('XYZQUA bravo')).toEqual(['Xyzqua Bravo Wombat', 'wombat XYZQUA BRAVO']);
+    expect(await matching('xyzqua wombat')).toEqual(['Xyzqua Wombat']);
+    // Beyond ASCII, the case of any letter.
+    expect(await matching('ÿvonne öls')).toEqual(['Ÿvonne Ölström Qwvz']);
+  });
+});
+
 describe('filter text', () => {
+  it('takes the first and last trigrams of an ASCII filter of six characters or more', () => {
+    expect(endTrigrams('sophie.lef')).toEqual(['sop', 'lef']);
+    expect(endTrigrams('abcdef')).toEqual(['abc', 'def']);
+    expect(endTrigrams('abcde')).toBeUndefined();
+    expect(endTrigrams('élodie')).toBeUndefined();
+  });
+
   it('escapes like wildcards and the escape itself', () => {
     expect(likePattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');
   });

