@@ -27,11 +27,8 @@ export async function recordLoginAttempt(db: DB, attempt: { email: string; ip: s
     .execute();
 }
 
-/**
- * Failed sign-ins since `since`: for the e-mail, those after its last successful sign-in (the owner
- * proved who they are), and for the IP address, all of them.
- */
-export async function recentFailures(db: DB, email: string, ip: string, since: string) {
+/** Failures of an e-mail count from its last successful sign-in after `since` (the owner proved who they are), else from `since`. */
+async function failuresCountFrom(db: DB, email: string, since: string): Promise<string> {
   const lastSuccess = await db
     .selectFrom('loginAttempts')
     .select((eb) => eb.fn.max('createdAt').as('at'))
@@ -39,7 +36,15 @@ export async function recentFailures(db: DB, email: string, ip: string, since: s
     .where('success', '=', 1)
     .where('createdAt', '>=', since)
     .executeTakeFirst();
-  const emailSince = lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
+  return lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
+}
+
+/**
+ * Failed sign-ins since `since`: for the e-mail, those after its last successful sign-in (the owner
+ * proved who they are), and for the IP address, all of them.
+ */
+export async function recentFailures(db: DB, email: string, ip: string, since: string) {
+  const emailSince = await failuresCountFrom(db, email, since);
   const [byEmail, byIp] = await Promise.all([
     db
       .selectFrom('loginAttempts')
@@ -61,14 +66,7 @@ export async function recentFailures(db: DB, email: string, ip: string, since: s
 
 /** Failed sign-ins for the e-mail after its last success and after `since`: how many, and the latest. */
 export async function failuresSinceLastSuccess(db: DB, email: string, since: string) {
-  const lastSuccess = await db
-    .selectFrom('loginAttempts')
-    .select((eb) => eb.fn.max('createdAt').as('at'))
-    .where('email', '=', email)
-    .where('success', '=', 1)
-    .where('createdAt', '>=', since)
-    .executeTakeFirst();
-  const from = lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
+  const from = await failuresCountFrom(db, email, since);
   const row = await db
     .selectFrom('loginAttempts')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('createdAt').as('last')])
