@@ -143,6 +143,12 @@ export const MATRIX: MatrixRow[] = [
     expect: anyone,
     call: async (f) => ({ payload: { passwordResetToken: await f.resetToken(), password: 'A-Valid-Password-123' } }),
   },
+  {
+    method: 'POST',
+    url: '/api/auth/confirm-email',
+    expect: anyone,
+    call: () => ({ payload: { token: 'unknown-token' } }),
+  },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
   {
     method: 'GET',

@@ -36,6 +36,7 @@ describe('redactUrl', () => {
     ['/en/reset-password/abc123', `/en/reset-password/${REDACTED}`],
     ['/reset-password/abc123?x=1', `/reset-password/${REDACTED}?x=1`],
     ['/fr/invitation/KEY123', `/fr/invitation/${REDACTED}`],
+    ['/en/confirm-email/abc123', `/en/confirm-email/${REDACTED}`],
     ['/en/sign-up/confirmation/KEY123', `/en/sign-up/confirmation/${REDACTED}`],
     ['/api/get/linux/p/1.0/?secret=s3cr3t&a=b', `/api/get/linux/p/1.0/?secret=${REDACTED}&a=b`],
     ['/x?api%5Fkey=v&token&filter=ok', `/x?api%5Fkey=${REDACTED}&token&filter=ok`],

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 /**
  * What the request logs may show. Fastify logs every request's URL; some URLs carry a secret:
  * a reset link is /{locale}/reset-password/{token}, an invitation /{locale}/invitation/{key}, a
- * sign-up confirmation /{locale}/sign-up/confirmation/{key}, and GET /api/auth/check-password-reset
+ * sign-up confirmation /{locale}/sign-up/confirmation/{key}, an e-mail change
+ * /{locale}/confirm-email/{token}, and GET /api/auth/check-password-reset
  * takes the token as a query parameter. Those parts are replaced before anything is written.
  */
 export const REDACTED = '[redacted]';
@@ -11,7 +12,7 @@ export const REDACTED = '[redacted]';
 /** Query parameters whose value is a secret, on any route. */
 const SECRET_PARAM = /token|secret|password|passwd|key|signature|session|code|auth/i;
 /** Path segments after which the next segment is a secret. */
-const SECRET_AFTER_SEGMENT = new Set(['reset-password', 'invitation', 'confirmation']);
+const SECRET_AFTER_SEGMENT = new Set(['reset-password', 'invitation', 'confirmation', 'confirm-email']);
 
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');

@@ -31,15 +31,27 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
+/**
+ * A change of `email` is not applied at once: it needs `currentPassword`, and takes effect when the
+ * link mailed to the new address is followed (POST /api/auth/confirm-email).
+ */
 export const UpdateProfileBody = z
   .object({
     email: Email,
     fullName: z.string().trim().min(1).max(200),
     preferredLocale: z.enum(LOCALES),
+    currentPassword: z.string().min(1).max(1024),
   })
   .partial()
   .strict();
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+
+export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
+export type ConfirmEmailBody = z.infer<typeof ConfirmEmailBody>;
+
+/** The address the account now has. */
+export const ConfirmEmailResult = z.object({ email: z.string() });
+export type ConfirmEmailResult = z.infer<typeof ConfirmEmailResult>;
 
 export const RequestPasswordResetBody = z.object({
   email: Email,

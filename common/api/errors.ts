@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited',
   loginDelayed: 'login_delayed',
   invalidToken: 'invalid_token',
+  wrongPassword: 'wrong_password',
   crossOrigin: 'cross_origin',
   payloadTooLarge: 'payload_too_large',
   uriTooLong: 'uri_too_long',

@@ -15,6 +15,7 @@ import pg from 'pg';
 import type { DialectName } from './dialect';
 import { initialMigration } from './migrations/001_initial';
 import { searchMigration } from './migrations/002_search';
+import { emailChangeMigration } from './migrations/003_email_change';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -31,6 +32,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001_initial': initialMigration(dialect),
     '002_search': searchMigration(dialect),
+    '003_email_change': emailChangeMigration(dialect),
   };
 }
 

@@ -60,6 +60,17 @@ export interface PasswordResetTokensTable {
   usedAt: Timestamp | null;
 }
 
+/** A requested change of a user's own e-mail, waiting for the link sent to the new address. */
+export interface EmailChangeTokensTable {
+  id: Generated<number>;
+  userId: number;
+  newEmail: string;
+  tokenHash: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
 export interface LoginAttemptsTable {
   id: Generated<number>;
   email: string;
@@ -278,6 +289,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   passwordResetTokens: PasswordResetTokensTable;
+  emailChangeTokens: EmailChangeTokensTable;
   loginAttempts: LoginAttemptsTable;
   usedCaptchas: UsedCaptchasTable;
   customers: CustomersTable;

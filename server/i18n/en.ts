@@ -25,6 +25,28 @@ export const en = {
       intro: 'An account has been created for you on the customer portal. To sign in, first choose your password.',
       action: 'Choose my password',
     },
+    emailChangeConfirm: {
+      subject: 'Confirm your new e-mail address',
+      intro:
+        'You asked to use this address for your account on the customer portal. It takes effect once you confirm it.',
+      action: 'Confirm this address',
+      ignore: 'If you did not ask for this, ignore this message: nothing changes.',
+    },
+    emailChangeTaken: {
+      subject: 'Your e-mail address on the customer portal',
+      greeting: 'Hello,',
+      intro:
+        'Someone asked to move another account of the customer portal to this address. This address already has its own account, so nothing was changed.',
+      action: 'Sign in to your account',
+      after: 'If you cannot sign in, use “Forgot your password?” on the sign-in page.',
+    },
+    emailChangeNotice: {
+      subject: 'A change of your e-mail address was requested',
+      intro:
+        'A change of your account’s e-mail address to {{newEmail}} was requested on the customer portal. It takes effect only when the link sent to that address is followed.',
+      ifNotYou: 'If you did not ask for this, choose a new password now and tell your portal contact.',
+      action: 'Choose a new password',
+    },
   },
 };
 

@@ -29,5 +29,28 @@ export const fr: ServerTexts = {
         'Un compte a été créé pour vous sur le portail client. Pour vous connecter, choisissez d’abord votre mot de passe.',
       action: 'Choisir mon mot de passe',
     },
+    emailChangeConfirm: {
+      subject: 'Confirmez votre nouvelle adresse e-mail',
+      intro:
+        'Vous avez demandé à utiliser cette adresse pour votre compte sur le portail client. Le changement prendra effet une fois l’adresse confirmée.',
+      action: 'Confirmer cette adresse',
+      ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne change.',
+    },
+    emailChangeTaken: {
+      subject: 'Votre adresse e-mail sur le portail client',
+      greeting: 'Bonjour,',
+      intro:
+        'Quelqu’un a demandé à déplacer un autre compte du portail client vers cette adresse. Cette adresse a déjà son propre compte : rien n’a été modifié.',
+      action: 'Se connecter à votre compte',
+      after: 'Si vous ne pouvez pas vous connecter, utilisez « Mot de passe oublié ? » sur la page de connexion.',
+    },
+    emailChangeNotice: {
+      subject: 'Un changement de votre adresse e-mail a été demandé',
+      intro:
+        'Le changement de l’adresse e-mail de votre compte en {{newEmail}} a été demandé sur le portail client. Il ne prendra effet que si le lien envoyé à cette adresse est suivi.',
+      ifNotYou:
+        'Si vous n’êtes pas à l’origine de cette demande, choisissez dès maintenant un nouveau mot de passe et prévenez votre contact sur le portail.',
+      action: 'Choisir un nouveau mot de passe',
+    },
   },
 };

@@ -49,6 +49,33 @@ const LAYOUTS: Layouts = {
     after: [t('mail.linkOnce', { validity: durationText(locale, d.validityHours) })],
     signature: t('mail.signature'),
   }),
+  emailChangeConfirm: (t, locale, d) => ({
+    subject: t('mail.emailChangeConfirm.subject'),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.emailChangeConfirm.intro')],
+    action: { label: t('mail.emailChangeConfirm.action'), link: d.link },
+    after: [
+      t('mail.linkOnce', { validity: durationText(locale, d.validityHours) }),
+      t('mail.emailChangeConfirm.ignore'),
+    ],
+    signature: t('mail.signature'),
+  }),
+  emailChangeTaken: (t, _locale, d) => ({
+    subject: t('mail.emailChangeTaken.subject'),
+    greeting: t('mail.emailChangeTaken.greeting'),
+    paragraphs: [t('mail.emailChangeTaken.intro')],
+    action: { label: t('mail.emailChangeTaken.action'), link: d.link },
+    after: [t('mail.emailChangeTaken.after')],
+    signature: t('mail.signature'),
+  }),
+  emailChangeNotice: (t, _locale, d) => ({
+    subject: t('mail.emailChangeNotice.subject'),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.emailChangeNotice.intro', { newEmail: d.newEmail }), t('mail.emailChangeNotice.ifNotYou')],
+    action: { label: t('mail.emailChangeNotice.action'), link: d.link },
+    after: [],
+    signature: t('mail.signature'),
+  }),
 };
 
 function partsOf<T extends MailTemplate>(request: MailRequest<T>): Parts {

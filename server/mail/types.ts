@@ -8,6 +8,12 @@ import type { DB } from '../db';
 export interface MailTemplates {
   passwordReset: { fullName: string; link: string; validityHours: number };
   accountCreated: { fullName: string; link: string; validityHours: number };
+  /** to a new address: the link that makes one's own e-mail change */
+  emailChangeConfirm: { fullName: string; link: string; validityHours: number };
+  /** to a new address that already has an account: no link, only a way to sign in */
+  emailChangeTaken: { link: string };
+  /** to the old address: a change was asked for */
+  emailChangeNotice: { fullName: string; newEmail: string; link: string };
 }
 
 export type MailTemplate = keyof MailTemplates;

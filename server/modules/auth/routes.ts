@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CaptchaChallenge,
+  ConfirmEmailBody,
+  ConfirmEmailResult,
   CheckPasswordResetQuery,
   LoginBody,
   Profile,
@@ -15,6 +17,7 @@ import { CAPTCHA_REQUIRED_STATUS } from '../../../common/constants';
 import { access } from '../../plugins/access';
 import { perMinute } from '../../plugins/rate-limit';
 import { actorOf, clearSessionCookie, withSessionCookie } from '../../plugins/session';
+import { confirmEmail } from './email-change';
 import * as service from './service';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));
@@ -74,12 +77,27 @@ export async function authRoutes(app: FastifyInstance) {
       config: { access: access.signedIn },
       schema: {
         tags: ['auth'],
-        summary: 'Update e-mail, full name or preferred language',
+        summary:
+          'Update full name or preferred language; a new e-mail needs currentPassword and takes effect when the link mailed to it is followed',
         body: UpdateProfileBody,
-        response: { 200: Profile, ...errors(400, 401, 409) },
+        response: { 200: Profile, ...errors(400, 401) },
       },
     },
     async (request) => service.updateProfile(ctx, actorOf(request), request.body),
+  );
+
+  api.post(
+    '/auth/confirm-email',
+    {
+      config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
+      schema: {
+        tags: ['auth'],
+        summary: 'Follow the link mailed to a new address: the account takes that address',
+        body: ConfirmEmailBody,
+        response: { 200: ConfirmEmailResult, ...errors(400, 409, 429) },
+      },
+    },
+    async (request) => confirmEmail(ctx, actorOf(request), request.body),
   );
 
   api.post(

@@ -17,12 +17,12 @@ import {
 import { DEFAULT_LOCALE, profileRole } from '../../../common/roles';
 import { type Actor, originOf, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import { isUniqueViolation } from '../../db';
-import { emailTaken, HttpError, notFound, unauthenticated } from '../../http-error';
+import { HttpError, notFound, unauthenticated } from '../../http-error';
 import { isBuiltinCaptcha } from '../../integrations/captcha';
 import { renderMail } from '../../mail/templates';
 import { endSession, startSession } from '../sessions/service';
 import { loginDelayed, loginWait } from './backoff';
+import { requestEmailChange } from './email-change';
 import { hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { issuePasswordResetToken, newResetToken, resetPasswordLink } from './tokens';
@@ -109,21 +109,20 @@ async function loadProfile(
   };
 }
 
-const emailTakenError = () => emailTaken('This e-mail address is already used by another account');
-
+/**
+ * Updates the signed-in user's name or language at once; a new e-mail only after the current
+ * password and the link mailed to it (email-change.ts). No answer tells whether an address is taken.
+ */
 export async function updateProfile(ctx: AppContext, actor: Actor, patch: UpdateProfileBody): Promise<Profile> {
   const { db } = ctx;
-  const userId = signedInUser(actor).user.id;
-  if (patch.email && (await repo.emailTakenByOther(db, patch.email, userId))) throw emailTakenError();
-  if (Object.keys(patch).length > 0) {
-    try {
-      await repo.updateProfile(db, userId, patch);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailTakenError();
-      throw error;
-    }
+  const current = signedInUser(actor).user;
+  const { email, currentPassword, ...rest } = patch;
+  if (email !== undefined && email.toLowerCase() !== current.email.toLowerCase()) {
+    const preferredLocale = rest.preferredLocale ?? current.preferredLocale;
+    await requestEmailChange(ctx, { ...current, preferredLocale }, email, currentPassword);
   }
-  const user = await repo.findUserById(db, userId);
+  if (Object.keys(rest).length > 0) await repo.updateProfile(db, current.id, rest);
+  const user = await repo.findUserById(db, current.id);
   if (!user) throw unauthenticated();
   return loadProfile(ctx, user);
 }
