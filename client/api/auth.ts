@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  type ConfirmEmailBody,
+  ConfirmEmailResult,
   type LoginBody,
   Profile,
   PublicConfig,
@@ -28,6 +30,10 @@ export const login = (body: LoginBody) =>
 export const logout = () => api.post('/auth/logout', {}, { schema: z.unknown(), reloadOnUnauthorized: false });
 
 export const updateProfile = (body: UpdateProfileBody) => api.patch('/auth/me', body, { schema: Profile });
+
+/** Follows the link mailed to a new address; answers the address the account now has. */
+export const confirmEmail = (body: ConfirmEmailBody) =>
+  api.post('/auth/confirm-email', body, { schema: ConfirmEmailResult });
 
 export const requestPasswordReset = (body: RequestPasswordResetBody) =>
   api.post('/auth/request-password-reset', body, { schema: Ok });

@@ -18,6 +18,7 @@ const LoginPage = page(() => import('../pages/login/LoginPage'), 'LoginPage');
 const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage');
 const PasswordLostPage = page(() => import('../pages/password-lost/PasswordLostPage'), 'PasswordLostPage');
 const ResetPasswordPage = page(() => import('../pages/reset-password/ResetPasswordPage'), 'ResetPasswordPage');
+const ConfirmEmailPage = page(() => import('../pages/confirm-email/ConfirmEmailPage'), 'ConfirmEmailPage');
 const HomePage = page(() => import('../pages/home/HomePage'), 'HomePage');
 const UsersPage = page(() => import('../pages/users/UsersPage'), 'UsersPage');
 const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'SettingsPage');
@@ -81,6 +82,7 @@ export function AppRoutes() {
         <Route path="logout" element={<LogoutPage />} />
         <Route path="password-lost" element={unauthenticated(<PasswordLostPage />)} />
         <Route path="reset-password/:token" element={unauthenticated(<ResetPasswordPage />)} />
+        <Route path="confirm-email/:token" element={<ConfirmEmailPage />} />
         <Route path="invitation/:key" element={<InvitationPage />} />
         <Route path="sign-up" element={<SignUpPage />} />
         <Route path="sign-up/confirmation/:key" element={<SignUpConfirmationPage />} />

@@ -34,22 +34,49 @@ describe('SettingsPage', () => {
     });
   });
 
-  it('puts a taken e-mail on the e-mail field', async () => {
-    fakeApi({
-      'PATCH /api/auth/me': () =>
-        apiError(409, 'email_taken', 'This e-mail address is already used by another account'),
+  it('asks for the current password when the e-mail changes, then says a link was sent to the new address', async () => {
+    const api = fakeApi({
+      'PATCH /api/auth/me': () => ({ status: 200, body: adminProfile }),
+      'GET /api/auth/me': () => ({ status: 200, body: adminProfile }),
     });
     renderSettings();
+    expect(within(form()).queryByLabelText(/^Current password/)).toBeNull();
     const email = within(form()).getByLabelText(/^Email/) as HTMLInputElement;
-    fireEvent.change(email, { target: { value: 'pm@demo.portal' } });
-    fireEvent.click(within(form()).getByRole('button', { name: 'Save' }));
+    fireEvent.change(email, { target: { value: 'alice.new@demo.portal' } });
+    const password = within(form()).getByLabelText(/^Current password/) as HTMLInputElement;
 
-    await within(form()).findByTestId('settings-error');
-    expect(email.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
-      'This e-mail address is already used by another account.',
+    // Not sent without the password.
+    fireEvent.click(within(form()).getByRole('button', { name: 'Save' }));
+    expect(await within(form()).findByText('This field is required.')).toBeTruthy();
+    expect(api.calls('PATCH /api/auth/me')).toHaveLength(0);
+
+    fireEvent.change(password, { target: { value: 'My-Current-Password-1!' } });
+    fireEvent.click(within(form()).getByRole('button', { name: 'Save' }));
+    const pending = await within(form()).findByTestId('settings-email-pending');
+    expect(pending.textContent).toBe(
+      'A confirmation link was sent to alice.new@demo.portal. Your e-mail address changes when you follow it (within 24 hours).',
     );
-    expect(email.value).toBe('pm@demo.portal');
+    expect(api.calls('PATCH /api/auth/me')[0].body).toEqual({
+      email: 'alice.new@demo.portal',
+      currentPassword: 'My-Current-Password-1!',
+      fullName: adminProfile.fullName,
+      preferredLocale: 'en',
+    });
+    // Until the link is followed the account keeps its address, and the form shows it.
+    expect(email.value).toBe('admin@demo.portal');
+    expect(within(form()).queryByLabelText(/^Current password/)).toBeNull();
+  });
+
+  it('puts a wrong current password on its field', async () => {
+    fakeApi({
+      'PATCH /api/auth/me': () => apiError(400, 'wrong_password', 'The current password is not correct'),
+    });
+    renderSettings('/fr/settings');
+    fireEvent.change(within(form()).getByLabelText(/^E-mail/), { target: { value: 'autre@demo.portal' } });
+    fireEvent.change(within(form()).getByLabelText(/^Mot de passe actuel/), { target: { value: 'faux' } });
+    fireEvent.click(within(form()).getByRole('button', { name: 'Enregistrer' }));
+    const alert = await within(form()).findByTestId('settings-error');
+    expect(alert.textContent).toContain("Le mot de passe actuel n'est pas correct.");
   });
 
   it('gives the failure message in French on the French page', async () => {
@@ -76,8 +103,8 @@ describe('SettingsPage', () => {
     fireEvent.click(within(form()).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(api.calls('GET /api/auth/me')).toHaveLength(1));
+    // The e-mail did not change, so it is not sent (nor a password asked for).
     expect(api.calls('PATCH /api/auth/me')[0].body).toEqual({
-      email: 'admin@demo.portal',
       fullName: 'Alice B. Martin',
       preferredLocale: 'en',
     });

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ interface Values {
   email: string;
   fullName: string;
   preferredLocale: Locale;
+  currentPassword: string;
 }
 
 type Errors = Partial<Record<keyof Values, string | null>>;
@@ -27,8 +28,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
     email: profile.email,
     fullName: profile.fullName,
     preferredLocale: profile.preferredLocale,
+    currentPassword: '',
   });
   const [errors, setErrors] = useState<Errors>({});
+  // A new e-mail takes effect from the link mailed to it, after the current password (docs/security.md).
+  const emailChanged = values.email.trim().toLowerCase() !== profile.email.toLowerCase();
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
@@ -38,22 +43,27 @@ function ProfileForm({ profile }: { profile: Profile }) {
     const found: Errors = {
       email: emailError(values.email, t),
       fullName: values.fullName.trim() ? null : t('errors.required'),
+      currentPassword: emailChanged && !values.currentPassword ? t('errors.required') : null,
     };
     setErrors(found);
-    if (found.email || found.fullName) {
+    if (found.email || found.fullName || found.currentPassword) {
       focusFirstInvalid();
       return;
     }
     setSubmitting(true);
     setFailure(null);
     try {
+      const requestedEmail = emailChanged ? values.email.trim() : null;
       const saved = await updateProfile({
-        email: values.email.trim(),
         fullName: values.fullName.trim(),
         preferredLocale: values.preferredLocale,
+        ...(requestedEmail ? { email: requestedEmail, currentPassword: values.currentPassword } : {}),
       });
       storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
       notify({ status: 'success', message: t('settings.saved', { lng: saved.preferredLocale }) });
+      // The address stays the old one until the link is followed: the form shows it again.
+      setPendingEmail(requestedEmail);
+      setValues((v) => ({ ...v, email: saved.email, currentPassword: '' }));
       // A new preferred locale moves the page to that locale (the profile's locale wins over the path).
       setProfile(queryClient, saved);
       await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
@@ -81,8 +91,32 @@ function ProfileForm({ profile }: { profile: Profile }) {
           withAsterisk={false}
           value={values.email}
           error={errors.email}
-          onChange={(e) => setValues((v) => ({ ...v, email: e.currentTarget.value }))}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setValues((v) => ({ ...v, email: value }));
+          }}
         />
+        {emailChanged && (
+          <PasswordInput
+            label={t('settings.currentPassword')}
+            description={t('settings.currentPasswordHint')}
+            name="currentPassword"
+            autoComplete="current-password"
+            required
+            withAsterisk={false}
+            value={values.currentPassword}
+            error={errors.currentPassword}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setValues((v) => ({ ...v, currentPassword: value }));
+            }}
+          />
+        )}
+        {pendingEmail && (
+          <Alert color="blue" data-testid="settings-email-pending">
+            {t('settings.emailConfirmationSent', { email: pendingEmail })}
+          </Alert>
+        )}
         <TextInput
           label={t('settings.fullName')}
           name="fullName"
@@ -91,14 +125,20 @@ function ProfileForm({ profile }: { profile: Profile }) {
           withAsterisk={false}
           value={values.fullName}
           error={errors.fullName}
-          onChange={(e) => setValues((v) => ({ ...v, fullName: e.currentTarget.value }))}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setValues((v) => ({ ...v, fullName: value }));
+          }}
         />
         <NativeSelect
           label={t('settings.preferredLanguage')}
           name="preferredLocale"
           value={values.preferredLocale}
           error={errors.preferredLocale}
-          onChange={(e) => setValues((v) => ({ ...v, preferredLocale: e.currentTarget.value as Locale }))}
+          onChange={(e) => {
+            const value = e.currentTarget.value as Locale;
+            setValues((v) => ({ ...v, preferredLocale: value }));
+          }}
           data={LOCALES.map((locale) => ({ value: locale, label: t(`language.${locale}`) }))}
         />
         {failure && (
