@@ -168,7 +168,7 @@ export function SettingsPage() {
         <Title order={2} size="h3" mb="md">
           {t('settings.profile')}
         </Title>
-        <ProfileForm key={profile.id} profile={profile} />
+        <ProfileForm key={`${profile.id}-${profile.email}`} profile={profile} />
       </Paper>
       {/* Notification preferences per membership (spec 2 "Settings") are saved together with the profile
           once the memberships API exists; this block is where they go. */}
