@@ -38,6 +38,8 @@ export interface Fixture {
   resetToken: () => Promise<string>;
   /** a solved captcha, as the web client sends it */
   captcha: () => Promise<string>;
+  /** a live e-mail change token of a fresh user nobody signs in as, to a fresh address */
+  emailChangeToken: () => Promise<string>;
 }
 
 export interface CallOptions {
@@ -147,7 +149,7 @@ export const MATRIX: MatrixRow[] = [
     method: 'POST',
     url: '/api/auth/confirm-email',
     expect: anyone,
-    call: () => ({ payload: { token: 'unknown-token' } }),
+    call: async (f) => ({ payload: { token: await f.emailChangeToken() } }),
   },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
   {

@@ -12,6 +12,7 @@ import {
   type Outcome,
 } from './authorization.matrix';
 import { notFound } from './http-error';
+import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
 import { type Access, access } from './plugins/access';
@@ -85,6 +86,10 @@ beforeAll(async () => {
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: () => issuePasswordResetToken(db, resetUser.id),
     captcha: () => solvedCaptcha(app),
+    emailChangeToken: async () => {
+      const mover = await createUser(db, { type: 'client', fullName: 'Mover' });
+      return issueEmailChangeToken(db, mover.id, `moved-${mover.id}@example.com`);
+    },
   };
 
   cookies.set('anonymous', null);

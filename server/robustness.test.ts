@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../common/constants';
 import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
+import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
 import { createCustomer, createUser, TEST_PASSWORD } from './test/factories';
@@ -310,6 +311,7 @@ beforeAll(async () => {
   // others meet the used-token and replay answers, at none of the cost of a fresh one per variant.
   const liveToken = await issuePasswordResetToken(db, resetUser.id);
   const liveCaptcha = await solvedCaptcha(app);
+  const liveEmailChange = await issueEmailChangeToken(db, resetUser.id, 'robust-moved@example.com');
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -319,6 +321,7 @@ beforeAll(async () => {
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: async () => liveToken,
     captcha: async () => liveCaptcha,
+    emailChangeToken: async () => liveEmailChange,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

@@ -36,6 +36,24 @@ async function spendPendingChanges(db: DB, userId: number) {
     .execute();
 }
 
+/** Stores a request to move `userId` to `newEmail`; returns the raw token, which only the mail carries. */
+export async function issueEmailChangeToken(db: DB, userId: number, newEmail: string): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await db
+    .insertInto('emailChangeTokens')
+    .values({
+      userId,
+      newEmail,
+      tokenHash: hashToken(token),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + EMAIL_CHANGE_VALIDITY_MS).toISOString(),
+      usedAt: null,
+    })
+    .execute();
+  return token;
+}
+
 /** Asks for a change of the signed-in user's e-mail to `newEmail`; mails go out with the request. */
 export async function requestEmailChange(
   ctx: AppContext,
@@ -58,8 +76,6 @@ export async function requestEmailChange(
     .where('id', '!=', user.id)
     .executeTakeFirst();
 
-  const token = crypto.randomBytes(32).toString('base64url');
-  const now = Date.now();
   await db.transaction().execute(async (trx) => {
     // Only the latest request counts.
     await spendPendingChanges(trx, user.id);
@@ -77,17 +93,7 @@ export async function requestEmailChange(
         trx,
       );
     } else {
-      await trx
-        .insertInto('emailChangeTokens')
-        .values({
-          userId: user.id,
-          newEmail,
-          tokenHash: hashToken(token),
-          createdAt: new Date(now).toISOString(),
-          expiresAt: new Date(now + EMAIL_CHANGE_VALIDITY_MS).toISOString(),
-          usedAt: null,
-        })
-        .execute();
+      const token = await issueEmailChangeToken(trx, user.id, newEmail);
       await mail.send(
         {
           to: newEmail,
