@@ -3,7 +3,7 @@ import type { DialectName } from '../dialect';
 import { columnsFor, createTable, index } from './helpers';
 
 /**
- * Changes of one's own e-mail wait for the link sent to the new address (docs/decisions/016). The
+ * Changes of one's own e-mail wait for the link sent to the new address (docs/decisions/018). The
  * new address is not unique here: a request reserves nothing, and the users table decides at
  * confirmation.
  */

@@ -11,7 +11,7 @@ import { verifyPassword } from './password';
 import { hashToken, revokeResetTokens } from './tokens';
 
 /**
- * Changing one's own e-mail (docs/decisions/016): the current password is asked, and the change
+ * Changing one's own e-mail (docs/decisions/018): the current password is asked, and the change
  * takes effect only when the link mailed to the new address is followed, while the old address is
  * told. A stolen session alone can therefore not move an account to another mailbox. The request
  * answers the same whether or not the new address has an account, and reserves nothing: the users
