@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, signedIn, TEST_PASSWORD } from '../../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
+import { BACKOFF_AFTER_FAILURES } from './backoff';
 import { issuePasswordResetToken } from './tokens';
 
 /**
@@ -61,6 +62,23 @@ describe('changing one’s own e-mail', () => {
     expect(await storedEmail(user.id)).toBe(user.email);
     expect(await mailsTo(target)).toEqual([]);
     expect(await mailsTo(user.email)).toEqual([]);
+  });
+
+  it('counts wrong current passwords as failed sign-ins, so a stolen session meets the back-off', async () => {
+    const user = await createUser(t.app.ctx.db);
+    const cookie = await login(t.app, user.email);
+    const target = fresh('guess');
+    for (let i = 0; i < BACKOFF_AFTER_FAILURES; i++) {
+      const wrong = await patchMe(cookie, { email: target, currentPassword: `Wrong-Password-${i}!` });
+      expect(wrong.json().error.code).toBe('wrong_password');
+    }
+    // Now even the right password waits, and so does a sign-in with it.
+    const delayed = await patchMe(cookie, { email: target, currentPassword: TEST_PASSWORD });
+    expect(delayed.statusCode).toBe(429);
+    expect(delayed.json().error.code).toBe('login_delayed');
+    expect(Number(delayed.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signIn(user.email)).statusCode).toBe(429);
+    expect(await mailsTo(target)).toEqual([]);
   });
 
   it('takes effect only when the link mailed to the new address is followed, and tells the old address', async () => {

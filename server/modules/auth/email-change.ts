@@ -7,7 +7,9 @@ import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
 import { badRequest, emailTaken, HttpError } from '../../http-error';
+import { loginDelayed, loginWait } from './backoff';
 import { verifyPassword } from './password';
+import * as repo from './repo';
 import { hashToken, revokeResetTokens } from './tokens';
 
 /**
@@ -60,6 +62,7 @@ export async function requestEmailChange(
   user: { id: number; email: string; fullName: string; preferredLocale: Locale },
   newEmail: string,
   currentPassword: string | undefined,
+  ip: string,
 ): Promise<void> {
   const { db, config, mail } = ctx;
   if (!currentPassword) {
@@ -67,8 +70,15 @@ export async function requestEmailChange(
       { path: 'currentPassword', message: 'errors.required' },
     ]);
   }
+  // A stolen session must not turn into unlimited password guesses: wrong current passwords count as
+  // failed sign-ins of the account and meet the same back-off (backoff.ts).
+  const wait = await loginWait(db, user.email);
+  if (wait > 0) throw loginDelayed(wait);
   const stored = await db.selectFrom('users').select('passwordHash').where('id', '=', user.id).executeTakeFirst();
-  if (!(await verifyPassword(stored?.passwordHash ?? null, currentPassword))) throw wrongPassword();
+  if (!(await verifyPassword(stored?.passwordHash ?? null, currentPassword))) {
+    await repo.recordLoginAttempt(db, { email: user.email, ip, success: false });
+    throw wrongPassword();
+  }
   const owner = await db
     .selectFrom('users')
     .select(['id', 'preferredLocale'])

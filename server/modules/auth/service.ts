@@ -119,7 +119,7 @@ export async function updateProfile(ctx: AppContext, actor: Actor, patch: Update
   const { email, currentPassword, ...rest } = patch;
   if (email !== undefined && email.toLowerCase() !== current.email.toLowerCase()) {
     const preferredLocale = rest.preferredLocale ?? current.preferredLocale;
-    await requestEmailChange(ctx, { ...current, preferredLocale }, email, currentPassword);
+    await requestEmailChange(ctx, { ...current, preferredLocale }, email, currentPassword, ipOf(actor));
   }
   if (Object.keys(rest).length > 0) await repo.updateProfile(db, current.id, rest);
   const user = await repo.findUserById(db, current.id);
