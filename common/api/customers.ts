@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import { PAYMENT_STATUSES } from '../domain';
+import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
-export const NotificationSettings = z.object({
-  notifyLicenseExpiresSoon: z.boolean(),
-  notifyLicenseExpired: z.boolean(),
-  notifyProductDownload: z.boolean(),
-  notifyInvitationAccepted: z.boolean(),
-  notifyNewVersion: z.boolean(),
-  notifyNewProductLicense: z.boolean(),
-  notifyFirstProductDownload: z.boolean(),
-  notifyEmailError: z.boolean(),
-});
+export const NotificationSettings = z.object(
+  Object.fromEntries(NOTIFICATION_SETTINGS.map((flag) => [flag, z.boolean()])) as Record<
+    NotificationSetting,
+    z.ZodBoolean
+  >,
+);
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
-export const NOTIFICATION_FLAGS = NotificationSettings.keyof().options;
-export type NotificationFlag = (typeof NOTIFICATION_FLAGS)[number];
 
 export const AccountExecutiveContact = z.object({ fullName: z.string(), email: z.string() });
 

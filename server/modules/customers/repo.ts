@@ -1,5 +1,5 @@
 import type { NotificationSettings } from '../../../common/api/customers';
-import type { PaymentStatus } from '../../../common/domain';
+import { NOTIFICATION_SETTINGS, type PaymentStatus } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 
@@ -41,14 +41,7 @@ export async function findCustomerWithMembership(
       'customers.selfService',
       'memberships.id as membershipId',
       'memberships.role',
-      'memberships.notifyLicenseExpiresSoon',
-      'memberships.notifyLicenseExpired',
-      'memberships.notifyProductDownload',
-      'memberships.notifyInvitationAccepted',
-      'memberships.notifyNewVersion',
-      'memberships.notifyNewProductLicense',
-      'memberships.notifyFirstProductDownload',
-      'memberships.notifyEmailError',
+      ...NOTIFICATION_SETTINGS.map((flag) => `memberships.${flag}` as const),
     ])
     .where('customers.id', '=', customerId)
     .executeTakeFirst();
@@ -60,16 +53,9 @@ export async function findCustomerWithMembership(
     membership: {
       id: row.membershipId,
       role: row.role,
-      settings: {
-        notifyLicenseExpiresSoon: row.notifyLicenseExpiresSoon === 1,
-        notifyLicenseExpired: row.notifyLicenseExpired === 1,
-        notifyProductDownload: row.notifyProductDownload === 1,
-        notifyInvitationAccepted: row.notifyInvitationAccepted === 1,
-        notifyNewVersion: row.notifyNewVersion === 1,
-        notifyNewProductLicense: row.notifyNewProductLicense === 1,
-        notifyFirstProductDownload: row.notifyFirstProductDownload === 1,
-        notifyEmailError: row.notifyEmailError === 1,
-      },
+      settings: Object.fromEntries(
+        NOTIFICATION_SETTINGS.map((flag) => [flag, row[flag] === 1]),
+      ) as NotificationSettings,
     },
   };
 }
