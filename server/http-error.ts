@@ -22,5 +22,12 @@ export const forbidden = (message = 'You are not allowed to do this') =>
   new HttpError(403, ERROR_CODES.forbidden, message);
 export const notFound = (message = 'Not found') => new HttpError(404, ERROR_CODES.notFound, message);
 export const conflict = (message: string) => new HttpError(409, ERROR_CODES.conflict, message);
+/**
+ * A refusal that belongs to one field of the request says which in `details`, with a message key the
+ * client translates: forms map details to fields without knowing any error code.
+ */
+export const fieldDetail = (path: string, code: string) => [{ path, message: `apiErrors.${code}` }];
+
 /** An e-mail address already belongs to another account (users, profile, later invitations). */
-export const emailTaken = (message: string) => new HttpError(409, ERROR_CODES.emailTaken, message);
+export const emailTaken = (message: string, path = 'email') =>
+  new HttpError(409, ERROR_CODES.emailTaken, message, fieldDetail(path, ERROR_CODES.emailTaken));

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
-import { Email, NewPassword } from './common';
+import { Email, NewPassword, REQUIRED, RequiredText } from './common';
+
+/** The password one signs in with: any text, required. */
+export const CurrentPassword = z.string().min(1, REQUIRED).max(1024);
 
 export const LoginBody = z.object({
   email: Email,
-  password: z.string().min(1).max(1024),
+  password: CurrentPassword,
   recaptchaResponse: z.string().max(4096).optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
@@ -38,9 +41,9 @@ export type Profile = z.infer<typeof Profile>;
 export const UpdateProfileBody = z
   .object({
     email: Email,
-    fullName: z.string().trim().min(1).max(200),
+    fullName: RequiredText(200),
     preferredLocale: z.enum(LOCALES),
-    currentPassword: z.string().min(1).max(1024),
+    currentPassword: CurrentPassword,
   })
   .partial()
   .strict();
@@ -55,7 +58,7 @@ export type ConfirmEmailResult = z.infer<typeof ConfirmEmailResult>;
 
 export const RequestPasswordResetBody = z.object({
   email: Email,
-  recaptchaResponse: z.string().min(1).max(4096),
+  recaptchaResponse: z.string().min(1, REQUIRED).max(4096),
 });
 export type RequestPasswordResetBody = z.infer<typeof RequestPasswordResetBody>;
 
@@ -66,6 +69,24 @@ export const ResetPasswordBody = z.object({
   password: NewPassword,
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/** The address of the account whose password was chosen, so the sign-in form can be filled with it. */
+export const ResetPasswordResult = z.object({ ok: z.literal(true), email: z.string() });
+export type ResetPasswordResult = z.infer<typeof ResetPasswordResult>;
+
+/** The reset form: the new password twice; the confirmation is the client's concern only. */
+export const ResetPasswordForm = z
+  .object({ password: NewPassword, confirmation: z.string() })
+  .refine((values) => values.confirmation === values.password, {
+    path: ['confirmation'],
+    message: 'errors.passwordMismatch',
+    // Compared even while the password breaks a rule, so both problems show at once.
+    when: (payload) => {
+      const value = payload.value as { password?: unknown; confirmation?: unknown } | undefined;
+      return typeof value?.password === 'string' && typeof value.confirmation === 'string';
+    },
+  });
+export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
 /** Key derivation of the self-hosted captcha; the widget solves it with the bundled PBKDF2 worker. */
 export const CAPTCHA_ALGORITHM = 'PBKDF2/SHA-256';

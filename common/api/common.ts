@@ -2,12 +2,22 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
 import { checkPassword } from '../password';
 
+/**
+ * Messages of the schemas that forms share are message keys (client/i18n): the server sends them in
+ * `details`, and the client's forms run the same schemas and show the keys' texts.
+ */
+export const REQUIRED = 'errors.required';
+
 export const Email = z
   .string()
   .trim()
   .toLowerCase()
+  .min(1, REQUIRED)
   .max(254)
   .pipe(z.email({ message: 'email.invalid' }));
+
+/** A text a person must fill in (a name): spaces alone do not count. */
+export const RequiredText = (max: number) => z.string().trim().min(1, REQUIRED).max(max);
 
 /** A password that follows the rule; the message is the first failing rule's key. */
 export const NewPassword = z.string().superRefine((value, ctx) => {

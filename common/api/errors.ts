@@ -8,7 +8,9 @@ export const ErrorBody = z.object({
     details: z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
-      .describe('validation problems, one per field'),
+      .describe(
+        'problems tied to a field of the request, one per field: validation, a conflict (e-mail taken), or a field the next attempt needs (recaptchaResponse)',
+      ),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

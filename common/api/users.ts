@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, STAFF_TYPES, USER_STATUSES, USER_TYPES } from '../roles';
-import { Email, PageQuery } from './common';
+import { Email, PageQuery, RequiredText } from './common';
 
 export const User = z.object({
   id: z.number().int(),
@@ -29,7 +29,7 @@ export type UserList = z.infer<typeof UserList>;
 export const CreateUserBody = z
   .object({
     email: Email,
-    fullname: z.string().trim().min(1).max(200),
+    fullname: RequiredText(200),
     type: z.enum(STAFF_TYPES).default('admin'),
     preferredLocale: z.enum(LOCALES).default('en'),
   })
@@ -39,7 +39,7 @@ export type CreateUserBody = z.infer<typeof CreateUserBody>;
 export const UpdateUserBody = z
   .object({
     email: Email,
-    fullname: z.string().trim().min(1).max(200),
+    fullname: RequiredText(200),
     status: z.enum(USER_STATUSES),
     preferredLocale: z.enum(LOCALES),
   })

@@ -58,6 +58,7 @@ describe('changing one’s own e-mail', () => {
     const wrong = await patchMe(cookie, { email: target, currentPassword: 'Not-The-Password-1!' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('wrong_password');
+    expect(wrong.json().error.details).toEqual([{ path: 'currentPassword', message: 'apiErrors.wrong_password' }]);
 
     expect(await storedEmail(user.id)).toBe(user.email);
     expect(await mailsTo(target)).toEqual([]);

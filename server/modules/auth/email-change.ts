@@ -6,7 +6,7 @@ import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
-import { badRequest, emailTaken, HttpError } from '../../http-error';
+import { badRequest, emailTaken, fieldDetail, HttpError } from '../../http-error';
 import { loginDelayed, loginWait } from './backoff';
 import { verifyPassword } from './password';
 import * as repo from './repo';
@@ -21,7 +21,13 @@ import { hashToken, revokeResetTokens } from './tokens';
  */
 export const EMAIL_CHANGE_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
-export const wrongPassword = () => new HttpError(400, ERROR_CODES.wrongPassword, 'The current password is not correct');
+export const wrongPassword = () =>
+  new HttpError(
+    400,
+    ERROR_CODES.wrongPassword,
+    'The current password is not correct',
+    fieldDetail('currentPassword', ERROR_CODES.wrongPassword),
+  );
 const invalidLink = () => new HttpError(400, ERROR_CODES.invalidToken, 'This link is invalid or has expired.');
 const addressTaken = () => emailTaken('This e-mail address is already used by another account');
 

@@ -105,7 +105,15 @@ describe('POST /api/auth/login', () => {
   it('asks for a captcha (HTTP 420) after 3 failures for one e-mail, then accepts a solved one', async () => {
     const ip = nextIp();
     const user = await createUser(t.app.ctx.db);
-    for (let i = 0; i < 3; i++) expect((await loginAs(user.email, 'Wrong-password-123!', ip)).statusCode).toBe(401);
+    const refusals = [];
+    for (let i = 0; i < 3; i++) refusals.push(await loginAs(user.email, 'Wrong-password-123!', ip));
+    expect(refusals.map((r) => r.statusCode)).toEqual([401, 401, 401]);
+    // The third refusal says the next attempt needs the captcha, so a form shows it before that attempt.
+    expect(refusals.map((r) => r.json().error.details)).toEqual([
+      undefined,
+      undefined,
+      [{ path: 'recaptchaResponse', message: 'apiErrors.captcha_required' }],
+    ]);
 
     // From another address too: the count is per e-mail.
     const required = await loginAs(user.email, TEST_PASSWORD, nextIp());

@@ -140,7 +140,8 @@ describe('GET /api/auth/check-password-reset and PATCH /api/auth/reset-password'
     expect((await check(token)).json()).toEqual({ ok: true });
     const done = await reset(token, NEW_PASSWORD);
     expect(done.statusCode).toBe(200);
-    expect(done.json()).toEqual({ ok: true });
+    // The account's address comes back, so the sign-in form can be filled with it.
+    expect(done.json()).toEqual({ ok: true, email: user.email });
 
     for (const cookie of [sessionA, sessionB]) {
       expect((await request(t.app, cookie, { method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);

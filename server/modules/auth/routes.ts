@@ -9,6 +9,7 @@ import {
   Profile,
   RequestPasswordResetBody,
   ResetPasswordBody,
+  ResetPasswordResult,
   UpdateProfileBody,
 } from '../../../common/api/auth';
 import { Ok } from '../../../common/api/common';
@@ -35,7 +36,7 @@ export async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary:
-          'Sign in; after repeated failures a solved captcha is required (HTTP 420), after more the account waits (429 with Retry-After)',
+          'Sign in; after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
         body: LoginBody,
         response: { 200: Profile, ...errors(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
       },
@@ -134,9 +135,9 @@ export async function authRoutes(app: FastifyInstance) {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
       schema: {
         tags: ['auth'],
-        summary: 'Choose a new password with a reset token; ends every session of the user',
+        summary: 'Choose a new password with a reset token; ends every session of the user; answers the account e-mail',
         body: ResetPasswordBody,
-        response: { 200: Ok, ...errors(400, 429) },
+        response: { 200: ResetPasswordResult, ...errors(400, 429) },
       },
     },
     async (request) => service.resetPassword(ctx, actorOf(request), request.body),

@@ -4,6 +4,7 @@ import type {
   Profile,
   RequestPasswordResetBody,
   ResetPasswordBody,
+  ResetPasswordResult,
   UpdateProfileBody,
 } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
@@ -17,7 +18,7 @@ import {
 import { DEFAULT_LOCALE, profileRole } from '../../../common/roles';
 import { type Actor, originOf, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import { HttpError, notFound, unauthenticated } from '../../http-error';
+import { fieldDetail, HttpError, notFound, unauthenticated } from '../../http-error';
 import { isBuiltinCaptcha } from '../../integrations/captcha';
 import { renderMail } from '../../mail/templates';
 import { endSession, startSession } from '../sessions/service';
@@ -27,8 +28,18 @@ import { hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { issuePasswordResetToken, newResetToken, resetPasswordLink } from './tokens';
 
-/** One answer for a wrong password, an unknown e-mail, a disabled account or one without password. */
-export const badCredentials = () => new HttpError(401, ERROR_CODES.badCredentials, 'Invalid e-mail or password');
+/**
+ * One answer for a wrong password, an unknown e-mail, a disabled account or one without password.
+ * When the next attempt will need a solved captcha, `details` names the captcha field, so the form
+ * shows the captcha now instead of after one more refused attempt (HTTP 420 stays for other clients).
+ */
+export const badCredentials = (captchaNext = false) =>
+  new HttpError(
+    401,
+    ERROR_CODES.badCredentials,
+    'Invalid e-mail or password',
+    captchaNext ? fieldDetail('recaptchaResponse', ERROR_CODES.captchaRequired) : undefined,
+  );
 export const captchaRequired = () =>
   new HttpError(CAPTCHA_REQUIRED_STATUS, ERROR_CODES.captchaRequired, 'Please solve the captcha to continue');
 export const captchaInvalid = () =>
@@ -75,7 +86,14 @@ export async function login(
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   const success = Boolean(user && passwordOk && user.status === 'enabled');
   await repo.recordLoginAttempt(db, { email: input.email, ip, success });
-  if (!success || !user) throw badCredentials();
+  if (!success || !user) {
+    // This failure counts too: the same rule as above, one attempt later. Unknown and known e-mails
+    // count alike, so the answer tells nothing about which addresses have accounts.
+    const captchaNext =
+      failures.byEmail + 1 >= CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL ||
+      failures.byIp + 1 >= CAPTCHA_AFTER_FAILED_LOGINS_PER_IP;
+    throw badCredentials(captchaNext);
+  }
   await repo.touchLastLogin(db, user.id);
   const session = await startSession(ctx, actor, user.id);
   return { session, body: await loadProfile(ctx, user) };
@@ -180,7 +198,12 @@ export async function checkPasswordResetToken(
   return { ok: true };
 }
 
-export async function resetPassword(ctx: AppContext, _actor: Actor, input: ResetPasswordBody): Promise<{ ok: true }> {
+/** Answers the account's address, which the sign-in form is then filled with (the token came to it). */
+export async function resetPassword(
+  ctx: AppContext,
+  _actor: Actor,
+  input: ResetPasswordBody,
+): Promise<ResetPasswordResult> {
   const { db } = ctx;
   const token = input.passwordResetToken;
   // Hashing is slow: do it before the transaction, not inside.
@@ -188,7 +211,9 @@ export async function resetPassword(ctx: AppContext, _actor: Actor, input: Reset
   const passwordHash = await hashPassword(input.password);
   const userId = await repo.resetPasswordWithToken(db, token, passwordHash);
   if (userId === null) throw invalidToken();
-  return { ok: true };
+  const user = await repo.findUserById(db, userId);
+  if (!user) throw invalidToken();
+  return { ok: true, email: user.email };
 }
 
 /** A proof-of-work challenge; only the self-hosted captcha has them. */

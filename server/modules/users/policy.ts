@@ -1,7 +1,7 @@
 import type { UpdateUserBody } from '../../../common/api/users';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Actor } from '../../actor';
-import { forbidden, HttpError } from '../../http-error';
+import { fieldDetail, forbidden, HttpError } from '../../http-error';
 
 /**
  * Who may do what to a user account, beyond the route's rule (only admins reach these routes).
@@ -10,7 +10,12 @@ import { forbidden, HttpError } from '../../http-error';
  */
 export function authorizeUserUpdate(actor: Actor, targetId: number, patch: UpdateUserBody): void {
   if (actor.kind === 'user' && actor.user.id === targetId && patch.status === 'disabled') {
-    throw new HttpError(403, ERROR_CODES.cannotDisableSelf, 'You cannot disable your own account');
+    throw new HttpError(
+      403,
+      ERROR_CODES.cannotDisableSelf,
+      'You cannot disable your own account',
+      fieldDetail('status', ERROR_CODES.cannotDisableSelf),
+    );
   }
 }
 

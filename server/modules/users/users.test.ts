@@ -195,7 +195,13 @@ describe('POST /api/users', () => {
       payload: { email: existing.email.toUpperCase(), fullname: 'Copy Cat' },
     });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: { code: 'email_taken', message: EMAIL_TAKEN } });
+    expect(response.json()).toEqual({
+      error: {
+        code: 'email_taken',
+        message: EMAIL_TAKEN,
+        details: [{ path: 'email', message: 'apiErrors.email_taken' }],
+      },
+    });
     expect(send).not.toHaveBeenCalled();
     send.mockRestore();
   });
@@ -288,6 +294,7 @@ describe('PATCH /api/users/:id', () => {
     expect(response.json().error).toEqual({
       code: 'cannot_disable_self',
       message: 'You cannot disable your own account',
+      details: [{ path: 'status', message: 'apiErrors.cannot_disable_self' }],
     });
     // other changes to one's own account are fine
     const rename = await asAdmin({

@@ -1,1 +1,0 @@
-export const USERS_KEY = 'users';
