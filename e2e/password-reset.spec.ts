@@ -68,6 +68,9 @@ test('a forgotten password is reset from the mailed link', async ({ page, browse
   await page.goto(link.href);
   const newOne = newPassword();
   await chooseNewPassword(page, newOne);
+  // The sign-in form comes with the account's address: only the password is left to type.
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(user.email);
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
 
   // The old password no longer works; the new one does.
   await fillLoginForm(page, { email: user.email, password: oldPassword });

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   type ConfirmEmailBody,
@@ -7,10 +8,18 @@ import {
   PublicConfig,
   type RequestPasswordResetBody,
   type ResetPasswordBody,
+  ResetPasswordResult,
   type UpdateProfileBody,
 } from '../../common/api/auth';
 import { Ok } from '../../common/api/common';
 import { ApiError, api } from './client';
+
+/** Query keys of the session and sign-in data. */
+export const authKeys = {
+  profile: ['auth', 'me'] as const,
+  config: ['config'] as const,
+  passwordReset: (token: string) => ['auth', 'password-reset', token] as const,
+};
 
 export const getConfig = () => api.get('/config', { schema: PublicConfig });
 
@@ -41,4 +50,15 @@ export const requestPasswordReset = (body: RequestPasswordResetBody) =>
 export const checkPasswordReset = (passwordResetToken: string) =>
   api.get('/auth/check-password-reset', { query: { passwordResetToken }, schema: Ok });
 
-export const resetPassword = (body: ResetPasswordBody) => api.patch('/auth/reset-password', body, { schema: Ok });
+/** Answers the account's address, for the sign-in form that follows. */
+export const resetPassword = (body: ResetPasswordBody) =>
+  api.patch('/auth/reset-password', body, { schema: ResetPasswordResult });
+
+/** Whether a reset link can still be used: asked once per page, an answer does not go stale. */
+export const passwordResetQuery = (token: string) =>
+  queryOptions({
+    queryKey: authKeys.passwordReset(token),
+    queryFn: () => checkPasswordReset(token),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });

@@ -1,13 +1,13 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
-import { getConfig, getProfile } from '../api/auth';
+import { authKeys, getConfig, getProfile } from '../api/auth';
 import { ApiError } from '../api/client';
 import { notificationStore } from '../components/notify';
 import { storage } from './storage';
 
-export const PROFILE_KEY = ['auth', 'me'] as const;
-export const CONFIG_KEY = ['config'] as const;
+export const PROFILE_KEY = authKeys.profile;
+export const CONFIG_KEY = authKeys.config;
 
 export function useProfile() {
   return useQuery({

@@ -4,7 +4,7 @@ import { ApiError, NETWORK_ERROR_STATUS } from '../api/client';
 import { createI18n } from '../i18n';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
-import { apiErrorText, fieldErrorsOf } from './forms';
+import { apiErrorText, fieldErrorsOf, namesField } from './forms';
 
 describe('apiErrorText', () => {
   const tFr = createI18n('fr').t;
@@ -64,12 +64,25 @@ describe('fieldErrorsOf', () => {
     expect(fieldErrorsOf(error, tFr)).toEqual({ email: fr.email.invalid, fullname: fr.errors.invalidField });
   });
 
-  it('puts a taken e-mail on the e-mail field and a refused self-disable on the status field', () => {
-    expect(fieldErrorsOf(new ApiError(409, 'email_taken', 'taken'), tFr)).toEqual({
-      email: fr.apiErrors.email_taken,
-    });
-    expect(fieldErrorsOf(new ApiError(403, 'cannot_disable_self', 'no'), tFr)).toEqual({
-      status: fr.apiErrors.cannot_disable_self,
-    });
+  it('puts a conflict on the field the server names, knowing no error code', () => {
+    const taken = new ApiError(409, 'email_taken', 'taken', [{ path: 'email', message: 'apiErrors.email_taken' }]);
+    expect(fieldErrorsOf(taken, tFr)).toEqual({ email: fr.apiErrors.email_taken });
+    const self = new ApiError(403, 'cannot_disable_self', 'no', [
+      { path: 'status', message: 'apiErrors.cannot_disable_self' },
+    ]);
+    expect(fieldErrorsOf(self, tFr)).toEqual({ status: fr.apiErrors.cannot_disable_self });
+    // Without details, a code alone belongs to no field.
+    expect(fieldErrorsOf(new ApiError(409, 'email_taken', 'taken'), tFr)).toEqual({});
+  });
+});
+
+describe('namesField', () => {
+  it('tells whether a failed call names a field in its details', () => {
+    const error = new ApiError(401, 'bad_credentials', 'no', [
+      { path: 'recaptchaResponse', message: 'apiErrors.captcha_required' },
+    ]);
+    expect(namesField(error, 'recaptchaResponse')).toBe(true);
+    expect(namesField(error, 'email')).toBe(false);
+    expect(namesField(new Error('x'), 'recaptchaResponse')).toBe(false);
   });
 });

@@ -15,18 +15,38 @@ function fieldMessage(t: TFunction, message: string): string {
   return known || t('errors.invalidField');
 }
 
+/** A detail's path as the form names the field: the request part the server may prefix is dropped. */
+const fieldPath = (path: string) => path.replace(/^(body|query|params)\./, '');
+
 /**
- * Field errors of a failed call, translated: the validation details of a 400 answer, per field, and the
- * conflicts that belong to one field (an e-mail already taken, a status one may not change).
+ * Field errors of a failed call, translated: each of the answer's `details` (validation problems, and
+ * the conflicts the server ties to a field, such as an e-mail already taken) on the field it names.
+ * Nothing here knows which error belongs to which field: the server says so.
  */
 export function fieldErrorsOf(error: unknown, t: TFunction): Record<string, string> {
   const result: Record<string, string> = {};
   if (!(error instanceof ApiError)) return result;
-  if (error.code === ERROR_CODES.emailTaken) result.email = t(`apiErrors.${error.code}`);
-  if (error.code === ERROR_CODES.cannotDisableSelf) result.status = t(`apiErrors.${error.code}`);
   for (const detail of error.details) {
-    const field = detail.path.split('.').pop() ?? detail.path;
+    const field = fieldPath(detail.path);
     if (field && !result[field]) result[field] = fieldMessage(t, detail.message);
+  }
+  return result;
+}
+
+/** Whether a failed call names `field` in its details (e.g. a captcha the next attempt needs). */
+export function namesField(error: unknown, field: string): boolean {
+  return error instanceof ApiError && error.details.some((detail) => fieldPath(detail.path) === field);
+}
+
+/** The problems a schema found (message keys, per field), in the reader's language. */
+export function translateFieldErrors<E extends Record<string, unknown>>(
+  errors: E,
+  t: TFunction,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [field, message] of Object.entries(errors)) {
+    // A schema's messages are strings (keys); anything else has no text to show but its generic one.
+    if (message) result[field] = fieldMessage(t, typeof message === 'string' ? message : '');
   }
   return result;
 }
@@ -47,16 +67,4 @@ export function apiErrorText(error: unknown, t: TFunction): string {
     if (known) return known;
   }
   return translateMessage(t, errorText(error, t('errors.generic')));
-}
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value.trim());
-}
-
-/** Client-side e-mail check with the same message key the server uses. */
-export function emailError(value: string, t: TFunction): string | null {
-  if (!value.trim()) return t('errors.required');
-  return isEmail(value) ? null : t('email.invalid');
 }

@@ -14,9 +14,14 @@ export type FakeAnswer = { status: number; body?: unknown } | 'network-error';
 export type FakeHandler = (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>;
 
 /** The API's one error body (common/api/errors.ts). */
-export const apiError = (status: number, code: string, message: string): FakeAnswer => ({
+export const apiError = (
+  status: number,
+  code: string,
+  message: string,
+  details?: { path: string; message: string }[],
+): FakeAnswer => ({
   status,
-  body: { error: { code, message } },
+  body: { error: { code, message, ...(details ? { details } : {}) } },
 });
 
 /**

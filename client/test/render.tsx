@@ -31,7 +31,11 @@ export const adminProfile: Profile = {
 
 function CurrentLocation() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname}</output>;
+  return (
+    <output data-testid="location" data-state={JSON.stringify(location.state ?? null)}>
+      {location.pathname}
+    </output>
+  );
 }
 
 export interface RenderPageOptions {
@@ -42,6 +46,8 @@ export interface RenderPageOptions {
   /** The signed-in user, or null for a visitor. */
   profile?: Profile | null;
   config?: PublicConfig;
+  /** The router state the page is opened with, as another page's navigate(path, { state }) gives it. */
+  state?: unknown;
 }
 
 /**
@@ -50,7 +56,7 @@ export interface RenderPageOptions {
  * so a navigation can be asserted.
  */
 export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
-  const { path = '/en', route = '/:locale', profile = adminProfile, config = builtinConfig } = options;
+  const { path = '/en', route = '/:locale', profile = adminProfile, config = builtinConfig, state } = options;
   const locale = (path.split('/')[1] || 'en') as Locale;
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
@@ -61,7 +67,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
     <I18nextProvider i18n={createI18n(locale)}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider env="test">
-          <MemoryRouter initialEntries={[path]}>
+          <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
             <Routes>
               <Route path={route} element={ui} />
               <Route path="*" element={<CurrentLocation />} />

@@ -5,7 +5,8 @@ import { apiError, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { LoginPage } from './LoginPage';
 
-const renderLogin = (path = '/en/login') => renderPage(<LoginPage />, { path, route: '/:locale/login', profile: null });
+const renderLogin = (path = '/en/login', state?: unknown) =>
+  renderPage(<LoginPage />, { path, route: '/:locale/login', profile: null, state });
 
 function signIn(email = 'casey@demo.portal', password = 'Demo-Password-2024!') {
   fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
@@ -37,6 +38,31 @@ describe('LoginPage', () => {
     signIn();
     await waitFor(() => expect(screen.getByTestId('login-error').textContent).toContain('not a robot'));
     expect(api.calls('POST /api/auth/login')).toHaveLength(1);
+  });
+
+  it('shows the captcha as soon as a refusal says the next attempt needs it, before that attempt', async () => {
+    const api = fakeApi({
+      'POST /api/auth/login': () =>
+        apiError(401, 'bad_credentials', 'Invalid e-mail or password', [
+          { path: 'recaptchaResponse', message: 'apiErrors.captcha_required' },
+        ]),
+    });
+    renderLogin();
+    signIn();
+    expect(await screen.findByRole('checkbox', { name: 'I am not a robot' })).toBeTruthy();
+    expect(screen.getByTestId('login-error').textContent).toBe('Unable to authenticate... Invalid e-mail or password.');
+
+    // The next attempt waits for the captcha instead of being refused with HTTP 420.
+    signIn();
+    await waitFor(() => expect(screen.getByTestId('login-error').textContent).toContain('not a robot'));
+    expect(api.calls('POST /api/auth/login')).toHaveLength(1);
+  });
+
+  it('fills in the e-mail it is given (after a password reset) and asks for the password', async () => {
+    fakeApi({});
+    renderLogin('/en/login', { email: 'casey@demo.portal' });
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('casey@demo.portal');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
   });
 
   it('keeps the captcha away on a plain refusal and shows the spec 8 message', async () => {

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { LoginBody } from '../../../common/api/auth';
 import { CAPTCHA_REQUIRED_STATUS, STORAGE_KEYS } from '../../../common/constants';
 import { login } from '../../api/auth';
 import { ApiError } from '../../api/client';
@@ -10,13 +11,18 @@ import { useLocalize } from '../../app/locale';
 import { setProfile, useConfig } from '../../app/session';
 import { storage } from '../../app/storage';
 import { Captcha } from '../../components/captcha/Captcha';
-import { apiErrorText, emailError } from '../../components/forms';
-import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
+import { apiErrorText, namesField } from '../../components/forms';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { usePageTitle } from '../../app/title';
 
-interface FieldErrors {
-  email?: string | null;
-  password?: string | null;
+interface Values extends Record<string, unknown> {
+  email: string;
+  password: string;
+}
+
+/** What another page may hand the login page: the address just used (after a password reset). */
+export interface LoginLocationState {
+  email?: string;
 }
 
 /** Where a sign-in for the support site goes once the session exists (spec 4, SSO return target). */
@@ -30,16 +36,16 @@ export function LoginPage() {
   usePageTitle(t('login.pageTitle'));
   const queryClient = useQueryClient();
   const config = useConfig().data;
+  const givenEmail = (useLocation().state as LoginLocationState | null)?.email ?? '';
   const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
+    initialValues: { email: givenEmail, password: '' },
+    schema: LoginBody,
+  });
   const [captchaShown, setCaptchaShown] = useState(false);
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaKey, setCaptchaKey] = useState(0);
   const [feedback, setFeedback] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
   function onCaptcha(response: string | null) {
     setCaptcha(response);
@@ -57,41 +63,39 @@ export function LoginPage() {
     }
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const fieldErrors = { email: emailError(email, t), password: password ? null : t('errors.required') };
-    setErrors(fieldErrors);
-    if (fieldErrors.email || fieldErrors.password) {
-      focusFirstInvalid();
-      return;
-    }
-    if (captchaShown && !captcha) {
-      setFeedback(t('login.captchaRequired'));
-      return;
-    }
-    setSubmitting(true);
-    setFeedback(null);
-    try {
-      const profile = await login({ email: email.trim(), password, recaptchaResponse: captcha ?? undefined });
+  const signIn = useMutation({
+    mutationFn: (body: LoginBody) => login(LoginBody.parse(body)),
+    onSuccess: (profile) => {
       if (ssoRedirect) {
         window.location.assign(ssoRedirectUrl(ssoRedirect));
         return;
       }
       // The unauthenticated-only guard sends the now signed-in user on (spec 4 "Login success").
       setProfile(queryClient, profile);
-    } catch (error) {
+    },
+    onError: (error) => {
       if (error instanceof ApiError && error.status === CAPTCHA_REQUIRED_STATUS) {
         setCaptchaShown(true);
         setFeedback(t('login.captchaRequired'));
       } else {
+        // The refusal says when the next attempt needs the captcha: it shows now, not after a 420.
+        if (namesField(error, 'recaptchaResponse')) setCaptchaShown(true);
         setFeedback(t('login.error', { error: apiErrorText(error, t) }));
+        showFieldErrors(error);
       }
       // Each captcha answer is accepted once; a new attempt needs a new one.
       setCaptcha(null);
       setCaptchaKey((key) => key + 1);
-    } finally {
-      setSubmitting(false);
+    },
+  });
+
+  function send(values: Values) {
+    if (captchaShown && !captcha) {
+      setFeedback(t('login.captchaRequired'));
+      return;
     }
+    setFeedback(null);
+    signIn.mutate({ ...values, recaptchaResponse: captcha ?? undefined });
   }
 
   return (
@@ -106,26 +110,23 @@ export function LoginPage() {
               {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
             </Button>
           </Group>
-          <form ref={form} onSubmit={(event) => void submit(event)} noValidate>
+          <form ref={ref} onSubmit={onSubmit(send)} noValidate>
             <Stack gap="sm">
               <TextInput
                 label={t('login.email')}
                 type="email"
                 name="email"
                 autoComplete="username"
-                autoFocus
-                value={email}
-                error={errors.email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
+                autoFocus={!givenEmail}
+                {...form.getInputProps('email')}
               />
               <TextInput
                 label={t('login.password')}
                 type="password"
                 name="password"
                 autoComplete="current-password"
-                value={password}
-                error={errors.password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
+                autoFocus={Boolean(givenEmail)}
+                {...form.getInputProps('password')}
               />
               {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
               {feedback && (
@@ -133,7 +134,7 @@ export function LoginPage() {
                   {feedback}
                 </Alert>
               )}
-              <Button type="submit" loading={submitting} fullWidth>
+              <Button type="submit" loading={signIn.isPending} fullWidth>
                 {t('login.submit')}
               </Button>
             </Stack>

@@ -1,45 +1,48 @@
 import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { RequestPasswordResetBody } from '../../../common/api/auth';
 import { requestPasswordReset } from '../../api/auth';
 import { useLocalize } from '../../app/locale';
-import { Captcha } from '../../components/captcha/Captcha';
-import { apiErrorText, emailError, isEmail } from '../../components/forms';
 import { usePageTitle } from '../../app/title';
+import { Captcha } from '../../components/captcha/Captcha';
+import { apiErrorText } from '../../components/forms';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
-type Feedback = { kind: 'success' | 'error'; text: string } | null;
+interface Values extends Record<string, unknown> {
+  email: string;
+  recaptchaResponse: string;
+}
 
 export function PasswordLostPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
   usePageTitle(t('passwordLost.title'));
-  const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [captcha, setCaptcha] = useState<string | null>(null);
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
+    initialValues: { email: '', recaptchaResponse: '' },
+    schema: RequestPasswordResetBody,
+    options: { validateInputOnBlur: ['email'] },
+  });
   const [captchaKey, setCaptchaKey] = useState(0);
-  const [submitting, setSubmitting] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  const valid = isEmail(email) && Boolean(captcha);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (!valid || !captcha) return;
-    setSubmitting(true);
-    setFeedback(null);
-    try {
-      await requestPasswordReset({ email: email.trim(), recaptchaResponse: captcha });
-      setFeedback({ kind: 'success', text: t('passwordLost.success') });
-    } catch (error) {
-      setFeedback({ kind: 'error', text: t('passwordLost.error', { error: apiErrorText(error, t) }) });
-    } finally {
+  const request = useMutation({
+    mutationFn: (body: RequestPasswordResetBody) => requestPasswordReset(RequestPasswordResetBody.parse(body)),
+    onError: showFieldErrors,
+    onSettled: () => {
       // The answer was spent either way; another request needs a new one.
-      setCaptcha(null);
+      form.setFieldValue('recaptchaResponse', '');
       setCaptchaKey((key) => key + 1);
-      setSubmitting(false);
-    }
-  }
+    },
+  });
+  // Spec 5: submit is disabled while submitting or invalid.
+  const valid = form.isValid();
+  const feedback = request.isSuccess
+    ? { kind: 'success' as const, text: t('passwordLost.success') }
+    : request.isError
+      ? { kind: 'error' as const, text: t('passwordLost.error', { error: apiErrorText(request.error, t) }) }
+      : null;
 
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" maw={440} mx="auto" mt="xl">
@@ -48,7 +51,7 @@ export function PasswordLostPage() {
           {t('passwordLost.title')}
         </Title>
         <Text size="sm">{t('passwordLost.intro')}</Text>
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        <form ref={ref} onSubmit={onSubmit((values) => request.mutate(values))} noValidate>
           <Stack gap="sm">
             <TextInput
               label={t('passwordLost.email')}
@@ -56,12 +59,12 @@ export function PasswordLostPage() {
               name="email"
               autoComplete="email"
               autoFocus
-              value={email}
-              error={touched ? emailError(email, t) : null}
-              onBlur={() => setTouched(true)}
-              onChange={(e) => setEmail(e.currentTarget.value)}
+              {...form.getInputProps('email')}
             />
-            <Captcha key={captchaKey} onChange={setCaptcha} />
+            <Captcha
+              key={captchaKey}
+              onChange={(response) => form.setFieldValue('recaptchaResponse', response ?? '')}
+            />
             {feedback && (
               <Alert
                 color={feedback.kind === 'success' ? 'teal' : 'red'}
@@ -71,7 +74,7 @@ export function PasswordLostPage() {
                 {feedback.text}
               </Alert>
             )}
-            <Button type="submit" loading={submitting} disabled={!valid || submitting} fullWidth>
+            <Button type="submit" loading={request.isPending} disabled={!valid || request.isPending} fullWidth>
               {t('passwordLost.submit')}
             </Button>
           </Stack>

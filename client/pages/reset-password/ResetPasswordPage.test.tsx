@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
@@ -47,5 +47,38 @@ describe('ResetPasswordPage', () => {
     expect(screen.queryByTestId('reset-invalid-token')).toBeNull();
     const rules = document.getElementById(password.getAttribute('aria-describedby') ?? '');
     expect(rules?.textContent).toContain('At least 15 characters');
+  });
+
+  it('checks the rule and the confirmation before sending, and focuses the first problem', async () => {
+    const api = fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }) });
+    renderReset('/en/reset-password/fresh-token');
+    const password = await screen.findByLabelText(/^New password/);
+    fireEvent.change(password, { target: { value: 'short' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'other' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('The passwords do not match.')).toBeTruthy();
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(api.calls('PATCH /api/auth/reset-password')).toHaveLength(0);
+  });
+
+  it('goes to the sign-in page with the account’s e-mail once the password is changed', async () => {
+    const api = fakeApi({
+      'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }),
+      'PATCH /api/auth/reset-password': () => ({ status: 200, body: { ok: true, email: 'casey@demo.portal' } }),
+    });
+    renderReset('/en/reset-password/fresh-token');
+    const password = 'A-Much-Longer-Password-2024!';
+    fireEvent.change(await screen.findByLabelText(/^New password/), { target: { value: password } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: password } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+
+    const location = await screen.findByTestId('location');
+    expect(location.textContent).toBe('/en/login');
+    expect(JSON.parse(location.getAttribute('data-state') ?? 'null')).toEqual({ email: 'casey@demo.portal' });
+    expect(api.calls('PATCH /api/auth/reset-password')[0].body).toEqual({
+      passwordResetToken: 'fresh-token',
+      password,
+    });
   });
 });

@@ -1,18 +1,18 @@
 import { Alert, Anchor, Button, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ResetPasswordForm } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { checkPassword } from '../../../common/password';
-import { checkPasswordReset, resetPassword } from '../../api/auth';
+import { passwordResetQuery, resetPassword } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { useLocalize } from '../../app/locale';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { usePageTitle } from '../../app/title';
+import type { LoginLocationState } from '../login/LoginPage';
 
 function isInvalidToken(error: unknown): boolean {
   return (
@@ -27,42 +27,26 @@ export function ResetPasswordPage() {
   usePageTitle(t('resetPassword.title'));
   const navigate = useNavigate();
   const token = useParams().token ?? '';
-  const check = useQuery({
-    queryKey: ['password-reset', token],
-    queryFn: () => checkPasswordReset(token),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
+  const check = useQuery(passwordResetQuery(token));
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<ResetPasswordForm>({
+    initialValues: { password: '', confirmation: '' },
+    schema: ResetPasswordForm,
+    options: { validateInputOnBlur: true },
   });
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [touched, setTouched] = useState({ password: false, confirmation: false });
-  const [submitting, setSubmitting] = useState(false);
-  const [feedback, setFeedback] = useState<string | null>(null);
-  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
-  const ruleKey = checkPassword(password);
-  const passwordError = ruleKey ? t(ruleKey) : null;
-  const confirmationError = confirmation !== password ? t('errors.passwordMismatch') : null;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched({ password: true, confirmation: true });
-    if (passwordError || confirmationError) {
-      focusFirstInvalid();
-      return;
-    }
-    setSubmitting(true);
-    setFeedback(null);
-    try {
-      await resetPassword({ passwordResetToken: token, password });
+  const reset = useMutation({
+    mutationFn: (password: string) => resetPassword({ passwordResetToken: token, password }),
+    onSuccess: ({ email }) => {
       notify({ status: 'success', message: t('resetPassword.success') });
-      void navigate(localize('/login'), { replace: true });
-    } catch (error) {
-      const fields = fieldErrorsOf(error, t);
-      setFeedback(t('resetPassword.error', { error: fields.password ?? apiErrorText(error, t) }));
-      setSubmitting(false);
-    }
-  }
+      // The sign-in form opens with the account's address filled in: only the password is left to type.
+      const state: LoginLocationState = { email };
+      void navigate(localize('/login'), { replace: true, state });
+    },
+    onError: showFieldErrors,
+  });
+  const feedback = reset.error
+    ? t('resetPassword.error', { error: fieldErrorsOf(reset.error, t).password ?? apiErrorText(reset.error, t) })
+    : null;
 
   let body: React.ReactNode;
   if (check.isPending) {
@@ -80,7 +64,7 @@ export function ResetPasswordPage() {
     );
   } else {
     body = (
-      <form ref={form} onSubmit={(event) => void submit(event)} noValidate>
+      <form ref={ref} onSubmit={onSubmit((values) => reset.mutate(values.password))} noValidate>
         <Stack gap="sm">
           <TextInput
             label={t('resetPassword.password')}
@@ -91,10 +75,7 @@ export function ResetPasswordPage() {
             description={t('resetPassword.rules')}
             required
             withAsterisk={false}
-            value={password}
-            error={touched.password ? passwordError : null}
-            onBlur={() => setTouched((s) => ({ ...s, password: true }))}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            {...form.getInputProps('password')}
           />
           <TextInput
             label={t('resetPassword.confirmation')}
@@ -103,17 +84,14 @@ export function ResetPasswordPage() {
             required
             withAsterisk={false}
             autoComplete="new-password"
-            value={confirmation}
-            error={touched.confirmation ? confirmationError : null}
-            onBlur={() => setTouched((s) => ({ ...s, confirmation: true }))}
-            onChange={(e) => setConfirmation(e.currentTarget.value)}
+            {...form.getInputProps('confirmation')}
           />
           {feedback && (
             <Alert color="red" role="alert" data-testid="reset-feedback">
               {feedback}
             </Alert>
           )}
-          <Button type="submit" loading={submitting} fullWidth>
+          <Button type="submit" loading={reset.isPending} fullWidth>
             {t('resetPassword.submit')}
           </Button>
         </Stack>

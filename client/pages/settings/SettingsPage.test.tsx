@@ -69,7 +69,10 @@ describe('SettingsPage', () => {
 
   it('puts a wrong current password on its field', async () => {
     fakeApi({
-      'PATCH /api/auth/me': () => apiError(400, 'wrong_password', 'The current password is not correct'),
+      'PATCH /api/auth/me': () =>
+        apiError(400, 'wrong_password', 'The current password is not correct', [
+          { path: 'currentPassword', message: 'apiErrors.wrong_password' },
+        ]),
     });
     renderSettings('/fr/settings');
     fireEvent.change(within(form()).getByLabelText(/^E-mail/), { target: { value: 'autre@demo.portal' } });
@@ -77,6 +80,27 @@ describe('SettingsPage', () => {
     fireEvent.click(within(form()).getByRole('button', { name: 'Enregistrer' }));
     const alert = await within(form()).findByTestId('settings-error');
     expect(alert.textContent).toContain("Le mot de passe actuel n'est pas correct.");
+    const password = within(form()).getByLabelText(/^Mot de passe actuel/);
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+  });
+
+  it('keeps every keystroke: typing, backspacing, changing the language then typing again', () => {
+    fakeApi({});
+    renderSettings();
+    const fullName = () => within(form()).getByLabelText(/^Full name/) as HTMLInputElement;
+    const language = () => within(form()).getByLabelText('Preferred language') as HTMLSelectElement;
+
+    // The whole name selected and typed over, one key at a time, then corrected.
+    fullName().setSelectionRange(0, fullName().value.length);
+    for (const value of ['B', 'Bo', 'Bob', 'Bo']) fireEvent.change(fullName(), { target: { value } });
+    expect(fullName().value).toBe('Bo');
+    fireEvent.change(language(), { target: { value: 'fr' } });
+    for (const value of ['Bob', 'Bob ', 'Bob M']) fireEvent.change(fullName(), { target: { value } });
+
+    expect(fullName().value).toBe('Bob M');
+    expect(language().value).toBe('fr');
+    expect(within(form()).getByRole('button', { name: 'Save' })).toBeTruthy();
   });
 
   it('gives the failure message in French on the French page', async () => {

@@ -1,86 +1,74 @@
 import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../../common/api/auth';
+import { type Profile, UpdateProfileBody } from '../../../common/api/auth';
 import { LOCALES, type Locale } from '../../../common/roles';
-import { updateProfile } from '../../api/auth';
-import { PROFILE_KEY, setProfile, useProfile } from '../../app/session';
+import { authKeys, updateProfile } from '../../api/auth';
+import { setProfile, useProfile } from '../../app/session';
 import { LOCALE_STORAGE_KEY, storage } from '../../app/storage';
 import { usePageTitle } from '../../app/title';
-import { apiErrorText, emailError, fieldErrorsOf } from '../../components/forms';
+import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
-interface Values {
+interface Values extends Record<string, unknown> {
   email: string;
   fullName: string;
   preferredLocale: Locale;
   currentPassword: string;
 }
 
-type Errors = Partial<Record<keyof Values, string | null>>;
-
 function ProfileForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Values>({
-    email: profile.email,
-    fullName: profile.fullName,
-    preferredLocale: profile.preferredLocale,
-    currentPassword: '',
-  });
-  const [errors, setErrors] = useState<Errors>({});
   // A new e-mail takes effect from the link mailed to it, after the current password (docs/security.md).
-  const emailChanged = values.email.trim().toLowerCase() !== profile.email.toLowerCase();
+  const changesEmail = (values: Values) => values.email.trim().toLowerCase() !== profile.email.toLowerCase();
+  /** The request: the e-mail and the current password only when the e-mail changes. */
+  const bodyOf = (values: Values): UpdateProfileBody => ({
+    fullName: values.fullName,
+    preferredLocale: values.preferredLocale,
+    ...(changesEmail(values) ? { email: values.email, currentPassword: values.currentPassword } : {}),
+  });
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
+    initialValues: {
+      email: profile.email,
+      fullName: profile.fullName,
+      preferredLocale: profile.preferredLocale,
+      currentPassword: '',
+    },
+    schema: UpdateProfileBody,
+    select: bodyOf,
+  });
+  const emailChanged = changesEmail(form.values);
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const found: Errors = {
-      email: emailError(values.email, t),
-      fullName: values.fullName.trim() ? null : t('errors.required'),
-      currentPassword: emailChanged && !values.currentPassword ? t('errors.required') : null,
-    };
-    setErrors(found);
-    if (found.email || found.fullName || found.currentPassword) {
-      focusFirstInvalid();
-      return;
-    }
-    setSubmitting(true);
-    setFailure(null);
-    try {
-      const requestedEmail = emailChanged ? values.email.trim() : null;
-      const saved = await updateProfile({
-        fullName: values.fullName.trim(),
-        preferredLocale: values.preferredLocale,
-        ...(requestedEmail ? { email: requestedEmail, currentPassword: values.currentPassword } : {}),
-      });
+  const save = useMutation({
+    mutationFn: (body: UpdateProfileBody) => updateProfile(UpdateProfileBody.parse(body)),
+    onSuccess: async (saved, body) => {
       storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
       notify({ status: 'success', message: t('settings.saved', { lng: saved.preferredLocale }) });
       // The address stays the old one until the link is followed: the form shows it again.
-      setPendingEmail(requestedEmail);
-      setValues((v) => ({ ...v, email: saved.email, currentPassword: '' }));
+      setPendingEmail(body.email ?? null);
+      form.setValues({ email: saved.email, currentPassword: '' });
       // A new preferred locale moves the page to that locale (the profile's locale wins over the path).
       setProfile(queryClient, saved);
-      await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
-    } catch (error) {
+      await queryClient.invalidateQueries({ queryKey: authKeys.profile });
+    },
+    onError: (error) => {
       // Spec 8: "Some of your settings could not be updated.", with the reason; what was typed stays.
-      const reason = apiErrorText(error, t);
-      setErrors(fieldErrorsOf(error, t));
-      setFailure(reason);
-      focusFirstInvalid();
-      notify({ status: 'error', title: t('settings.error'), message: reason });
-    } finally {
-      setSubmitting(false);
-    }
-  }
+      showFieldErrors(error);
+      notify({ status: 'error', title: t('settings.error'), message: apiErrorText(error, t) });
+    },
+  });
 
   return (
-    <form ref={form} onSubmit={(event) => void submit(event)} noValidate data-testid="settings-profile">
+    <form
+      ref={ref}
+      onSubmit={onSubmit((values) => save.mutate(bodyOf(values)))}
+      noValidate
+      data-testid="settings-profile"
+    >
       <Stack gap="sm" maw={440}>
         <TextInput
           label={t('settings.email')}
@@ -89,12 +77,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           autoComplete="email"
           required
           withAsterisk={false}
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => {
-            const value = e.currentTarget.value;
-            setValues((v) => ({ ...v, email: value }));
-          }}
+          {...form.getInputProps('email')}
         />
         {emailChanged && (
           <PasswordInput
@@ -104,12 +87,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
             autoComplete="current-password"
             required
             withAsterisk={false}
-            value={values.currentPassword}
-            error={errors.currentPassword}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setValues((v) => ({ ...v, currentPassword: value }));
-            }}
+            {...form.getInputProps('currentPassword')}
           />
         )}
         {pendingEmail && (
@@ -123,31 +101,21 @@ function ProfileForm({ profile }: { profile: Profile }) {
           autoComplete="name"
           required
           withAsterisk={false}
-          value={values.fullName}
-          error={errors.fullName}
-          onChange={(e) => {
-            const value = e.currentTarget.value;
-            setValues((v) => ({ ...v, fullName: value }));
-          }}
+          {...form.getInputProps('fullName')}
         />
         <NativeSelect
           label={t('settings.preferredLanguage')}
           name="preferredLocale"
-          value={values.preferredLocale}
-          error={errors.preferredLocale}
-          onChange={(e) => {
-            const value = e.currentTarget.value as Locale;
-            setValues((v) => ({ ...v, preferredLocale: value }));
-          }}
           data={LOCALES.map((locale) => ({ value: locale, label: t(`language.${locale}`) }))}
+          {...form.getInputProps('preferredLocale')}
         />
-        {failure && (
+        {save.error !== null && (
           <Alert color="red" role="alert" title={t('settings.error')} data-testid="settings-error">
-            {failure}
+            {apiErrorText(save.error, t)}
           </Alert>
         )}
         <Group>
-          <Button type="submit" loading={submitting}>
+          <Button type="submit" loading={save.isPending}>
             {t('settings.save')}
           </Button>
         </Group>

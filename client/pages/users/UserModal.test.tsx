@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
 import { notificationStore } from '../../components/notify';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, type FakeAnswer, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { canEditStatus, UserModal } from './UserModal';
 
@@ -81,9 +81,13 @@ describe('UserModal', () => {
   it('shows a taken e-mail on the field and in the modal, keeping everything typed', async () => {
     fakeApi({
       'PATCH /api/users/3': () =>
-        apiError(409, 'email_taken', 'This e-mail address is already used by another account'),
+        apiError(409, 'email_taken', 'This e-mail address is already used by another account', [
+          { path: 'email', message: 'apiErrors.email_taken' },
+        ]),
     });
     const { onClose, dialog } = openModal(priya);
+    // The modal puts the focus on its first field when it opens.
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByLabelText(/^Full name/)));
     fireEvent.change(within(dialog).getByLabelText(/^Full name/), { target: { value: 'Priya N. Nair' } });
     fireEvent.change(within(dialog).getByLabelText(/^Email/), { target: { value: 'ae@demo.portal' } });
     fireEvent.change(statusField(), { target: { value: 'disabled' } });
@@ -128,6 +132,43 @@ describe('UserModal', () => {
       type: 'admin',
       preferredLocale: 'en',
     });
+  });
+
+  it('stays open while saving: Cancel, the close button and Escape wait for the answer, which is then told', async () => {
+    let answer: (value: FakeAnswer) => void = () => {};
+    const api = fakeApi({
+      'POST /api/users': () =>
+        new Promise<FakeAnswer>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    const { onClose, dialog } = openModal(null);
+    fireEvent.change(within(dialog).getByLabelText(/^Full name/), { target: { value: 'Slow Answer' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Email/), { target: { value: 'slow@demo.portal' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement;
+    const close = screen.getByRole('button', { name: 'Close' }) as HTMLButtonElement;
+    await waitFor(() => expect(cancel.disabled).toBe(true));
+    expect(close.disabled).toBe(true);
+    fireEvent.click(cancel);
+    fireEvent.click(close);
+    fireEvent.keyDown(within(dialog).getByLabelText(/^Full name/), { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+    expect(api.calls('POST /api/users')).toHaveLength(1);
+
+    answer({ status: 201, body: { ...priya, id: 12, fullname: 'Slow Answer', email: 'slow@demo.portal' } });
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      status: 'success',
+      message: 'The user slow@demo.portal was created.',
+    });
+  });
+
+  it('can be cancelled when no save is under way', () => {
+    const { onClose, dialog } = openModal(null);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('names its close button in the page language', () => {

@@ -1,8 +1,7 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UpdateUserBody, User } from '../../../common/api/users';
+import { CreateUserBody, UpdateUserBody, type User } from '../../../common/api/users';
 import {
   LOCALES,
   type Locale,
@@ -11,22 +10,21 @@ import {
   USER_STATUSES,
   type UserStatus,
 } from '../../../common/roles';
-import { createUser, updateUser } from '../../api/users';
-import { PROFILE_KEY, useProfile } from '../../app/session';
-import { apiErrorText, emailError, fieldErrorsOf } from '../../components/forms';
+import { authKeys } from '../../api/auth';
+import { createUser, updateUser, userKeys } from '../../api/users';
+import { useProfile } from '../../app/session';
+import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
+import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useFocusFirstInvalid } from '../../components/useFocusFirstInvalid';
-import { USERS_KEY } from './usersKey';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
-interface Values {
+interface Values extends Record<string, unknown> {
   fullname: string;
   email: string;
   type: StaffType;
   preferredLocale: Locale;
   status: UserStatus;
 }
-
-type Errors = Partial<Record<keyof Values, string | null>>;
 
 /**
  * Spec 4: the status field is enabled only if the edited user's e-mail differs from the signed-in
@@ -38,81 +36,65 @@ export function canEditStatus(editedEmail: string, signedInEmail: string | null 
   return editedEmail.trim().toLowerCase() !== signedInEmail.trim().toLowerCase();
 }
 
+/** The request a form sends: creating sends the type, editing the status when it may change. */
+function bodyOf(values: Values, user: User | null, statusEditable: boolean): CreateUserBody | UpdateUserBody {
+  const common = { fullname: values.fullname, email: values.email, preferredLocale: values.preferredLocale };
+  if (!user) return { ...common, type: values.type };
+  return statusEditable ? { ...common, status: values.status } : common;
+}
+
 interface FormProps {
   user: User | null;
-  onClose: () => void;
 }
 
 /** Spec 5 "User": create defaults to type admin and locale en; new users are enabled. */
-function UserForm({ user, onClose }: FormProps) {
+function UserForm({ user }: FormProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useProfile().data;
-  const { ref: form, focusFirstInvalid } = useFocusFirstInvalid();
-  const [values, setValues] = useState<Values>(() => ({
-    fullname: user?.fullname ?? '',
-    email: user?.email ?? '',
-    type: user && user.type !== 'client' ? user.type : 'admin',
-    preferredLocale: user?.preferredLocale ?? 'en',
-    status: user?.status ?? 'enabled',
-  }));
-  const [errors, setErrors] = useState<Errors>({});
-  const [feedback, setFeedback] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { close } = useFormModal();
   const statusEditable = user !== null && canEditStatus(user.email, me?.email);
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
+    initialValues: {
+      fullname: user?.fullname ?? '',
+      email: user?.email ?? '',
+      type: user && user.type !== 'client' ? user.type : 'admin',
+      preferredLocale: user?.preferredLocale ?? 'en',
+      status: user?.status ?? 'enabled',
+    },
+    schema: user ? UpdateUserBody : CreateUserBody,
+    select: (values) => bodyOf(values, user, statusEditable),
+  });
 
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const found: Errors = {
-      fullname: values.fullname.trim() ? null : t('errors.required'),
-      email: emailError(values.email, t),
-    };
-    setErrors(found);
-    if (found.fullname || found.email) {
-      focusFirstInvalid();
-      return;
-    }
-    setSubmitting(true);
-    setFeedback(null);
-    try {
-      if (user) {
-        const body: UpdateUserBody = {
-          fullname: values.fullname.trim(),
-          email: values.email.trim(),
-          preferredLocale: values.preferredLocale,
-          ...(statusEditable ? { status: values.status } : {}),
-        };
-        const saved = await updateUser(user.id, body);
-        notify({ status: 'success', message: t('users.modal.updated', { email: saved.email }) });
-      } else {
-        const saved = await createUser({
-          fullname: values.fullname.trim(),
-          email: values.email.trim(),
-          type: values.type,
-          preferredLocale: values.preferredLocale,
+  const save = useModalMutation(
+    // The schema's parse trims and lowercases what is sent, as the server would.
+    (values: Values) => {
+      const body = bodyOf(values, user, statusEditable);
+      return user ? updateUser(user.id, UpdateUserBody.parse(body)) : createUser(CreateUserBody.parse(body));
+    },
+    {
+      onSuccess: async (saved) => {
+        notify({
+          status: 'success',
+          message: t(user ? 'users.modal.updated' : 'users.modal.created', { email: saved.email }),
         });
-        notify({ status: 'success', message: t('users.modal.created', { email: saved.email }) });
-      }
-      onClose();
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [USERS_KEY] }),
-        // An admin editing their own row changes what the top bar shows.
-        user && user.id === me?.id ? queryClient.invalidateQueries({ queryKey: PROFILE_KEY }) : null,
-      ]);
-    } catch (error) {
+        close();
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: userKeys.all }),
+          // An admin editing their own row changes what the top bar shows.
+          user && user.id === me?.id ? queryClient.invalidateQueries({ queryKey: authKeys.profile }) : null,
+        ]);
+      },
       // What was typed stays in the form; the problem shows on its field and in the feedback area.
-      setErrors(fieldErrorsOf(error, t));
-      const key = user ? 'users.modal.updateError' : 'users.modal.createError';
-      setFeedback(t(key, { error: apiErrorText(error, t) }));
-      setSubmitting(false);
-      focusFirstInvalid();
-    }
-  }
+      onError: showFieldErrors,
+    },
+  );
+  const feedback = save.error
+    ? t(user ? 'users.modal.updateError' : 'users.modal.createError', { error: apiErrorText(save.error, t) })
+    : null;
 
   return (
-    <form ref={form} onSubmit={(event) => void submit(event)} noValidate data-testid="user-modal">
+    <form ref={ref} onSubmit={onSubmit((values) => save.mutate(values))} noValidate data-testid="user-modal">
       <Stack gap="sm">
         <TextInput
           label={t('users.modal.fullname')}
@@ -121,9 +103,7 @@ function UserForm({ user, onClose }: FormProps) {
           data-autofocus
           required
           withAsterisk={false}
-          value={values.fullname}
-          error={errors.fullname}
-          onChange={(e) => set('fullname', e.currentTarget.value)}
+          {...form.getInputProps('fullname')}
         />
         <TextInput
           label={t('users.modal.email')}
@@ -132,38 +112,30 @@ function UserForm({ user, onClose }: FormProps) {
           autoComplete="off"
           required
           withAsterisk={false}
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => set('email', e.currentTarget.value)}
+          {...form.getInputProps('email')}
         />
         {!user && (
           <NativeSelect
             label={t('users.modal.type')}
             name="type"
-            value={values.type}
-            error={errors.type}
-            onChange={(e) => set('type', e.currentTarget.value as StaffType)}
             data={STAFF_TYPES.map((type) => ({ value: type, label: t(`roles.${type}`) }))}
+            {...form.getInputProps('type')}
           />
         )}
         <NativeSelect
           label={t('users.modal.preferredLocale')}
           name="preferredLocale"
-          value={values.preferredLocale}
-          error={errors.preferredLocale}
-          onChange={(e) => set('preferredLocale', e.currentTarget.value as Locale)}
           data={LOCALES.map((locale) => ({ value: locale, label: t(`language.${locale}`) }))}
+          {...form.getInputProps('preferredLocale')}
         />
         {user && (
           <NativeSelect
             label={t('users.modal.status')}
             name="status"
-            value={values.status}
             disabled={!statusEditable}
             description={statusEditable ? undefined : t('users.modal.statusSelf')}
-            error={errors.status}
-            onChange={(e) => set('status', e.currentTarget.value as UserStatus)}
             data={USER_STATUSES.map((status) => ({ value: status, label: t(`userStatus.${status}`) }))}
+            {...form.getInputProps('status')}
           />
         )}
         {feedback && (
@@ -172,10 +144,8 @@ function UserForm({ user, onClose }: FormProps) {
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('users.modal.cancel')}
-          </Button>
-          <Button type="submit" loading={submitting}>
+          <ModalCancelButton>{t('users.modal.cancel')}</ModalCancelButton>
+          <Button type="submit" loading={save.isPending}>
             {t('users.modal.save')}
           </Button>
         </Group>
@@ -193,21 +163,15 @@ export interface UserModalProps {
   onClose: () => void;
 }
 
-/**
- * Stays mounted and is opened and closed, rather than mounted open: Mantine gives the focus back to
- * the button that opened the modal only when it sees `opened` change.
- */
 export function UserModal({ opened, user, formKey, onClose }: UserModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       title={user ? t('users.modal.editTitle') : t('users.modal.createTitle')}
-      closeButtonProps={{ 'aria-label': t('app.close') }}
-      centered
     >
-      <UserForm key={formKey} user={user} onClose={onClose} />
-    </Modal>
+      <UserForm key={formKey} user={user} />
+    </FormModal>
   );
 }

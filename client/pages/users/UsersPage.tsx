@@ -18,13 +18,12 @@ import { useTranslation } from 'react-i18next';
 import type { User } from '../../../common/api/users';
 import { DEBOUNCE_MS } from '../../../common/constants';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
-import { listUsers } from '../../api/users';
+import { userListQuery } from '../../api/users';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
 import { UserModal } from './UserModal';
-import { USERS_KEY } from './usersKey';
 import { usePageTitle } from '../../app/title';
 
 interface ModalState {
@@ -47,8 +46,7 @@ export function UsersPage() {
   const setOffset = (next: number) => setPosition({ filter, offset: next });
 
   const users = useQuery({
-    queryKey: [USERS_KEY, { offset, filter }],
-    queryFn: () => listUsers({ pageOffset: offset, pageLength: DEFAULT_PAGE_LENGTH, filter: filter || undefined }),
+    ...userListQuery({ offset, filter }, DEFAULT_PAGE_LENGTH),
     placeholderData: keepPreviousData,
   });
   const results = users.data?.results ?? [];

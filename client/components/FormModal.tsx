@@ -1,0 +1,74 @@
+import { Button, Modal, type ModalProps } from '@mantine/core';
+import { type MutationFunction, useIsMutating, useMutation, type UseMutationOptions } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface FormModalState {
+  /** The key of the modal's save calls: while one is under way, the modal cannot be dismissed. */
+  mutationKey: readonly unknown[];
+  saving: boolean;
+  /** Closes the modal whatever is under way: for the form, once its answer has come. */
+  close: () => void;
+}
+
+const FormModalContext = createContext<FormModalState | null>(null);
+
+export type FormModalProps = Omit<ModalProps, 'closeOnEscape' | 'closeOnClickOutside'> & { children: ReactNode };
+
+/**
+ * A modal holding a form that saves (docs/decisions/019). While a save is under way the modal stays:
+ * Cancel, the close button, Escape and a click outside do nothing until the answer comes, and the
+ * form then says what happened (a notification on success, the problem in the form otherwise). A
+ * user who dismissed it mid-save would otherwise not know whether the change was made.
+ * Stays mounted and is opened and closed, rather than mounted open: Mantine gives the focus back to
+ * the button that opened the modal only when it sees `opened` change.
+ */
+export function FormModal({ onClose, children, closeButtonProps, ...props }: FormModalProps) {
+  const { t } = useTranslation();
+  const scope = useId();
+  const mutationKey = useMemo(() => ['form-modal', scope] as const, [scope]);
+  const saving = useIsMutating({ mutationKey }) > 0;
+  const state = useMemo(() => ({ mutationKey, saving, close: onClose }), [mutationKey, saving, onClose]);
+  return (
+    <Modal
+      centered
+      {...props}
+      onClose={() => {
+        if (!saving) onClose();
+      }}
+      closeOnEscape={!saving}
+      closeOnClickOutside={!saving}
+      closeButtonProps={{ 'aria-label': t('app.close'), ...closeButtonProps, disabled: saving }}
+    >
+      <FormModalContext.Provider value={state}>{children}</FormModalContext.Provider>
+    </Modal>
+  );
+}
+
+export function useFormModal(): FormModalState {
+  const state = useContext(FormModalContext);
+  if (!state) throw new Error('useFormModal is used outside a FormModal');
+  return state;
+}
+
+/**
+ * useMutation for the modal's save: its pending state holds the modal open. The callbacks given
+ * here run even if the page goes away meanwhile, so the outcome is always told.
+ */
+export function useModalMutation<TData, TVariables>(
+  mutationFn: MutationFunction<TData, TVariables>,
+  options: Omit<UseMutationOptions<TData, unknown, TVariables>, 'mutationFn' | 'mutationKey'> = {},
+) {
+  const { mutationKey } = useFormModal();
+  return useMutation({ ...options, mutationFn, mutationKey });
+}
+
+/** The form's Cancel: disabled while saving, like every other way out of the modal. */
+export function ModalCancelButton({ children }: { children: ReactNode }) {
+  const { saving, close } = useFormModal();
+  return (
+    <Button variant="default" onClick={close} disabled={saving}>
+      {children}
+    </Button>
+  );
+}
