@@ -23,6 +23,12 @@ export const clientBoundary = [
   },
 ];
 
+// An event read inside a state updater, e.g. setValues((v) => ({ ...v, name: e.currentTarget.value })).
+export const eventInUpdater =
+  'CallExpression[callee.name=/^set[A-Z]/] > :function MemberExpression[property.name=/^(currentTarget|target)$/]';
+const eventInUpdaterMessage =
+  'Read the event before the state update: a deferred updater finds event.currentTarget null and crashes.';
+
 // Bare Node built-in names ('fs', 'crypto') as well as 'node:fs', for common/.
 import { builtinModules } from 'node:module';
 const bareBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -94,6 +100,9 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: clientBoundary }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // React may run a state updater later, in its render, when the event's currentTarget is null:
+      // read the event in the handler (forms use @mantine/form, decision 019), never in the updater.
+      'no-restricted-syntax': ['error', { selector: eventInUpdater, message: eventInUpdaterMessage }],
     },
   },
 );

@@ -38,3 +38,20 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
   });
 });
+
+describe('events in state updaters', { timeout: 60_000 }, () => {
+  const lint = async (code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: 'client/pages/probe.tsx' });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax');
+  };
+
+  it('refuses reading the event inside an updater, which crashed the settings page', async () => {
+    expect(await lint('setValues((v) => ({ ...v, fullName: e.currentTarget.value }));')).toHaveLength(1);
+    expect(await lint('setName(function () { return event.target.value; });')).toHaveLength(1);
+  });
+
+  it('accepts the event read in the handler', async () => {
+    expect(await lint('setName(e.currentTarget.value);')).toEqual([]);
+    expect(await lint('const value = e.currentTarget.value; setValues((v) => ({ ...v, value }));')).toEqual([]);
+  });
+});
