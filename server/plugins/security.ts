@@ -44,6 +44,27 @@ export function applySecurityHeaders(reply: FastifyReply, config: Config, url: s
   reply.headers(securityHeaders(config, url));
 }
 
+/** localhost and 127.0.0.1 name the same machine; a developer opens the portal at either. */
+const LOOPBACK_TWIN: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost' };
+
+/**
+ * The origins whose pages may change state: the configured one, and in development also its loopback
+ * twin on the same scheme and port (http://127.0.0.1:3000 for http://localhost:3000 and back), so a
+ * portal opened by either name lets its user sign in. Production and tests accept the configured
+ * origin only.
+ */
+export function acceptedOrigins(config: Pick<Config, 'baseUrl' | 'env'>): ReadonlySet<string> {
+  const own = new URL(config.baseUrl);
+  const origins = new Set([own.origin]);
+  const twin = LOOPBACK_TWIN[own.hostname];
+  if (config.env === 'development' && twin) {
+    const other = new URL(own);
+    other.hostname = twin;
+    origins.add(other.origin);
+  }
+  return origins;
+}
+
 /**
  * Security headers on every answer, and refusal of state-changing requests sent by another site's
  * page (Origin / Sec-Fetch-Site), so a session cookie cannot be ridden from elsewhere.
@@ -63,7 +84,7 @@ export function applySecurityHeaders(reply: FastifyReply, config: Config, url: s
  */
 async function securityPlugin(app: FastifyInstance) {
   const { config } = app.ctx;
-  const ownOrigin = new URL(config.baseUrl).origin;
+  const ownOrigins = acceptedOrigins(config);
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
@@ -75,7 +96,7 @@ async function securityPlugin(app: FastifyInstance) {
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
     const crossSite = site === 'cross-site' || site === 'same-site';
-    const foreignOrigin = origin !== undefined && origin !== ownOrigin;
+    const foreignOrigin = origin !== undefined && !ownOrigins.has(origin);
     if (crossSite || foreignOrigin) {
       if (formPost?.crossSite && mediaType(request) === FORM) return;
       return reply.status(403).send({
