@@ -1,4 +1,4 @@
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { hashKey, type QueryClient, useQuery } from '@tanstack/react-query';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
 import { authKeys, getConfig, getProfile } from '../api/auth';
@@ -27,12 +27,19 @@ export function setProfile(queryClient: QueryClient, profile: Profile | null): v
   queryClient.setQueryData(PROFILE_KEY, profile);
 }
 
-/** Spec 4 "Logout": forget the stored customer and redirect, and every cached list of the old user. */
+/**
+ * Spec 4 "Logout": forget the stored customer and redirect, and every cached list of the old user.
+ * The profile is set to null in place rather than removed: components showing it (the top bar) watch
+ * that query, and a removed query tells its watchers nothing, so they would go on showing the old user.
+ */
 export function forgetSession(queryClient: QueryClient): void {
   storage.remove(STORAGE_KEYS.customer);
   storage.remove(STORAGE_KEYS.redirect);
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== CONFIG_KEY[0] });
+  void queryClient.cancelQueries({ queryKey: PROFILE_KEY });
   setProfile(queryClient, null);
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== CONFIG_KEY[0] && query.queryHash !== hashKey(PROFILE_KEY),
+  });
   notificationStore.clear();
 }
 
