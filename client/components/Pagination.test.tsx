@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
 import { fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
@@ -57,5 +58,65 @@ describe('Pagination', () => {
     );
     expect(screen.getByText('Page 2 sur 3')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
+  });
+});
+
+describe('Pagination focus', () => {
+  function Harness({ total }: { total: number }) {
+    const [offset, setOffset] = useState(0);
+    return (
+      <I18nextProvider i18n={createI18n('en')}>
+        <MantineProvider env="test">
+          <button type="button">elsewhere</button>
+          <Pagination offset={offset} pageLength={10} total={total} onChange={setOffset} />
+        </MantineProvider>
+      </I18nextProvider>
+    );
+  }
+
+  it('moves the focus to Previous when Next reaches the last page, and back to Next on the first', () => {
+    render(<Harness total={25} />);
+    const back = screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement;
+    const next = screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement;
+    next.focus();
+    fireEvent.click(next);
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    // Still a next page: the focus stays where the user pressed.
+    expect(document.activeElement).toBe(next);
+    fireEvent.click(next);
+    expect(screen.getByText('Page 3 of 3')).toBeTruthy();
+    expect(next.disabled).toBe(true);
+    expect(document.activeElement).toBe(back);
+
+    fireEvent.click(back);
+    expect(document.activeElement).toBe(back);
+    fireEvent.click(back);
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect(back.disabled).toBe(true);
+    expect(document.activeElement).toBe(next);
+  });
+
+  it('leaves the focus alone when the user has moved elsewhere', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(
+      <I18nextProvider i18n={createI18n('en')}>
+        <MantineProvider env="test">
+          <button type="button">elsewhere</button>
+          <Pagination offset={10} pageLength={10} total={30} onChange={onChange} />
+        </MantineProvider>
+      </I18nextProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    const elsewhere = screen.getByRole('button', { name: 'elsewhere' });
+    elsewhere.focus();
+    rerender(
+      <I18nextProvider i18n={createI18n('en')}>
+        <MantineProvider env="test">
+          <button type="button">elsewhere</button>
+          <Pagination offset={20} pageLength={10} total={30} onChange={onChange} />
+        </MantineProvider>
+      </I18nextProvider>,
+    );
+    expect(document.activeElement).toBe(elsewhere);
   });
 });

@@ -1,4 +1,5 @@
 import { ActionIcon, Group, Text } from '@mantine/core';
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { offsetOfPage, pageInfo } from '../../common/pagination';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
@@ -12,18 +13,48 @@ export interface PaginationProps {
   onChange: (offset: number) => void;
 }
 
-/** Spec 2 "Pagination control": page X of Y with back and next, only when there is more than one page. */
+type Direction = 'previous' | 'next';
+
+/**
+ * Spec 2 "Pagination control": page X of Y with back and next, only when there is more than one page.
+ * Reaching the last (or first) page disables the button just pressed; a disabled button cannot keep
+ * the focus, so it moves to the other one instead of falling back to the top of the page.
+ */
 export function Pagination({ offset, pageLength, total, capped = false, onChange }: PaginationProps) {
   const { t } = useTranslation();
   const info = pageInfo(offset, pageLength, total, capped);
+  const buttons = { previous: useRef<HTMLButtonElement>(null), next: useRef<HTMLButtonElement>(null) };
+  // The button pressed and the page it was pressed on, until the list shows another page.
+  const pressed = useRef<{ direction: Direction; offset: number } | null>(null);
+  const disabled: Record<Direction, boolean> = { previous: !info.canGoBack, next: !info.canGoNext };
+
+  useLayoutEffect(() => {
+    if (!pressed.current || pressed.current.offset === offset) return;
+    const from = pressed.current.direction;
+    pressed.current = null;
+    if (!disabled[from]) return;
+    const left = buttons[from].current;
+    // Only when the focus was still on the button: a user who moved on keeps their place.
+    const active = document.activeElement;
+    if (active === left || active === document.body || active === null) {
+      buttons[from === 'next' ? 'previous' : 'next'].current?.focus();
+    }
+  });
+
+  const go = (direction: Direction) => {
+    pressed.current = { direction, offset };
+    onChange(offsetOfPage(info.page + (direction === 'next' ? 1 : -1), pageLength));
+  };
+
   if (!info.visible) return null;
   return (
     <Group component="nav" aria-label={t('pagination.label')} gap="xs" data-testid="pagination">
       <ActionIcon
+        ref={buttons.previous}
         variant="default"
         aria-label={t('pagination.previous')}
-        disabled={!info.canGoBack}
-        onClick={() => onChange(offsetOfPage(info.page - 1, pageLength))}
+        disabled={disabled.previous}
+        onClick={() => go('previous')}
       >
         <ChevronLeftIcon />
       </ActionIcon>
@@ -31,10 +62,11 @@ export function Pagination({ offset, pageLength, total, capped = false, onChange
         {t(capped ? 'pagination.pageOfMore' : 'pagination.page', { page: info.page + 1, pageCount: info.pageCount })}
       </Text>
       <ActionIcon
+        ref={buttons.next}
         variant="default"
         aria-label={t('pagination.next')}
-        disabled={!info.canGoNext}
-        onClick={() => onChange(offsetOfPage(info.page + 1, pageLength))}
+        disabled={disabled.next}
+        onClick={() => go('next')}
       >
         <ChevronRightIcon />
       </ActionIcon>
