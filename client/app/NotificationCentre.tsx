@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Badge,
   Button,
+  CloseButton,
   Group,
   Indicator,
   Popover,
@@ -10,6 +11,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../common/format';
 import { BellIcon } from '../components/icons';
@@ -18,20 +20,36 @@ import { currentLocale } from '../i18n';
 
 const STATUS_COLORS: Record<NotificationStatus, string> = { success: 'teal', error: 'red', info: 'blue' };
 
-/** Lists what was notified during this session, so a message that closed on its own can be read again. */
+/**
+ * Lists what was notified during this session, so a message that closed on its own can be read again.
+ * The popover keeps the focus while open (Escape or its close button give it back to the bell), so it
+ * always holds something focusable: the close button, even when the list is empty and nothing is unread.
+ */
 export function NotificationCentre() {
   const { t, i18n } = useTranslation();
   const entries = useNotificationEntries();
   const unread = entries.filter((e) => !e.read).length;
   const locale = currentLocale(i18n.language);
+  const [opened, setOpened] = useState(false);
   return (
-    <Popover position="bottom-end" width={360} shadow="md" withArrow trapFocus returnFocus>
+    <Popover
+      position="bottom-end"
+      // Never wider than a phone's screen.
+      width="min(360px, calc(100vw - 16px))"
+      shadow="md"
+      withArrow
+      trapFocus
+      returnFocus
+      opened={opened}
+      onChange={setOpened}
+    >
       {/* The target is the button itself, so that it carries aria-expanded and aria-controls. */}
       <Indicator label={unread} size={16} disabled={unread === 0} offset={4} color="red">
         <Popover.Target>
           <ActionIcon
             variant="subtle"
             size="lg"
+            onClick={() => setOpened((o) => !o)}
             aria-label={unread ? t('notificationCentre.openUnread', { count: unread }) : t('notificationCentre.open')}
             data-testid="notification-centre"
           >
@@ -40,17 +58,25 @@ export function NotificationCentre() {
         </Popover.Target>
       </Indicator>
       <Popover.Dropdown>
-        <Group justify="space-between" mb="xs">
+        <Group justify="space-between" mb="xs" wrap="nowrap">
           <Text fw={600}>{t('notificationCentre.title')}</Text>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            disabled={unread === 0}
-            onClick={() => notificationStore.markAllRead()}
-            data-testid="notification-centre-mark-read"
-          >
-            {t('notificationCentre.markAllRead')}
-          </Button>
+          <Group gap={4} wrap="nowrap">
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              disabled={unread === 0}
+              onClick={() => notificationStore.markAllRead()}
+              data-testid="notification-centre-mark-read"
+            >
+              {t('notificationCentre.markAllRead')}
+            </Button>
+            <CloseButton
+              size="sm"
+              aria-label={t('app.close')}
+              onClick={() => setOpened(false)}
+              data-testid="notification-centre-close"
+            />
+          </Group>
         </Group>
         {entries.length === 0 ? (
           <Text size="sm" c="dimmed" data-testid="notification-centre-empty">
