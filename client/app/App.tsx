@@ -7,6 +7,7 @@ import { type ReactNode, useEffect } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
+import { NOTIFICATIONS_PLACEMENT } from '../components/layout';
 import { setNotificationCloseLabel } from '../components/notify';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
@@ -45,8 +46,7 @@ export function Providers({
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light">
           <NotificationLabels />
-          {/* Bottom right: at the top they would cover the user menu and the notification centre. */}
-          <Notifications autoClose={SUCCESS_NOTIFICATION_MS} position="bottom-right" />
+          <Notifications autoClose={SUCCESS_NOTIFICATION_MS} {...NOTIFICATIONS_PLACEMENT} />
           <ModalsProvider>{children}</ModalsProvider>
         </MantineProvider>
       </QueryClientProvider>

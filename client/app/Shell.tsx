@@ -1,8 +1,9 @@
-import { Anchor, AppShell, Container, Group } from '@mantine/core';
+import { AppShell, Container, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { HEADER_HEIGHT } from '../components/layout';
+import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { useProfile } from './session';
 import { TopBar } from './TopBar';
@@ -10,13 +11,10 @@ import { TopBar } from './TopBar';
 const MAIN_ID = 'main-content';
 
 function PublicHeader() {
-  const { t } = useTranslation();
   const localize = useLocalize();
   return (
-    <Group h="100%" px="md" justify="space-between">
-      <Anchor component={Link} to={localize('/login')} fw={700} size="lg" underline="never" data-testid="nav-brand">
-        {t('app.name')}
-      </Anchor>
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <BrandLink to={localize('/login')} />
       <LanguageSwitch />
     </Group>
   );
@@ -44,11 +42,13 @@ function SkipLink() {
 export function Shell({ children }: { children: ReactNode }) {
   const profile = useProfile().data;
   return (
-    <AppShell header={{ height: 60 }} padding="md">
+    <AppShell header={{ height: HEADER_HEIGHT }} padding={{ base: 'xs', sm: 'md' }}>
       <SkipLink />
       <AppShell.Header>{profile ? <TopBar profile={profile} /> : <PublicHeader />}</AppShell.Header>
       <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
-        <Container size="lg">{children}</Container>
+        <Container size="lg" px={{ base: 'xs', sm: 'md' }}>
+          {children}
+        </Container>
       </AppShell.Main>
     </AppShell>
   );

@@ -19,6 +19,7 @@ import type { User } from '../../../common/api/users';
 import { DEBOUNCE_MS } from '../../../common/constants';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
 import { userListQuery } from '../../api/users';
+import { DataTable } from '../../components/DataTable';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
@@ -103,7 +104,13 @@ export function UsersPage() {
           <Text size="sm" c="dimmed" data-testid="users-count">
             {t(users.data.totalHitsCapped ? 'users.countMore' : 'users.count', { count: users.data.totalHits })}
           </Text>
-          <Table striped highlightOnHover data-testid="users-table" aria-busy={users.isFetching}>
+          <DataTable
+            label={t('users.title')}
+            striped
+            highlightOnHover
+            data-testid="users-table"
+            aria-busy={users.isFetching}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('users.columns.id')}</Table.Th>
@@ -142,7 +149,7 @@ export function UsersPage() {
                 </Table.Tr>
               ))}
             </Table.Tbody>
-          </Table>
+          </DataTable>
           <Pagination
             offset={users.data.pageOffset}
             pageLength={users.data.pageLength}

@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Profile } from '../../common/api/auth';
+import { SMALL_SCREEN_QUERY } from '../components/layout';
+import { adminProfile, renderPage } from '../test/render';
+import { TopBar } from './TopBar';
+
+const owner: Profile = {
+  id: 7,
+  email: 'owner@demo.portal',
+  fullName: 'Olivia Owner',
+  preferredLocale: 'en',
+  type: 'client',
+  yourRole: 'businessOwner',
+  accounts: [
+    { id: 3, name: 'Acme', role: 'businessOwner', accountExecutive: { fullName: 'Alex', email: 'ae@vendor.test' } },
+  ],
+  accountsTotal: 1,
+};
+
+function renderTopBar(profile: Profile, path: string) {
+  return renderPage(<TopBar profile={profile} />, { path, route: '/:locale/*', profile });
+}
+
+describe('TopBar current link', () => {
+  it('marks the link of the current page, and of the pages under it', () => {
+    renderTopBar(adminProfile, '/en/users');
+    const users = screen.getByTestId('nav-users');
+    expect(users.getAttribute('aria-current')).toBe('page');
+    expect(users.hasAttribute('data-active')).toBe(true);
+    for (const other of ['nav-customers', 'nav-products']) {
+      expect(screen.getByTestId(other).getAttribute('aria-current'), other).toBeNull();
+    }
+  });
+
+  it('marks Products on a product page', () => {
+    renderTopBar(adminProfile, '/en/products/graph-db');
+    expect(screen.getByTestId('nav-products').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByTestId('nav-users').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('keeps the links in a navigation landmark that does not clip their focus rings', () => {
+    renderTopBar(adminProfile, '/en');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getByTestId('nav-users')).toBeTruthy();
+    expect(['auto', 'hidden', 'scroll', 'clip']).not.toContain(getComputedStyle(nav).overflowX);
+    expect(screen.queryByTestId('nav-burger')).toBeNull();
+  });
+});
+
+describe('TopBar on a phone', () => {
+  const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+  beforeEach(() => {
+    window.matchMedia = (query: string) =>
+      ({
+        matches: query === SMALL_SCREEN_QUERY,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList;
+  });
+  afterEach(() => {
+    if (original) Object.defineProperty(window, 'matchMedia', original);
+  });
+
+  it('folds the links and the contact into a burger menu; the bell and the user menu stay', async () => {
+    renderTopBar(owner, '/en/accounts/3');
+    expect(screen.queryByTestId('nav-home')).toBeNull();
+    expect(screen.queryByTestId('nav-ae-contact')).toBeNull();
+    expect(screen.getByTestId('notification-centre')).toBeTruthy();
+    expect(screen.getByTestId('user-menu')).toBeTruthy();
+
+    const burger = screen.getByRole('button', { name: 'Menu' });
+    expect(burger.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(burger);
+    expect(burger.getAttribute('aria-expanded')).toBe('true');
+    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    expect(within(drawer).getByTestId('nav-home').getAttribute('aria-current')).toBe('page');
+    expect(within(drawer).getByTestId('nav-ae-contact').getAttribute('href')).toBe('mailto:ae@vendor.test');
+  });
+
+  it('offers no burger to a user with no link to fold', () => {
+    const endUser: Profile = {
+      ...owner,
+      yourRole: 'endUser',
+      accounts: [{ ...owner.accounts[0]!, role: 'endUser' }],
+    };
+    renderTopBar(endUser, '/en/accounts/3');
+    expect(screen.queryByTestId('nav-burger')).toBeNull();
+    expect(screen.getByTestId('user-menu')).toBeTruthy();
+  });
+});

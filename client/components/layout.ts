@@ -1,0 +1,26 @@
+import { useMediaQuery } from '@mantine/hooks';
+import './layout.css';
+
+/** Height of the top bar, in pixels: the app shell's header and what sits just below it. */
+export const HEADER_HEIGHT = 60;
+
+/**
+ * Below Mantine's `sm` breakpoint (48em, 768 px): a phone. The top bar folds its links into a burger
+ * menu and modals fill the screen (layout.css holds the same width).
+ */
+export const SMALL_SCREEN_QUERY = '(max-width: 47.99em)';
+
+/** Read at the first render (not in an effect), so a phone never paints the desktop bar first. */
+export function useSmallScreen(): boolean {
+  return useMediaQuery(SMALL_SCREEN_QUERY, false, { getInitialValueInEffect: false });
+}
+
+/**
+ * Toasts at the top centre, just below the top bar: they cover neither the bar (user menu,
+ * notification centre) nor the last columns of a table, and a phone shows them across its width.
+ */
+export const NOTIFICATIONS_PLACEMENT = {
+  position: 'top-center',
+  containerWidth: 420,
+  styles: { root: { top: HEADER_HEIGHT + 8 } },
+} as const;
