@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../common/api/auth';
 import type { Role } from '../../common/roles';
-import { currentAccount, topBarLinks } from './navigation';
+import { currentAccount, homeShortcuts, topBarLinks } from './navigation';
 
 const acme: AccountSummary = {
   id: 1,
@@ -74,5 +74,15 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
     expect(links.brand).toBe('/');
     expect(links.home).toBeNull();
     expect(links.accountExecutiveEmail).toBeNull();
+  });
+});
+
+describe('homeShortcuts', () => {
+  it('offers each staff role the screens of its top bar, then the settings', () => {
+    const keys = (role: Role) => homeShortcuts(profile(role, [])).map((s) => s.key);
+    expect(keys('admin')).toEqual(['customers', 'products', 'users', 'settings']);
+    expect(keys('productManager')).toEqual(['customers', 'products', 'settings']);
+    expect(keys('supportEngineer')).toEqual(['customers', 'settings']);
+    expect(homeShortcuts(profile('admin', [])).find((s) => s.key === 'users')?.to).toBe('/users');
   });
 });

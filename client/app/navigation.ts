@@ -47,3 +47,25 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
     myProjects: profile.accountsTotal > 1,
   };
 }
+
+export type ShortcutKey = 'customers' | 'products' | 'users' | 'settings';
+
+export interface Shortcut {
+  key: ShortcutKey;
+  /** bare path, to localize */
+  to: string;
+}
+
+/**
+ * The home page's shortcuts: the staff screens the top bar offers the role (same capability table),
+ * then the user's own settings, which every role has.
+ */
+export function homeShortcuts(profile: NavProfile): Shortcut[] {
+  const links = topBarLinks(profile, null);
+  const shortcuts: Shortcut[] = [];
+  if (links.customers) shortcuts.push({ key: 'customers', to: '/customers' });
+  if (links.products) shortcuts.push({ key: 'products', to: '/products' });
+  if (links.users) shortcuts.push({ key: 'users', to: '/users' });
+  shortcuts.push({ key: 'settings', to: '/settings' });
+  return shortcuts;
+}

@@ -5,6 +5,7 @@ import { useLocalize } from '../../app/locale';
 import { useConfig } from '../../app/session';
 import { LEGAL_DOCUMENTS } from '../legal/documents';
 import { usePageTitle } from '../../app/title';
+import { PageHeader } from '../../components/PageHeader';
 
 export function AboutPage() {
   const { t } = useTranslation();
@@ -13,8 +14,7 @@ export function AboutPage() {
   const config = useConfig().data;
   return (
     <Stack gap="lg" py="md">
-      <Title order={1}>{t('about.title')}</Title>
-      <Text>{t('about.intro')}</Text>
+      <PageHeader title={t('about.title')} description={t('about.intro')} />
       <Paper withBorder p="lg" radius="md">
         <Title order={2} size="h3" mb="sm">
           {t('about.contact')}

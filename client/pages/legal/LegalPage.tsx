@@ -1,10 +1,11 @@
-import { Alert, Anchor, Paper, ScrollArea, Stack, Text, Title, Typography, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Paper, Stack, Text, Typography, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Markdown from 'react-markdown';
 import { useConfig } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
+import { PageHeader } from '../../components/PageHeader';
 import { currentLocale } from '../../i18n';
 import {
   documentLocale,
@@ -13,9 +14,6 @@ import {
   loadBundledDocument,
   withoutLeadingTitle,
 } from './documents';
-
-/** Spec 9: legal texts sit in a 320 px scroller. */
-const SCROLLER_HEIGHT = 320;
 
 async function fetchExternal(url: string): Promise<string> {
   const response = await fetch(url, { credentials: 'omit' });
@@ -48,7 +46,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
 
   return (
     <Stack gap="md" py="md" data-testid="legal-page">
-      <Title order={1}>{title}</Title>
+      <PageHeader title={title} />
       {documentLocale(document, locale) !== locale && (
         <Text size="sm" c="dimmed">
           {t('legal.englishOnly')}
@@ -69,19 +67,12 @@ export function LegalPage({ document }: { document: LegalDocument }) {
         </Text>
       )}
       {content.data !== undefined && (
-        <Paper withBorder radius="md">
-          {/* Focusable, so the text can be scrolled with the keyboard. */}
-          <ScrollArea
-            h={SCROLLER_HEIGHT}
-            p="md"
-            type="auto"
-            data-testid="legal-scroller"
-            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('legal.scroller', { title }) }}
-          >
-            <Typography lang={documentLocale(document, locale)}>
-              <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
-            </Typography>
-          </ScrollArea>
+        // The whole document in the page's own flow: the 320 px scroller of spec 9 is for the EULA and
+        // GDPR steps of the invitation and sign-up flows, not for reading a policy.
+        <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }} data-testid="legal-document">
+          <Typography lang={documentLocale(document, locale)} style={{ overflowWrap: 'anywhere' }}>
+            <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
+          </Typography>
         </Paper>
       )}
     </Stack>

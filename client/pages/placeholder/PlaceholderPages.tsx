@@ -1,7 +1,8 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../app/title';
+import { PageHeader } from '../../components/PageHeader';
 
 /** Routes whose screens come with later changes; their access rules already apply. */
 export function PlaceholderPage({ titleKey, values }: { titleKey: string; values?: Record<string, string> }) {
@@ -10,7 +11,7 @@ export function PlaceholderPage({ titleKey, values }: { titleKey: string; values
   usePageTitle(title);
   return (
     <Stack gap="md" py="md" data-testid="placeholder-page">
-      <Title order={1}>{title}</Title>
+      <PageHeader title={title} />
       <Alert color="blue" title={t('placeholder.title')}>
         {t('placeholder.text')}
       </Alert>

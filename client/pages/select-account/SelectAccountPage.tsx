@@ -1,4 +1,4 @@
-import { Avatar, Card, Group, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Avatar, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
@@ -8,6 +8,7 @@ import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { Pagination } from '../../components/Pagination';
 import { usePageTitle } from '../../app/title';
+import { PageHeader } from '../../components/PageHeader';
 
 /** Spec 2 "Select account", from the accounts the profile carries. */
 export function SelectAccountPage() {
@@ -29,7 +30,7 @@ export function SelectAccountPage() {
 
   return (
     <Stack gap="md" py="md">
-      <Title order={1}>{t('selectAccount.title')}</Title>
+      <PageHeader title={t('selectAccount.title')} />
       {showFilter && (
         <TextInput
           label={t('selectAccount.filter')}

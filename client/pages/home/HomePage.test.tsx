@@ -1,0 +1,30 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { adminProfile, renderPage } from '../../test/render';
+import { HomePage } from './HomePage';
+
+describe('HomePage', () => {
+  it('welcomes the user by full name and offers the screens of the role', () => {
+    renderPage(<HomePage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Alice Martin' })).toBeTruthy();
+    expect(screen.getByText('Your role: Administrator. Start from one of the screens below.')).toBeTruthy();
+    const shortcuts = within(screen.getByRole('region', { name: 'Shortcuts' })).getAllByRole('link');
+    expect(shortcuts.map((link) => link.getAttribute('href'))).toEqual([
+      '/en/customers',
+      '/en/products',
+      '/en/users',
+      '/en/settings',
+    ]);
+  });
+
+  it('offers a support engineer the customers and the settings only, in French', () => {
+    renderPage(<HomePage />, {
+      path: '/fr',
+      profile: { ...adminProfile, type: 'supportEngineer', yourRole: 'supportEngineer', preferredLocale: 'fr' },
+    });
+    expect(screen.getByRole('heading', { level: 1, name: 'Bienvenue, Alice Martin' })).toBeTruthy();
+    const shortcuts = within(screen.getByRole('region', { name: 'Raccourcis' })).getAllByRole('link');
+    expect(shortcuts.map((link) => link.getAttribute('href'))).toEqual(['/fr/customers', '/fr/settings']);
+  });
+});
