@@ -1,4 +1,4 @@
-import { Burger, Button, Divider, Drawer, Group, Menu, Stack } from '@mantine/core';
+import { Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +33,7 @@ function navItems(links: TopBarLinks, t: (key: string) => string, localize: (pat
  * so to assistive technology (aria-current) and to the eye by more than colour: a filled background
  * and an underline.
  */
-function NavButton({ item, stacked = false }: { item: NavItem; stacked?: boolean }) {
+function NavButton({ item, stacked = false, onFollow }: { item: NavItem; stacked?: boolean; onFollow?: () => void }) {
   const active = useMatch({ path: item.to, end: false }) !== null;
   return (
     <Button
@@ -46,6 +46,7 @@ function NavButton({ item, stacked = false }: { item: NavItem; stacked?: boolean
       aria-current={active ? 'page' : undefined}
       data-active={active || undefined}
       data-testid={item.testId}
+      onClick={onFollow}
       style={active ? { textDecoration: 'underline', textDecorationThickness: 2, textUnderlineOffset: 6 } : undefined}
     >
       {item.label}
@@ -53,16 +54,48 @@ function NavButton({ item, stacked = false }: { item: NavItem; stacked?: boolean
   );
 }
 
-function AccountExecutiveContact({ email, stacked = false }: { email: string; stacked?: boolean }) {
+function AccountExecutiveContact({
+  email,
+  stacked = false,
+  onFollow,
+}: {
+  email: string;
+  stacked?: boolean;
+  onFollow?: () => void;
+}) {
   const { t } = useTranslation();
+  if (stacked) {
+    // In the menu, narrower than the words: the label wraps and the address shows under it.
+    return (
+      <UnstyledButton
+        component="a"
+        href={`mailto:${email}`}
+        px="md"
+        py="xs"
+        data-testid="nav-ae-contact"
+        onClick={onFollow}
+        style={{ borderRadius: 'var(--mantine-radius-default)' }}
+      >
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <MailIcon size={16} style={{ marginTop: 3, flexShrink: 0, color: 'var(--mantine-primary-color-filled)' }} />
+          <div style={{ minWidth: 0 }}>
+            <Text fw={600} c="var(--mantine-primary-color-filled)">
+              {t('nav.contactAccountExecutive')}
+            </Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {email}
+            </Text>
+          </div>
+        </Group>
+      </UnstyledButton>
+    );
+  }
   return (
     <Button
       component="a"
       href={`mailto:${email}`}
       variant="subtle"
-      size={stacked ? 'md' : 'compact-md'}
-      fullWidth={stacked}
-      justify={stacked ? 'flex-start' : undefined}
+      size="compact-md"
       leftSection={<MailIcon size={16} />}
       title={email}
       data-testid="nav-ae-contact"
@@ -86,13 +119,10 @@ function UserMenu({ profile, myProjects, compact }: { profile: Profile; myProjec
           title={profile.email}
           data-testid="user-menu"
           // A long address is cut short on a phone rather than pushing the bar past the screen.
-          maw={compact ? 170 : 320}
-          styles={{
-            inner: { minWidth: 0 },
-            label: { display: 'block', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' },
-          }}
+          maw={compact ? 220 : 320}
+          styles={{ inner: { minWidth: 0 }, label: { minWidth: 0 } }}
         >
-          {profile.email}
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{profile.email}</span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
@@ -168,12 +198,15 @@ export function TopBar({ profile }: { profile: Profile }) {
             {items.length > 0 && (
               <Stack gap={4} component="nav" aria-label={t('nav.main')}>
                 {items.map((item) => (
-                  <NavButton key={item.testId} item={item} stacked />
+                  // The current page's link changes no address: close the menu on any follow.
+                  <NavButton key={item.testId} item={item} stacked onFollow={drawer.close} />
                 ))}
               </Stack>
             )}
             {items.length > 0 && links.accountExecutiveEmail && <Divider />}
-            {links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} stacked />}
+            {links.accountExecutiveEmail && (
+              <AccountExecutiveContact email={links.accountExecutiveEmail} stacked onFollow={drawer.close} />
+            )}
           </Stack>
         </Drawer>
       )}

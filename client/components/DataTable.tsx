@@ -21,6 +21,9 @@ export function DataTable({ label, minWidth = 640, children, ...table }: DataTab
       role="region"
       aria-label={label}
       data-testid="table-scroller"
+      // Holds absolutely placed content (visually hidden column names) inside the scrolling box;
+      // otherwise it would stretch the page past the screen's edge.
+      pos="relative"
     >
       <Table {...table}>{children}</Table>
     </Table.ScrollContainer>

@@ -16,11 +16,7 @@ export function useSmallScreen(): boolean {
 }
 
 /**
- * Toasts at the top centre, just below the top bar: they cover neither the bar (user menu,
- * notification centre) nor the last columns of a table, and a phone shows them across its width.
+ * Toasts at the top centre, just below the top bar (layout.css): they cover neither the bar (user
+ * menu, notification centre) nor the last columns of a table, and a phone shows them across its width.
  */
-export const NOTIFICATIONS_PLACEMENT = {
-  position: 'top-center',
-  containerWidth: 420,
-  styles: { root: { top: HEADER_HEIGHT + 8 } },
-} as const;
+export const NOTIFICATIONS_PLACEMENT = { position: 'top-center', containerWidth: 420 } as const;

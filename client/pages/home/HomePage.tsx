@@ -41,6 +41,7 @@ export function HomePage() {
                 radius="md"
                 padding="lg"
                 h="100%"
+                className="link-card"
                 data-testid={`home-shortcut-${shortcut.key}`}
               >
                 <Text fw={700}>{t(`home.shortcuts.${shortcut.key}.title`)}</Text>

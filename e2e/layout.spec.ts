@@ -1,0 +1,102 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { uniqueEmail } from './helpers/api';
+import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+/** Presses Tab until `target` has the focus (a handful of presses at most). */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let step = 0; step < 15; step++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error('not reached by Tab');
+}
+
+/**
+ * The focused element's ring (outline plus its offset) and the ancestors that cut it: any box that
+ * hides or scrolls its overflow and does not hold the whole ring.
+ */
+function focusRingClippers(target: Locator) {
+  return target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const ring = Number.parseFloat(style.outlineWidth) + Math.max(0, Number.parseFloat(style.outlineOffset));
+    const rect = element.getBoundingClientRect();
+    const clippers: string[] = [];
+    for (let box = element.parentElement; box; box = box.parentElement) {
+      const boxStyle = getComputedStyle(box);
+      if (boxStyle.overflowX === 'visible' && boxStyle.overflowY === 'visible') continue;
+      if (box === document.documentElement || box === document.body) continue;
+      const area = box.getBoundingClientRect();
+      const cut =
+        rect.left - ring < area.left ||
+        rect.right + ring > area.right ||
+        rect.top - ring < area.top ||
+        rect.bottom + ring > area.bottom;
+      if (cut) clippers.push(`<${box.tagName.toLowerCase()} class="${box.className}">`);
+    }
+    return { ring, outlineStyle: style.outlineStyle, clippers };
+  });
+}
+
+test('the top-bar links show their whole focus ring, and the current link is marked', async ({ page }) => {
+  await signInThroughApi(page, demoAccount('admin'));
+  await page.goto('/en/customers');
+  const customers = page.getByTestId('nav-customers');
+  await expect(customers).toBeVisible();
+
+  for (const id of ['nav-brand', 'nav-customers', 'nav-users']) {
+    const link = page.getByTestId(id);
+    await tabTo(page, link);
+    const focus = await focusRingClippers(link);
+    expect(focus.outlineStyle, `${id} draws an outline`).not.toBe('none');
+    expect(focus.ring, `${id} ring width`).toBeGreaterThan(0);
+    expect(focus.clippers, `boxes cutting the focus ring of ${id}`).toEqual([]);
+  }
+
+  // The current page's link: aria-current and a look of its own.
+  await expect(customers).toHaveAttribute('aria-current', 'page');
+  const products = page.getByTestId('nav-products');
+  await expect(products).not.toHaveAttribute('aria-current', /.*/);
+  const look = (link: Locator) =>
+    link.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return `${style.backgroundColor} ${style.textDecorationLine}`;
+    });
+  await page.mouse.move(0, 700);
+  await page.locator('body').click({ position: { x: 5, y: 700 } });
+  expect(await look(customers)).not.toBe(await look(products));
+  await expect(customers).toHaveCSS('text-decoration-line', 'underline');
+});
+
+test('a success toast sits below the top bar and leaves the table uncovered', async ({ page }) => {
+  await signInThroughApi(page, demoAccount('admin'));
+  await page.goto('/en/users');
+  await expect(page.getByTestId('users-table')).toBeVisible();
+  await page.getByTestId('users-add').click();
+  const modal = page.getByRole('dialog', { name: 'Add a user' });
+  const email = uniqueEmail('toast');
+  await modal.getByLabel('Full name', { exact: true }).fill('Toast Reader');
+  await modal.getByLabel('Email', { exact: true }).fill(email);
+  await modal.getByRole('button', { name: 'Save', exact: true }).click();
+  const toast = page.getByTestId('notification-success').filter({ hasText: email });
+  await expect(toast).toBeVisible();
+  await expect(modal).toBeHidden();
+
+  const toastBox = (await toast.boundingBox())!;
+  const header = (await page.locator('header').first().boundingBox())!;
+  expect(toastBox.y, 'below the top bar').toBeGreaterThanOrEqual(header.y + header.height);
+  // Not over any cell of the table (its last columns, the status and the edit button, included).
+  const cells = await page.getByTestId('users-table').locator('th, td').all();
+  for (const cell of cells) {
+    const box = await cell.boundingBox();
+    if (!box) continue;
+    const overlaps =
+      toastBox.x < box.x + box.width &&
+      box.x < toastBox.x + toastBox.width &&
+      toastBox.y < box.y + box.height &&
+      box.y < toastBox.y + toastBox.height;
+    expect(overlaps, `toast over the cell "${await cell.textContent()}"`).toBe(false);
+  }
+});
