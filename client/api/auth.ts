@@ -33,6 +33,14 @@ export async function getProfile(): Promise<Profile | null> {
   }
 }
 
+/** The signed-in user (null for a visitor); checked again on focus, which notices a session ended elsewhere. */
+export const profileQuery = () =>
+  queryOptions({ queryKey: authKeys.profile, queryFn: getProfile, staleTime: 60_000, refetchOnWindowFocus: 'always' });
+
+/** The public configuration: fixed for the life of the page. */
+export const configQuery = () =>
+  queryOptions({ queryKey: authKeys.config, queryFn: getConfig, staleTime: Number.POSITIVE_INFINITY });
+
 export const login = (body: LoginBody) =>
   api.post('/auth/login', body, { schema: Profile, reloadOnUnauthorized: false });
 

@@ -1,7 +1,7 @@
 import { hashKey, type QueryClient, useQuery } from '@tanstack/react-query';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
-import { authKeys, getConfig, getProfile } from '../api/auth';
+import { authKeys, configQuery, profileQuery } from '../api/auth';
 import { ApiError } from '../api/client';
 import { notificationStore } from '../components/notify';
 import { storage } from './storage';
@@ -10,17 +10,11 @@ export const PROFILE_KEY = authKeys.profile;
 export const CONFIG_KEY = authKeys.config;
 
 export function useProfile() {
-  return useQuery({
-    queryKey: PROFILE_KEY,
-    queryFn: getProfile,
-    staleTime: 60_000,
-    // Checking again on focus is how a session that ended elsewhere (or timed out) gets noticed.
-    refetchOnWindowFocus: 'always',
-  });
+  return useQuery(profileQuery());
 }
 
 export function useConfig() {
-  return useQuery({ queryKey: CONFIG_KEY, queryFn: getConfig, staleTime: Number.POSITIVE_INFINITY });
+  return useQuery(configQuery());
 }
 
 export function setProfile(queryClient: QueryClient, profile: Profile | null): void {
