@@ -116,3 +116,30 @@ test('a legal document is read in the page itself, not in a small inner scroller
   );
   expect(innerScrollers).toEqual([]);
 });
+
+test.describe('between phone and desktop', () => {
+  for (const role of ['admin', 'technicalContact'] as const) {
+    test(`${role}: the top bar fits every width from 390 to 1280 px`, async ({ page }) => {
+      await signInThroughApi(page, demoAccount(role));
+      await page.goto('/en/about');
+      await expect(page.getByTestId('user-menu')).toBeVisible();
+      for (const width of [390, 600, 768, 900, 991, 992, 1100, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        const { scrollWidth } = await pageWidth(page);
+        expect(scrollWidth, `page width at ${width} px`).toBeLessThanOrEqual(width);
+        for (const id of ['nav-brand', 'notification-centre', 'user-menu']) {
+          await expect(page.getByTestId(id), `${id} at ${width} px`).toBeInViewport({ ratio: 1 });
+        }
+        // Either the links are in the bar, whole, or the burger offers them.
+        const burger = page.getByTestId('nav-burger');
+        if ((await burger.count()) === 0) {
+          for (const link of EXPECTED_TOP_BAR[role]) {
+            await expect(page.getByTestId(link), `${link} at ${width} px`).toBeInViewport({ ratio: 1 });
+          }
+        } else {
+          await expect(burger, `burger at ${width} px`).toBeInViewport({ ratio: 1 });
+        }
+      }
+    });
+  }
+});

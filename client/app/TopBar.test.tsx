@@ -2,7 +2,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../common/api/auth';
-import { SMALL_SCREEN_QUERY } from '../components/layout';
+import { COMPACT_TOP_BAR_QUERY, SMALL_SCREEN_QUERY } from '../components/layout';
 import { adminProfile, renderPage } from '../test/render';
 import { TopBar } from './TopBar';
 
@@ -54,7 +54,7 @@ describe('TopBar on a phone', () => {
   beforeEach(() => {
     window.matchMedia = (query: string) =>
       ({
-        matches: query === SMALL_SCREEN_QUERY,
+        matches: query === SMALL_SCREEN_QUERY || query === COMPACT_TOP_BAR_QUERY,
         media: query,
         onchange: null,
         addListener: () => {},

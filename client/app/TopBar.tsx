@@ -6,7 +6,7 @@ import { Link, useLocation, useMatch } from 'react-router';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
 import { ChevronDownIcon, MailIcon } from '../components/icons';
-import { useSmallScreen } from '../components/layout';
+import { useCompactTopBar, useSmallScreen } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { NotificationCentre } from './NotificationCentre';
@@ -148,27 +148,28 @@ function UserMenu({ profile, myProjects, compact }: { profile: Profile; myProjec
 
 /**
  * Spec 2 "Top bar": links by the signed-in user's role (profile.yourRole), per the capability table.
- * On a phone the links and the account executive's contact move into a burger menu (a drawer), so the
- * notification centre and the user menu always stay on screen.
+ * On a phone or a narrow window the links and the account executive's contact move into a burger menu
+ * (a drawer), so the notification centre and the user menu always stay on screen.
  */
 export function TopBar({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const localize = useLocalize();
-  const small = useSmallScreen();
+  const compact = useCompactTopBar();
+  const phone = useSmallScreen();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { pathname } = useLocation();
   const links = topBarLinks(profile, storage.get(STORAGE_KEYS.customer));
   const items = navItems(links, t, localize);
   const hasMenu = items.length > 0 || links.accountExecutiveEmail !== null;
 
-  // Following a link of the drawer, or growing the window past the phone width, closes it.
+  // Following a link of the drawer, or widening the window past the compact width, closes it.
   const closeDrawer = drawer.close;
-  useEffect(() => closeDrawer(), [pathname, small, closeDrawer]);
+  useEffect(() => closeDrawer(), [pathname, compact, closeDrawer]);
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-        {small && hasMenu && (
+        {compact && hasMenu && (
           <Burger
             opened={drawerOpened}
             onClick={drawer.toggle}
@@ -178,8 +179,8 @@ export function TopBar({ profile }: { profile: Profile }) {
             data-testid="nav-burger"
           />
         )}
-        <BrandLink to={localize(links.brand)} compact={small} />
-        {!small && items.length > 0 && (
+        <BrandLink to={localize(links.brand)} compact={phone} />
+        {!compact && items.length > 0 && (
           <Group gap="xs" wrap="nowrap" component="nav" aria-label={t('nav.main')} ml="sm">
             {items.map((item) => (
               <NavButton key={item.testId} item={item} />
@@ -188,11 +189,11 @@ export function TopBar({ profile }: { profile: Profile }) {
         )}
       </Group>
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-        {!small && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
+        {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
         <NotificationCentre />
-        <UserMenu profile={profile} myProjects={links.myProjects} compact={small} />
+        <UserMenu profile={profile} myProjects={links.myProjects} compact={phone} />
       </Group>
-      {small && hasMenu && (
+      {compact && hasMenu && (
         <Drawer opened={drawerOpened} onClose={drawer.close} title={t('nav.menu')} size={300} data-testid="nav-drawer">
           <Stack gap="xs">
             {items.length > 0 && (

@@ -4,15 +4,22 @@ import './layout.css';
 /** Height of the top bar, in pixels: the app shell's header and what sits just below it. */
 export const HEADER_HEIGHT = 60;
 
-/**
- * Below Mantine's `sm` breakpoint (48em, 768 px): a phone. The top bar folds its links into a burger
- * menu and modals fill the screen (layout.css holds the same width).
- */
+/** Below Mantine's `sm` breakpoint (48em, 768 px): a phone. Modals fill the screen (layout.css). */
 export const SMALL_SCREEN_QUERY = '(max-width: 47.99em)';
 
-/** Read at the first render (not in an effect), so a phone never paints the desktop bar first. */
+/**
+ * Below Mantine's `md` breakpoint (62em, 992 px) the top bar folds its links into the burger menu: a
+ * client's bar (home, the account executive contact, the bell, a long e-mail) needs about 850 px.
+ */
+export const COMPACT_TOP_BAR_QUERY = '(max-width: 61.99em)';
+
+/** Read at the first render (not in an effect), so a phone never paints the desktop layout first. */
 export function useSmallScreen(): boolean {
   return useMediaQuery(SMALL_SCREEN_QUERY, false, { getInitialValueInEffect: false });
+}
+
+export function useCompactTopBar(): boolean {
+  return useMediaQuery(COMPACT_TOP_BAR_QUERY, false, { getInitialValueInEffect: false });
 }
 
 /**
