@@ -100,3 +100,15 @@ test('a success toast sits below the top bar and leaves the table uncovered', as
     expect(overlaps, `toast over the cell "${await cell.textContent()}"`).toBe(false);
   }
 });
+
+test('the portal has its own favicon and shows its mark in the header', async ({ page }) => {
+  await page.goto('/en/login');
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toBe('/favicon.svg');
+  const icon = await page.request.get(href!);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  expect(await icon.text()).toContain('<svg');
+  await expect(page.getByTestId('nav-brand').getByTestId('logo-mark')).toBeVisible();
+  await expect(page.getByTestId('nav-brand')).toHaveAccessibleName('Graph Portal');
+});
