@@ -8,7 +8,12 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'unit',
-          include: ['common/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'eslint.config.test.ts'],
+          include: [
+            'common/**/*.test.ts',
+            'client/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+            'eslint.config.test.ts',
+          ],
           environment: 'node',
           // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
           setupFiles: ['client/test/setup.ts'],

@@ -1,25 +1,142 @@
 #!/usr/bin/env node
-// Build-size budget: the JavaScript the browser must load before the first screen (the entry chunk
-// and what index.html preloads), gzipped. Page chunks loaded later are reported, not budgeted.
+// Build-size budget: the JavaScript a browser loads for a route, as it travels (each file
+// compressed on its own, as the server sends it). Follows Vite's manifest (build.manifest) from the
+// entry through its static imports (what index.html preloads), then the lazy chunks the route
+// needs (its page and what that imports, the current language's translations). The whole app is
+// every JavaScript file in the build. Exits 1 when a budget is exceeded.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
-const BUDGET_KB = Number(process.env.BUNDLE_BUDGET_KB ?? 350);
-const dist = path.resolve('dist');
-const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]);
-const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file))).length / 1024;
+const KB = 1024;
 
-let total = 0;
-console.log('initial assets (gzip):');
-for (const file of initial) {
-  const size = gz(file);
-  total += size;
-  console.log(`  ${file.padEnd(50)} ${size.toFixed(1)} KiB`);
+/**
+ * Routes the budget watches: the lazy modules each needs besides the entry, as manifest keys.
+ * The login route's goal (docs/DESIGN, 120 KB) is below what React, Mantine, zod, i18next,
+ * react-router and react-query weigh together (about 150 KB gzip before any page code); the
+ * budget holds the route where it is now, so that it can only shrink (decision 020).
+ */
+export const ROUTES = [
+  {
+    name: '/en/login',
+    budgetKb: 195,
+    goalKb: 120,
+    lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json'],
+  },
+];
+export const APP_BUDGET_KB = 400;
+
+/** The entry chunk (index.html's script) of a Vite manifest. */
+export function entryKey(manifest) {
+  const key = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  if (!key) throw new Error('The manifest has no entry chunk');
+  return key;
 }
-console.log(`initial total: ${total.toFixed(1)} KiB (budget ${BUDGET_KB} KiB)`);
-if (total > BUDGET_KB) {
-  console.error(`Initial bundle over budget by ${(total - BUDGET_KB).toFixed(1)} KiB`);
-  process.exit(1);
+
+/** The chunks a module loads before it runs: itself and its static imports, recursively. */
+export function staticClosure(manifest, keys) {
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The manifest has no chunk ${key}`);
+    seen.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return [...seen].map((key) => manifest[key].file);
 }
+
+/** gzip and brotli at their strongest, as the build pre-compresses them. */
+export function compressedSizes(buffer) {
+  return {
+    raw: buffer.length,
+    gzip: zlib.gzipSync(buffer, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(buffer, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buffer.length },
+    }).length,
+  };
+}
+
+function sum(files, sizeOf) {
+  const total = { raw: 0, gzip: 0, brotli: 0 };
+  for (const file of files) {
+    const size = sizeOf(file);
+    total.raw += size.raw;
+    total.gzip += size.gzip;
+    total.brotli += size.brotli;
+  }
+  return total;
+}
+
+/**
+ * Measures each route and the whole app. `sizeOf(file)` gives a file's sizes (tests pass made-up
+ * ones); `jsFiles` is every JavaScript file of the build.
+ */
+export function measure({ manifest, jsFiles, sizeOf, routes = ROUTES, appBudgetKb = APP_BUDGET_KB }) {
+  const entry = entryKey(manifest);
+  const rows = routes.map((route) => {
+    const files = staticClosure(manifest, [entry, ...route.lazy]).filter((file) => file.endsWith('.js'));
+    return { name: route.name, files, budgetKb: route.budgetKb, goalKb: route.goalKb, ...sum(files, sizeOf) };
+  });
+  rows.push({ name: 'whole app (all chunks)', files: jsFiles, budgetKb: appBudgetKb, ...sum(jsFiles, sizeOf) });
+  for (const row of rows) row.over = row.gzip > row.budgetKb * KB;
+  return rows;
+}
+
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+
+export function formatTable(rows, sizeOf, { details = true } = {}) {
+  const lines = [];
+  const line = (cells) => lines.push(cells.map((c, i) => (i === 0 ? c.padEnd(44) : c.padStart(11))).join(' '));
+  line(['JavaScript (each file compressed)', 'files', 'raw', 'gzip', 'brotli', 'budget', 'result', 'goal']);
+  for (const row of rows) {
+    line([
+      row.name,
+      String(row.files.length),
+      kb(row.raw),
+      kb(row.gzip),
+      kb(row.brotli),
+      `${row.budgetKb} KB`,
+      row.over ? 'OVER' : 'ok',
+      row.goalKb ? `${row.goalKb} KB${row.gzip > row.goalKb * KB ? ' (not yet)' : ''}` : '',
+    ]);
+  }
+  if (details) {
+    for (const row of rows.slice(0, -1)) {
+      lines.push('', `${row.name}, file by file (gzip):`);
+      const sized = row.files.map((file) => [file, sizeOf(file).gzip]).sort((a, b) => b[1] - a[1]);
+      for (const [file, gzip] of sized) lines.push(`  ${file.padEnd(52)} ${kb(gzip).padStart(10)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function main() {
+  const dist = path.resolve(process.argv[2] ?? 'dist');
+  const manifestFile = path.join(dist, '.vite', 'manifest.json');
+  if (!fs.existsSync(manifestFile)) {
+    console.error(`No ${manifestFile}: build the client first (vite build writes it, build.manifest).`);
+    process.exit(1);
+  }
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  const jsFiles = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `assets/${file}`);
+  const cache = new Map();
+  const sizeOf = (file) => {
+    if (!cache.has(file)) cache.set(file, compressedSizes(fs.readFileSync(path.join(dist, file))));
+    return cache.get(file);
+  };
+  const rows = measure({ manifest, jsFiles, sizeOf });
+  console.log(formatTable(rows, sizeOf));
+  const over = rows.filter((row) => row.over);
+  for (const row of over) {
+    console.error(`${row.name}: ${kb(row.gzip)} gzip, over its ${row.budgetKb} KB budget`);
+  }
+  process.exit(over.length ? 1 : 0);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -22,6 +22,7 @@ import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
+import { apiCompression } from './plugins/compression';
 import { input } from './plugins/input';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
+      await apiCompression(api);
       await api.register(systemRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);

@@ -5,9 +5,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 
+/** Files the build writes for its own use, never served: source maps, and the .br/.gz twins by name. */
+const PRIVATE_FILE = /\.(map|br|gz)$/i;
+
 /**
  * Serves the built client: hashed assets cached for good, every other page path answered with
  * index.html (history fallback) so the client's router decides; unknown /api paths answer the JSON 404.
+ * The build writes a brotli and a gzip copy of each text file (vite.config.ts); the copy the browser
+ * accepts is sent as it is, with no compression per request (decision 020).
  */
 async function spaPlugin(app: FastifyInstance) {
   const root = app.ctx.config.staticDir;
@@ -30,9 +35,15 @@ async function spaPlugin(app: FastifyInstance) {
       wildcard: true,
       index: false,
       cacheControl: false,
+      preCompressed: true,
+      // The build's .vite/manifest.json is for the size check, not for visitors.
+      dotfiles: 'ignore',
+      allowedPath: (pathname) => !PRIVATE_FILE.test(pathname),
       setHeaders: (res, filePath) => {
         const hashed = filePath.startsWith(path.join(root, 'assets') + path.sep);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The same address answers differently by Accept-Encoding: caches must keep them apart.
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }

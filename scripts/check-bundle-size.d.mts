@@ -1,0 +1,41 @@
+// Types of check-bundle-size.mjs for its test.
+export interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+export interface Sizes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+export interface Route {
+  name: string;
+  budgetKb: number;
+  /** Where the route should get to; printed, not enforced. */
+  goalKb?: number;
+  lazy: string[];
+}
+export interface Row extends Sizes {
+  name: string;
+  files: string[];
+  budgetKb: number;
+  goalKb?: number;
+  over: boolean;
+}
+export const ROUTES: Route[];
+export const APP_BUDGET_KB: number;
+export function entryKey(manifest: Manifest): string;
+export function staticClosure(manifest: Manifest, keys: string[]): string[];
+export function compressedSizes(buffer: Buffer): Sizes;
+export function measure(options: {
+  manifest: Manifest;
+  jsFiles: string[];
+  sizeOf: (file: string) => Sizes;
+  routes?: Route[];
+  appBudgetKb?: number;
+}): Row[];
+export function formatTable(rows: Row[], sizeOf: (file: string) => Sizes, options?: { details?: boolean }): string;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { compressedSizes, formatTable, type Manifest, measure, type Sizes } from './check-bundle-size.mjs';
+
+// A build in miniature: the entry imports a vendor chunk; the login page (lazy) imports a form
+// chunk and shares the vendor one; the users page (lazy) is not the login route's.
+const manifest: Manifest = {
+  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_vendor.js'], dynamicImports: ['login.tsx'] },
+  '_vendor.js': { file: 'assets/vendor.js' },
+  'login.tsx': { file: 'assets/login.js', isDynamicEntry: true, imports: ['_form.js', '_vendor.js'] },
+  '_form.js': { file: 'assets/form.js', imports: ['_vendor.js'] },
+  'users.tsx': { file: 'assets/users.js', isDynamicEntry: true, imports: ['_form.js'] },
+  'en.json': { file: 'assets/en.js', isDynamicEntry: true },
+  'fr.json': { file: 'assets/fr.js', isDynamicEntry: true },
+};
+const KB = 1024;
+const gzipKb: Record<string, number> = {
+  'assets/index.js': 50,
+  'assets/vendor.js': 40,
+  'assets/login.js': 10,
+  'assets/form.js': 15,
+  'assets/users.js': 30,
+  'assets/en.js': 4,
+  'assets/fr.js': 4,
+};
+const sizeOf = (file: string): Sizes => ({
+  raw: gzipKb[file] * 3 * KB,
+  gzip: gzipKb[file] * KB,
+  brotli: gzipKb[file] * 0.9 * KB,
+});
+const jsFiles = Object.keys(gzipKb);
+const login = (budgetKb: number) => ({ name: '/en/login', budgetKb, lazy: ['login.tsx', 'en.json'] });
+
+describe('bundle size check', () => {
+  it('counts the entry, its imports, the page with its imports and the language, each once', () => {
+    const [route, app] = measure({ manifest, jsFiles, sizeOf, routes: [login(120)], appBudgetKb: 400 });
+    expect(route.files.sort()).toEqual(
+      ['assets/en.js', 'assets/form.js', 'assets/index.js', 'assets/login.js', 'assets/vendor.js'].sort(),
+    );
+    expect(route.gzip).toBe(119 * KB);
+    expect(route.over).toBe(false);
+    expect(app.gzip).toBe(153 * KB);
+    expect(app.over).toBe(false);
+  });
+
+  it('fails a route over its budget and an app over its own', () => {
+    const rows = measure({ manifest, jsFiles, sizeOf, routes: [login(118)], appBudgetKb: 150 });
+    expect(rows.map((row) => row.over)).toEqual([true, true]);
+    expect(formatTable(rows, sizeOf)).toMatch(/\/en\/login .* 119\.0 KB .* 118 KB +OVER/);
+  });
+
+  it('refuses a route whose page is not in the build', () => {
+    const routes = [{ name: '/en/gone', budgetKb: 120, lazy: ['gone.tsx'] }];
+    expect(() => measure({ manifest, jsFiles, sizeOf, routes })).toThrow(/no chunk gone.tsx/);
+  });
+
+  it('measures gzip and brotli at their strongest', () => {
+    const sizes = compressedSizes(Buffer.from('const a = 1;\n'.repeat(1000)));
+    expect(sizes.raw).toBe(13_000);
+    expect(sizes.gzip).toBeLessThan(200);
+    expect(sizes.brotli).toBeLessThan(sizes.gzip);
+  });
+});

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+import { access } from './access';
+import { COMPRESS_THRESHOLD_BYTES } from './compression';
+
+// A built client as vite.config.ts writes it: each text file with its brotli and gzip twins, a
+// source map next to the script, the build manifest, and a small file left uncompressed.
+const SCRIPT = `console.log(${JSON.stringify('portal '.repeat(500))});\n`;
+const INDEX = `<!doctype html><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
+
+function clientBuild() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.mkdirSync(path.join(dir, '.vite'));
+  const write = (file: string, content: string | Buffer) => fs.writeFileSync(path.join(dir, file), content);
+  for (const [file, content] of [
+    ['index.html', INDEX],
+    ['assets/index-abc123.js', SCRIPT],
+  ]) {
+    write(file, content);
+    write(`${file}.br`, zlib.brotliCompressSync(content));
+    write(`${file}.gz`, zlib.gzipSync(content));
+  }
+  write('assets/index-abc123.js.map', '{"version":3,"sources":["client/main.tsx"]}');
+  write('assets/tiny-abc123.js', 'export{}');
+  write('.vite/manifest.json', '{}');
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+const LARGE_ROWS = Array.from({ length: 200 }, (_, id) => ({ id, email: `user${id}@example.com`, name: 'A user' }));
+
+describe('static files and compression', () => {
+  let t: TestApp;
+  const client = clientBuild();
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { STATIC_DIR: client.dir },
+      {},
+      {
+        testRoutes: async (api) => {
+          api.get('/test/large', { config: { access: access.public } }, async () => ({ items: LARGE_ROWS }));
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    client.remove();
+  });
+
+  it('sends the brotli copy of a script to a browser that accepts it, cached for good', async () => {
+    const response = await t.app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('sends the gzip copy where brotli is not accepted, and the file itself where nothing is', async () => {
+    const gzip = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(SCRIPT);
+
+    const plain = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+
+    // A file too small to have compressed copies is sent as it is, whatever the browser accepts.
+    const tiny = await t.app.inject({ url: '/assets/tiny-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(tiny.statusCode).toBe(200);
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body).toBe('export{}');
+  });
+
+  it('sends index.html compressed and never cached without asking again', async () => {
+    for (const url of ['/', '/en/login']) {
+      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-encoding'], url).toBe('br');
+      expect(page.headers['content-type'], url).toMatch(/text\/html/);
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(INDEX);
+    }
+  });
+
+  it('serves no source map, no compressed twin by its own name and not the build manifest', async () => {
+    for (const url of [
+      '/assets/index-abc123.js.map',
+      '/assets/index-abc123.js.br',
+      '/assets/index-abc123.js.gz',
+      '/.vite/manifest.json',
+    ]) {
+      const response = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('sources');
+    }
+  });
+
+  it('compresses a large API answer for a client that accepts it, and not a small one', async () => {
+    const large = await t.app.inject({ url: '/api/test/large', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(large.statusCode).toBe(200);
+    expect(large.headers['content-encoding']).toBe('br');
+    expect(large.headers.vary).toMatch(/accept-encoding/i);
+    const body = zlib.brotliDecompressSync(large.rawPayload);
+    expect(body.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    expect(large.rawPayload.length).toBeLessThan(body.length / 4);
+    expect(JSON.parse(body.toString())).toEqual({ items: LARGE_ROWS });
+
+    const gzip = await t.app.inject({ url: '/api/test/large', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString())).toEqual({ items: LARGE_ROWS });
+
+    const plain = await t.app.inject({ url: '/api/test/large' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual({ items: LARGE_ROWS });
+
+    const small = await t.app.inject({ url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+});
