@@ -4,9 +4,10 @@ import './app/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
+import { reloadOnce } from './app/reload';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
-import { createI18n } from './i18n';
+import { startI18n } from './i18n';
 
 // Start in the locale of the address so the first paint is already in the right language.
 const locale =
@@ -17,8 +18,39 @@ document.documentElement.lang = locale;
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App i18n={createI18n(locale)} queryClient={createQueryClient()} />
-  </StrictMode>,
+/** The style sheet sits after index.html's loader (vite.config.ts): the app waits for it, not the loader. */
+function stylesLoaded(): Promise<unknown> {
+  const pending = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((l) => !l.sheet);
+  return Promise.all(
+    pending.map(
+      (link) =>
+        new Promise((resolve) => {
+          link.addEventListener('load', resolve, { once: true });
+          link.addEventListener('error', resolve, { once: true });
+        }),
+    ),
+  );
+}
+
+// Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
+Promise.all([startI18n(locale), stylesLoaded()]).then(
+  ([i18n]) =>
+    createRoot(root).render(
+      <StrictMode>
+        <App i18n={i18n} queryClient={createQueryClient()} />
+      </StrictMode>,
+    ),
+  (error: unknown) => {
+    // The texts could not be fetched (a new release, the network): one reload, else say so in both
+    // languages, as the texts needed to say it in one are what is missing.
+    if (reloadOnce()) return;
+    console.error(error);
+    const message = document.createElement('p');
+    message.setAttribute('role', 'alert');
+    message.style.cssText = 'margin: 32px 16px; font-family: system-ui, sans-serif';
+    message.textContent =
+      'The portal could not be loaded: check the connection and reload the page. / ' +
+      'Le portail n’a pas pu être chargé : vérifiez la connexion et rechargez la page.';
+    root.replaceChildren(message);
+  },
 );

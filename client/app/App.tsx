@@ -1,16 +1,14 @@
 import { createTheme, MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { type ReactNode, useEffect } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
-import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
-import { NOTIFICATIONS_PLACEMENT } from '../components/layout';
-import { setNotificationCloseLabel } from '../components/notify';
+import { ErrorBoundary, PageFailed } from './ErrorBoundary';
+import { reloadOnce } from './reload';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
+import { Toasts } from './Toasts';
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -26,12 +24,6 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-function NotificationLabels() {
-  const { t } = useTranslation();
-  useEffect(() => setNotificationCloseLabel(t('app.close')), [t]);
-  return null;
-}
-
 export function Providers({
   i18n,
   queryClient,
@@ -45,9 +37,11 @@ export function Providers({
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light">
-          <NotificationLabels />
-          <Notifications autoClose={SUCCESS_NOTIFICATION_MS} {...NOTIFICATIONS_PLACEMENT} />
-          <ModalsProvider>{children}</ModalsProvider>
+          {/* Toasts are extra: if their code cannot be fetched, the page goes on without them. */}
+          <ErrorBoundary fallback={() => null}>
+            <Toasts />
+          </ErrorBoundary>
+          {children}
         </MantineProvider>
       </QueryClientProvider>
     </I18nextProvider>
@@ -57,8 +51,15 @@ export function Providers({
 export function App({ i18n, queryClient }: { i18n: I18n; queryClient: QueryClient }) {
   return (
     <Providers i18n={i18n} queryClient={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
+      {/*
+        Navigations are not transitions: a page whose code is still on its way shows the loader
+        (after 200 ms, spec 9) instead of leaving the previous page on screen without a sign.
+      */}
+      <BrowserRouter useTransitions={false}>
+        {/* The last resort, for what fails outside the pages (the top bar's code, say). */}
+        <ErrorBoundary onChunkError={() => reloadOnce()} fallback={(error) => <PageFailed error={error} />}>
+          <AppRoutes />
+        </ErrorBoundary>
       </BrowserRouter>
     </Providers>
   );

@@ -1,14 +1,16 @@
 import { AppShell, Container, Group } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { HEADER_HEIGHT } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { useProfile } from './session';
-import { TopBar } from './TopBar';
 
 const MAIN_ID = 'main-content';
+
+// Signed-in users only: its menus and popovers stay out of the sign-in page's JavaScript (decision 020).
+const TopBar = lazy(() => import('./TopBar').then((module) => ({ default: module.TopBar })));
 
 function PublicHeader() {
   const localize = useLocalize();
@@ -44,7 +46,15 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={{ base: 'xs', sm: 'md' }}>
       <SkipLink />
-      <AppShell.Header>{profile ? <TopBar profile={profile} /> : <PublicHeader />}</AppShell.Header>
+      <AppShell.Header>
+        {profile ? (
+          <Suspense fallback={null}>
+            <TopBar profile={profile} />
+          </Suspense>
+        ) : (
+          <PublicHeader />
+        )}
+      </AppShell.Header>
       <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <Container size="lg" px={{ base: 'xs', sm: 'md' }}>
           {children}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { isLocale, type Locale } from '../../common/roles';
 import { DelayedLoader } from '../components/DelayedLoader';
+import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard, UnauthenticatedOnly } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, switchLocale } from './routing';
@@ -58,9 +59,12 @@ function Localized({ locale }: { locale: Locale }) {
   }
   return (
     <Shell>
-      <Suspense fallback={<DelayedLoader />}>
-        <Outlet />
-      </Suspense>
+      {/* A page whose code cannot be fetched shows the error page under the top bar, not a blank screen. */}
+      <PageErrorBoundary resetKey={location.pathname}>
+        <Suspense fallback={<DelayedLoader />}>
+          <Outlet />
+        </Suspense>
+      </PageErrorBoundary>
     </Shell>
   );
 }

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import { useSyncExternalStore } from 'react';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
 
@@ -102,16 +101,19 @@ export function setNotificationCloseLabel(label: string): void {
   closeLabel = label;
 }
 
+// Mantine's toasts are fetched with the first one shown, not with every page (decision 020).
 export const notificationStore = createNotificationStore((entry) => {
-  notifications.show({
-    id: entry.id,
-    closeButtonProps: { 'aria-label': closeLabel },
-    color: COLORS[entry.status],
-    title: entry.title,
-    message: entry.message,
-    autoClose: entry.status === 'error' ? ERROR_NOTIFICATION_MS : SUCCESS_NOTIFICATION_MS,
-    'data-testid': `notification-${entry.status}`,
-  });
+  void import('@mantine/notifications').then(({ notifications }) =>
+    notifications.show({
+      id: entry.id,
+      closeButtonProps: { 'aria-label': closeLabel },
+      color: COLORS[entry.status],
+      title: entry.title,
+      message: entry.message,
+      autoClose: entry.status === 'error' ? ERROR_NOTIFICATION_MS : SUCCESS_NOTIFICATION_MS,
+      'data-testid': `notification-${entry.status}`,
+    }),
+  );
 }, sessionPersistence);
 
 export const notify = (input: NotifyInput) => notificationStore.notify(input);

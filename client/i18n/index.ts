@@ -1,23 +1,70 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/roles';
-import en from './en.json';
-import fr from './fr.json';
 
-export const resources = { en: { translation: en }, fr: { translation: fr } } as const;
+/**
+ * Each language's texts are their own chunk, fetched when that language is first used: an English
+ * page does not carry the French texts (decision 020). Every key exists in both languages
+ * (locales.test.ts), so there is no fallback language to load as well.
+ */
+const importers: Record<Locale, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('./en.json'),
+  fr: () => import('./fr.json'),
+};
 
-export function createI18n(locale: Locale = DEFAULT_LOCALE) {
+const loaded = new Map<Locale, ResourceKey>();
+
+/** Makes a language's texts available without a fetch (tests register both at start). */
+export function registerTranslations(locale: Locale, translations: ResourceKey): void {
+  loaded.set(locale, translations);
+}
+
+export async function loadTranslations(locale: Locale): Promise<ResourceKey> {
+  const known = loaded.get(locale);
+  if (known) return known;
+  const translations = (await importers[locale]()).default;
+  loaded.set(locale, translations);
+  return translations;
+}
+
+/** Loads a language i18next has not got yet, when the interface switches to it. */
+const lazyTranslations: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init() {},
+  read(language, _namespace, callback) {
+    if (!isLocale(language)) return callback(new Error(`No translations for ${language}`), false);
+    loadTranslations(language).then(
+      (translations) => callback(null, translations),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
+
+/** An i18next instance with the languages already loaded; others are fetched on the first switch. */
+export function createI18n(locale: Locale = DEFAULT_LOCALE): I18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    resources,
-    lng: locale,
-    fallbackLng: DEFAULT_LOCALE,
-    supportedLngs: [...LOCALES],
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    initAsync: false,
-  });
+  const resources = Object.fromEntries([...loaded].map(([lng, translation]) => [lng, { translation }]));
+  void instance
+    .use(lazyTranslations)
+    .use(initReactI18next)
+    .init({
+      resources,
+      partialBundledLanguages: true,
+      lng: locale,
+      fallbackLng: false,
+      supportedLngs: [...LOCALES],
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      initAsync: false,
+    });
   return instance;
+}
+
+/** The first paint is in the page's language: its texts are fetched before the app renders. */
+export async function startI18n(locale: Locale): Promise<I18n> {
+  await loadTranslations(locale);
+  return createI18n(locale);
 }
 
 export function currentLocale(language: string | undefined): Locale {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from './index';
 import en from './en.json';
 import fr from './fr.json';
@@ -44,5 +44,21 @@ describe('translations', () => {
     const { t } = createI18n('fr');
     expect(t('notificationCentre.openUnread', { count: 1 })).toBe('Notifications (1 non lue)');
     expect(t('notificationCentre.openUnread', { count: 3 })).toBe('Notifications (3 non lues)');
+  });
+});
+
+describe('loading per language', () => {
+  it('fetches only the page language, and the other one on the first switch', async () => {
+    // A fresh copy of the module, without the translations the test setup registers.
+    vi.resetModules();
+    const fresh = await import('./index');
+    const i18n = await fresh.startI18n('en');
+    expect(i18n.t('app.name')).toBe(en.app.name);
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
+    expect(i18n.hasResourceBundle('fr', 'translation')).toBe(false);
+
+    await i18n.changeLanguage('fr');
+    expect(i18n.language).toBe('fr');
+    expect(i18n.t('login.pageTitle')).toBe(fr.login.pageTitle);
   });
 });

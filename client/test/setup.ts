@@ -1,4 +1,11 @@
 import { afterEach, vi } from 'vitest';
+import en from '../i18n/en.json';
+import fr from '../i18n/fr.json';
+import { registerTranslations } from '../i18n';
+
+// The app fetches a language's texts when first used; tests have both at hand from the start.
+registerTranslations('en', en);
+registerTranslations('fr', fr);
 
 // Only tests that opted into jsdom get the DOM helpers; common/ tests in Node skip all of this.
 if (typeof window !== 'undefined') {

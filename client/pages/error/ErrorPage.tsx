@@ -9,9 +9,11 @@ export interface ErrorPageProps {
   statusCode?: number;
   message: string;
   onRetry?: () => void;
+  /** The retry button's text, when it does more than try again (a reload). */
+  retryLabel?: string;
 }
 
-export function ErrorPage({ statusCode, message, onRetry }: ErrorPageProps) {
+export function ErrorPage({ statusCode, message, onRetry, retryLabel }: ErrorPageProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const title = statusCode ? t('errors.title', { statusCode }) : t('errors.titleUnknown');
@@ -23,7 +25,7 @@ export function ErrorPage({ statusCode, message, onRetry }: ErrorPageProps) {
       <Group>
         {onRetry && (
           <Button variant="light" onClick={onRetry} data-testid="error-retry">
-            {t('app.retry')}
+            {retryLabel ?? t('app.retry')}
           </Button>
         )}
         <Anchor component={Link} to={localize('/')}>

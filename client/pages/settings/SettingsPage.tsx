@@ -20,7 +20,7 @@ interface Values extends Record<string, unknown> {
 }
 
 function ProfileForm({ profile }: { profile: Profile }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   // A new e-mail takes effect from the link mailed to it, after the current password (docs/security.md).
   const changesEmail = (values: Values) => values.email.trim().toLowerCase() !== profile.email.toLowerCase();
@@ -47,6 +47,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
     mutationFn: (body: UpdateProfileBody) => updateProfile(UpdateProfileBody.parse(body)),
     onSuccess: async (saved, body) => {
       storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
+      // Each language's texts are fetched when first needed: the message is in the saved one.
+      await i18n.loadLanguages(saved.preferredLocale);
       notify({ status: 'success', message: t('settings.saved', { lng: saved.preferredLocale }) });
       // The address stays the old one until the link is followed: the form shows it again.
       setPendingEmail(body.email ?? null);

@@ -51,6 +51,8 @@ export function UsersPage() {
     placeholderData: keepPreviousData,
   });
   const results = users.data?.results ?? [];
+  // The previous search's rows, kept on screen while the new one is fetched: dimmed, with the loader.
+  const stale = users.isPlaceholderData && users.isFetching;
 
   return (
     <Stack gap="md" py="md">
@@ -71,7 +73,7 @@ export function UsersPage() {
         maw={400}
         data-testid="users-search"
       />
-      {users.isPending && <DelayedLoader />}
+      {(users.isPending || stale) && <DelayedLoader />}
       {users.isError && (
         <Alert color="red" role="alert" data-testid="users-error">
           <Stack gap="xs" align="flex-start">
@@ -110,6 +112,7 @@ export function UsersPage() {
             highlightOnHover
             data-testid="users-table"
             aria-busy={users.isFetching}
+            style={stale ? { opacity: 0.5 } : undefined}
           >
             <Table.Thead>
               <Table.Tr>

@@ -1,0 +1,46 @@
+/**
+ * A page's code is fetched when the page is first opened. After a new release the old file names
+ * are gone (404), and a server restart or a lost connection fails the fetch too. Reloading once picks
+ * up the new release; a second failure soon after is shown as an error page rather than reloading
+ * in a loop (decision 020).
+ */
+const RELOAD_KEY = 'chunk-reload-at';
+/** A failure this soon after the last automatic reload is not reloaded again. */
+export const RELOAD_GUARD_MS = 60_000;
+
+// The words each browser uses when a script or a dynamically imported module cannot be fetched.
+const CHUNK_ERROR =
+  /dynamically imported module|error loading dynamically imported|importing a module script failed|unable to preload css|failed to fetch|loading chunk|module script/i;
+
+export function isChunkLoadError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'ChunkLoadError' || CHUNK_ERROR.test(error.message);
+}
+
+function lastReload(): number {
+  try {
+    return Number(window.sessionStorage.getItem(RELOAD_KEY) ?? 0);
+  } catch {
+    return Date.now(); // storage unavailable: no way to tell a loop apart, so no automatic reload
+  }
+}
+
+/** Whether an automatic reload may happen now (none in this tab within the guard time). */
+export function mayReload(now = Date.now()): boolean {
+  return now - lastReload() > RELOAD_GUARD_MS;
+}
+
+/** How the page is reloaded; tests replace it with a spy. */
+export const reloader = { reload: () => window.location.reload() };
+
+/** Reloads the page unless one was done moments ago; says whether it did. */
+export function reloadOnce(now = Date.now()): boolean {
+  if (!mayReload(now)) return false;
+  try {
+    window.sessionStorage.setItem(RELOAD_KEY, String(now));
+  } catch {
+    return false;
+  }
+  reloader.reload();
+  return true;
+}

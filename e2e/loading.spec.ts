@@ -1,0 +1,107 @@
+import { expect, type Page, type Route, test } from '@playwright/test';
+import { signIn } from './helpers/auth';
+import { demoAccount } from './helpers/demo';
+
+const PASSWORD_LOST_CODE = '**/assets/PasswordLostPage-*.js';
+
+/** Holds the matching requests back until `release()` (a slow network for those files only). */
+async function holdBack(page: Page, pattern: string | RegExp | ((url: URL) => boolean)) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route: Route) => {
+    await released;
+    await route.continue().catch(() => {});
+  });
+  return release;
+}
+
+/** Counts full page loads (document requests), automatic reloads included. */
+function countPageLoads(page: Page) {
+  const loads: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document') loads.push(new URL(request.url()).pathname);
+  });
+  return loads;
+}
+
+test('a cold load on a slow network paints the loading indicator at once, then the page', async ({ page }) => {
+  // The app's script and style sheet take their time; index.html itself arrives at once.
+  const release = await holdBack(page, /\/assets\/index-[^/]*\.(js|css)$/);
+  await page.goto('/en/login', { waitUntil: 'commit' });
+
+  const boot = page.getByTestId('boot-loader');
+  await expect(boot).toBeVisible();
+  await expect(boot).toContainText('Graph Portal');
+  await expect(boot.getByRole('status')).toContainText('Loading…');
+  // Painted, not merely in the document: a style sheet in the head would hold the first paint back.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length), {
+      timeout: 3_000,
+    })
+    .toBe(1);
+
+  release();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(boot).toHaveCount(0);
+});
+
+test('opening a page whose code is slow to come shows the loader, not the previous page', async ({ page }) => {
+  await page.goto('/en/login');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  const release = await holdBack(page, PASSWORD_LOST_CODE);
+
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/en\/password-lost$/);
+  await expect(page.getByTestId('loader')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toHaveCount(0);
+
+  release();
+  await expect(page.getByRole('heading', { name: 'Forgotten password' })).toBeVisible();
+  await expect(page.getByTestId('loader')).toHaveCount(0);
+});
+
+test('a page whose code cannot be fetched reloads once, then shows the error page with a way out', async ({ page }) => {
+  const loads = countPageLoads(page);
+  await page.goto('/en/login');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  // As after a new release: the old file name is gone.
+  await page.route(PASSWORD_LOST_CODE, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  const errorPage = page.getByTestId('error-page');
+  await expect(errorPage).toBeVisible();
+  await expect(errorPage.getByRole('heading', { name: 'Error', exact: true })).toBeVisible();
+  await expect(errorPage.getByRole('alert')).toContainText('This page could not be loaded');
+  await expect(errorPage.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/en');
+  // One automatic reload to pick up a new release, and no more.
+  expect(loads).toEqual(['/en/login', '/en/password-lost']);
+  // The top bar stays: the visitor is still in the portal.
+  await expect(page.getByTestId('nav-brand')).toBeVisible();
+
+  // Once the file can be fetched again, the reload button leads to the page.
+  await page.unroute(PASSWORD_LOST_CODE);
+  await errorPage.getByRole('button', { name: 'Reload the page' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgotten password' })).toBeVisible();
+  expect(loads).toHaveLength(3);
+});
+
+test('a new search keeps the previous rows dimmed under a loader until the answer comes', async ({ page }) => {
+  await signIn(page, demoAccount('admin'));
+  await page.goto('/en/users');
+  const table = page.getByTestId('users-table');
+  await expect(table).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  const before = await page.getByTestId('user-row').count();
+  expect(before).toBeGreaterThan(1);
+
+  const release = await holdBack(page, (url: URL) => url.pathname === '/api/users' && url.searchParams.has('filter'));
+  await page.getByLabel('Search users', { exact: true }).fill('admin@demo.portal');
+  await expect(page.getByTestId('loader')).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByTestId('user-row')).toHaveCount(before);
+
+  release();
+  await expect(page.getByTestId('user-row')).toHaveCount(1);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('loader')).toHaveCount(0);
+});
