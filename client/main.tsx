@@ -5,6 +5,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { reloadOnce } from './app/reload';
+import { preloadPage } from './app/routes';
+import { CONFIG_KEY, PROFILE_KEY } from './app/session';
+import { getConfig, getProfile } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
@@ -32,12 +35,19 @@ function stylesLoaded(): Promise<unknown> {
   );
 }
 
+// What the first page needs is asked for at once, side by side, rather than one after the other as
+// the first render would discover it: the page's code, the visitor's session and the public settings.
+const queryClient = createQueryClient();
+preloadPage(window.location.pathname);
+void queryClient.prefetchQuery({ queryKey: PROFILE_KEY, queryFn: getProfile });
+void queryClient.prefetchQuery({ queryKey: CONFIG_KEY, queryFn: getConfig });
+
 // Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
 Promise.all([startI18n(locale), stylesLoaded()]).then(
   ([i18n]) =>
     createRoot(root).render(
       <StrictMode>
-        <App i18n={i18n} queryClient={createQueryClient()} />
+        <App i18n={i18n} queryClient={queryClient} />
       </StrictMode>,
     ),
   (error: unknown) => {

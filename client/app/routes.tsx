@@ -6,23 +6,55 @@ import { DelayedLoader } from '../components/DelayedLoader';
 import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard, UnauthenticatedOnly } from './guards';
-import { detectLocale, localizePath, ROUTE_RULES, switchLocale } from './routing';
+import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
 import { Shell } from './Shell';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
 
-function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
+/** Each page's code by the first segment of its path (after the locale), for preloadPage. */
+const pageCode = new Map<string, () => Promise<unknown>>();
+
+function page<K extends string, M extends Record<K, ComponentType<any>>>(
+  load: () => Promise<M>,
+  name: K,
+  segment?: string,
+) {
+  if (segment !== undefined) pageCode.set(segment, load);
   return lazy(() => load().then((module) => ({ default: module[name] as M[K] })));
 }
 
-const LoginPage = page(() => import('../pages/login/LoginPage'), 'LoginPage');
-const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage');
-const PasswordLostPage = page(() => import('../pages/password-lost/PasswordLostPage'), 'PasswordLostPage');
-const ResetPasswordPage = page(() => import('../pages/reset-password/ResetPasswordPage'), 'ResetPasswordPage');
-const ConfirmEmailPage = page(() => import('../pages/confirm-email/ConfirmEmailPage'), 'ConfirmEmailPage');
-const HomePage = page(() => import('../pages/home/HomePage'), 'HomePage');
-const UsersPage = page(() => import('../pages/users/UsersPage'), 'UsersPage');
-const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'SettingsPage');
+/**
+ * Starts fetching the code of the page at `pathname` at once, alongside the texts and the profile,
+ * instead of after the first render: one round trip less before the page paints. A failure is left
+ * to the page's own fetch, which the error boundary handles.
+ */
+export function preloadPage(pathname: string): void {
+  const segment = splitLocale(pathname).path.split('/')[1] ?? '';
+  pageCode
+    .get(segment)?.()
+    .catch(() => {});
+}
+
+const LoginPage = page(() => import('../pages/login/LoginPage'), 'LoginPage', 'login');
+const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage', 'logout');
+const PasswordLostPage = page(
+  () => import('../pages/password-lost/PasswordLostPage'),
+  'PasswordLostPage',
+  'password-lost',
+);
+const ResetPasswordPage = page(
+  () => import('../pages/reset-password/ResetPasswordPage'),
+  'ResetPasswordPage',
+  'reset-password',
+);
+const ConfirmEmailPage = page(
+  () => import('../pages/confirm-email/ConfirmEmailPage'),
+  'ConfirmEmailPage',
+  'confirm-email',
+);
+const HomePage = page(() => import('../pages/home/HomePage'), 'HomePage', '');
+const UsersPage = page(() => import('../pages/users/UsersPage'), 'UsersPage', 'users');
+const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'SettingsPage', 'settings');
 const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
