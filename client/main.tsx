@@ -6,8 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { reloadOnce } from './app/reload';
 import { preloadPage } from './app/routes';
-import { CONFIG_KEY, PROFILE_KEY } from './app/session';
-import { getConfig, getProfile } from './api/auth';
+import { configQuery, profileQuery } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
@@ -39,8 +38,8 @@ function stylesLoaded(): Promise<unknown> {
 // the first render would discover it: the page's code, the visitor's session and the public settings.
 const queryClient = createQueryClient();
 preloadPage(window.location.pathname);
-void queryClient.prefetchQuery({ queryKey: PROFILE_KEY, queryFn: getProfile });
-void queryClient.prefetchQuery({ queryKey: CONFIG_KEY, queryFn: getConfig });
+void queryClient.prefetchQuery(profileQuery());
+void queryClient.prefetchQuery(configQuery());
 
 // Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
 Promise.all([startI18n(locale), stylesLoaded()]).then(

@@ -17,10 +17,19 @@ function renderLogout() {
 
 describe('LogoutPage', () => {
   it('signs out and the top bar gives way to the public header', async () => {
-    const api = fakeApi({ 'POST /api/auth/logout': () => ({ status: 204 }) });
+    // The answer waits until the top bar (fetched on its own, decision 020) is on screen.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const api = fakeApi({
+      'POST /api/auth/logout': async () => {
+        await answered;
+        return { status: 204 };
+      },
+    });
     renderLogout();
     // Signed in: the top bar with the user menu.
-    expect(screen.getByTestId('user-menu')).toBeTruthy();
+    expect(await screen.findByTestId('user-menu')).toBeTruthy();
+    answer();
 
     expect(await screen.findByText('You are signed out.')).toBeTruthy();
     expect(api.calls('POST /api/auth/logout')).toHaveLength(1);
