@@ -34,15 +34,17 @@ function stylesLoaded(): Promise<unknown> {
   );
 }
 
+// Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
+const ready = Promise.all([startI18n(locale), stylesLoaded()]);
+
 // What the first page needs is asked for at once, side by side, rather than one after the other as
 // the first render would discover it: the page's code, the visitor's session and the public settings.
 const queryClient = createQueryClient();
-preloadPage(window.location.pathname);
 void queryClient.prefetchQuery(profileQuery());
 void queryClient.prefetchQuery(configQuery());
+preloadPage(window.location.pathname);
 
-// Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
-Promise.all([startI18n(locale), stylesLoaded()]).then(
+ready.then(
   ([i18n]) =>
     createRoot(root).render(
       <StrictMode>
