@@ -23,6 +23,15 @@ export const clientBoundary = [
   },
 ];
 
+// Classic zod keeps its methods on prototypes, so a bundle that imports it carries all of it: the
+// schemas the browser loads are written with zod/mini (docs/decisions/023). The server may use either.
+const classicZodMessage =
+  "common/ and client/ are in the browser bundle: import { z } from 'zod/mini' (docs/decisions/023).";
+export const classicZod = ['zod', 'zod/v4', 'zod/v4/classic', 'zod/v3', 'zod/classic'].map((name) => ({
+  name,
+  message: classicZodMessage,
+}));
+
 // An event read inside a state updater, e.g. setValues((v) => ({ ...v, name: e.currentTarget.value })).
 export const eventInUpdater =
   'CallExpression[callee.name=/^set[A-Z]/] > :function MemberExpression[property.name=/^(currentTarget|target)$/]';
@@ -89,7 +98,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: bareBuiltins.map((name) => ({ name, message: commonBoundary[1].message })), patterns: commonBoundary },
+        {
+          paths: [...bareBuiltins.map((name) => ({ name, message: commonBoundary[1].message })), ...classicZod],
+          patterns: commonBoundary,
+        },
       ],
     },
   },
@@ -97,7 +109,7 @@ export default tseslint.config(
     files: ['client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
-      'no-restricted-imports': ['error', { patterns: clientBoundary }],
+      'no-restricted-imports': ['error', { paths: classicZod, patterns: clientBoundary }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // React may run a state updater later, in its render, when the event's currentTarget is null:

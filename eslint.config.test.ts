@@ -26,12 +26,18 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['common/probe.ts', "export { x } from '../server/config';"],
     ['client/pages/probe.tsx', "import { x } from '../../server/http-error';"],
     ['client/probe.ts', "import type { X } from '../server/app';"],
+    ['common/api/probe.ts', "import { z } from 'zod';"],
+    ['common/probe.ts', "import * as z from 'zod/v4';"],
+    ['client/api/probe.ts', "import { z } from 'zod';"],
+    ['client/probe.ts', "import type { ZodType } from 'zod';"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
   });
 
   it.each([
-    ['common/api/probe.ts', "import { z } from 'zod'; import { ROLES } from '../roles';"],
+    ['common/api/probe.ts', "import { z } from 'zod/mini'; import { ROLES } from '../roles';"],
+    ['client/api/probe.ts', "import { z } from 'zod/mini'; import type { $ZodType } from 'zod/v4/core';"],
+    ['server/probe.ts', "import { z } from 'zod';"],
     ['client/probe.ts', "import { ROLES } from '../common/roles';"],
     ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
   ])('%s may: %s', async (filePath, code) => {

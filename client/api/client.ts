@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { ErrorBody } from '../../common/api/errors';
 
 export interface ErrorDetail {
@@ -28,7 +28,8 @@ type Query = Record<string, string | number | boolean | null | undefined>;
 export interface RequestOptions<T> {
   query?: Query;
   body?: unknown;
-  schema?: z.ZodType<T>;
+  /** A schema of common/ (zod/mini, decision 023): classic zod would put all of itself on the first page. */
+  schema?: ZodMiniType<T>;
   /** Spec 8: a 401 reloads the page, except on the profile and login calls which expect it. */
   reloadOnUnauthorized?: boolean;
   signal?: AbortSignal;

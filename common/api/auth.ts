@@ -1,36 +1,36 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
 import { Email, NewPassword, REQUIRED, RequiredText } from './common';
 
 /** The password one signs in with: any text, required. */
-export const CurrentPassword = z.string().min(1, REQUIRED).max(1024);
+export const CurrentPassword = z.string().check(z.minLength(1, REQUIRED), z.maxLength(1024));
 
 export const LoginBody = z.object({
   email: Email,
   password: CurrentPassword,
-  recaptchaResponse: z.string().max(4096).optional(),
+  recaptchaResponse: z.optional(z.string().check(z.maxLength(4096))),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const AccountSummary = z.object({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
   role: z.enum(MEMBER_ROLES),
-  accountExecutive: z.object({ fullName: z.string(), email: z.string() }).nullable(),
+  accountExecutive: z.nullable(z.object({ fullName: z.string(), email: z.string() })),
 });
 export type AccountSummary = z.infer<typeof AccountSummary>;
 
 /** The signed-in user's profile (spec section 3 "Profile", plus what the top bar needs). */
 export const Profile = z.object({
-  id: z.number().int(),
+  id: z.int(),
   email: z.string(),
   fullName: z.string(),
   preferredLocale: z.enum(LOCALES),
   type: z.enum(USER_TYPES),
-  yourRole: z.enum(ROLES).nullable(),
+  yourRole: z.nullable(z.enum(ROLES)),
   /** Customers the user belongs to (first 50, by name); `accountsTotal` counts them all. */
   accounts: z.array(AccountSummary),
-  accountsTotal: z.number().int(),
+  accountsTotal: z.int(),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -38,18 +38,17 @@ export type Profile = z.infer<typeof Profile>;
  * A change of `email` is not applied at once: it needs `currentPassword`, and takes effect when the
  * link mailed to the new address is followed (POST /api/auth/confirm-email).
  */
-export const UpdateProfileBody = z
-  .object({
+export const UpdateProfileBody = z.partial(
+  z.strictObject({
     email: Email,
     fullName: RequiredText(200),
     preferredLocale: z.enum(LOCALES),
     currentPassword: CurrentPassword,
-  })
-  .partial()
-  .strict();
+  }),
+);
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
-export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
+export const ConfirmEmailBody = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
 export type ConfirmEmailBody = z.infer<typeof ConfirmEmailBody>;
 
 /** The address the account now has. */
@@ -58,14 +57,16 @@ export type ConfirmEmailResult = z.infer<typeof ConfirmEmailResult>;
 
 export const RequestPasswordResetBody = z.object({
   email: Email,
-  recaptchaResponse: z.string().min(1, REQUIRED).max(4096),
+  recaptchaResponse: z.string().check(z.minLength(1, REQUIRED), z.maxLength(4096)),
 });
 export type RequestPasswordResetBody = z.infer<typeof RequestPasswordResetBody>;
 
-export const CheckPasswordResetQuery = z.object({ passwordResetToken: z.string().min(1).max(200) });
+export const CheckPasswordResetQuery = z.object({
+  passwordResetToken: z.string().check(z.minLength(1), z.maxLength(200)),
+});
 
 export const ResetPasswordBody = z.object({
-  passwordResetToken: z.string().min(1).max(200),
+  passwordResetToken: z.string().check(z.minLength(1), z.maxLength(200)),
   password: NewPassword,
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
@@ -75,9 +76,8 @@ export const ResetPasswordResult = z.object({ ok: z.literal(true), email: z.stri
 export type ResetPasswordResult = z.infer<typeof ResetPasswordResult>;
 
 /** The reset form: the new password twice; the confirmation is the client's concern only. */
-export const ResetPasswordForm = z
-  .object({ password: NewPassword, confirmation: z.string() })
-  .refine((values) => values.confirmation === values.password, {
+export const ResetPasswordForm = z.object({ password: NewPassword, confirmation: z.string() }).check(
+  z.refine((values: { password: string; confirmation: string }) => values.confirmation === values.password, {
     path: ['confirmation'],
     message: 'errors.passwordMismatch',
     // Compared even while the password breaks a rule, so both problems show at once.
@@ -85,7 +85,8 @@ export const ResetPasswordForm = z
       const value = payload.value as { password?: unknown; confirmation?: unknown } | undefined;
       return typeof value?.password === 'string' && typeof value.confirmation === 'string';
     },
-  });
+  }),
+);
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
 /** Key derivation of the self-hosted captcha; the widget solves it with the bundled PBKDF2 worker. */
@@ -97,11 +98,11 @@ export const CaptchaChallenge = z.object({
     algorithm: z.literal(CAPTCHA_ALGORITHM),
     nonce: z.string(),
     salt: z.string(),
-    cost: z.number().int(),
-    keyLength: z.number().int(),
+    cost: z.int(),
+    keyLength: z.int(),
     keyPrefix: z.string(),
     keySignature: z.string(),
-    expiresAt: z.number().int(),
+    expiresAt: z.int(),
   }),
   signature: z.string(),
 });
@@ -116,7 +117,7 @@ export const PublicConfig = z.object({
   supportUrl: z.string(),
   academyUrl: z.string(),
   contactEmail: z.string(),
-  legalBaseUrl: z.string().nullable(),
+  legalBaseUrl: z.nullable(z.string()),
   devMailbox: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
 import { checkPassword } from '../password';
 
@@ -8,22 +8,21 @@ import { checkPassword } from '../password';
  */
 export const REQUIRED = 'errors.required';
 
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, REQUIRED)
-  .max(254)
-  .pipe(z.email({ message: 'email.invalid' }));
+export const Email = z.pipe(
+  z.string().check(z.trim(), z.toLowerCase(), z.minLength(1, REQUIRED), z.maxLength(254)),
+  z.email({ message: 'email.invalid' }),
+);
 
 /** A text a person must fill in (a name): spaces alone do not count. */
-export const RequiredText = (max: number) => z.string().trim().min(1, REQUIRED).max(max);
+export const RequiredText = (max: number) => z.string().check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max));
 
 /** A password that follows the rule; the message is the first failing rule's key. */
-export const NewPassword = z.string().superRefine((value, ctx) => {
-  const problem = checkPassword(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const NewPassword = z.string().check(
+  z.superRefine((value: string, ctx) => {
+    const problem = checkPassword(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /** Ids are PostgreSQL `integer` columns: a larger number can name no row and must not reach the database. */
 export const MAX_ID = 2_147_483_647;
@@ -33,16 +32,20 @@ export const MAX_ID = 2_147_483_647;
  * take "", " ", "0x10" and "1e3", and a repeated query parameter arrives as an array.
  */
 const wholeNumber = (min: number, max: number) =>
-  z
-    .string({ error: (issue) => (Array.isArray(issue.input) ? 'must be given once' : 'must be a whole number') })
-    .regex(/^\d+$/, min > 0 ? `must be a whole number from ${min}` : 'must be a whole number, 0 or more')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be a whole number from ${min}`).max(max, `must be at most ${max}`));
+  z.pipe(
+    z.pipe(
+      z
+        .string({ error: (issue) => (Array.isArray(issue.input) ? 'must be given once' : 'must be a whole number') })
+        .check(z.regex(/^\d+$/, min > 0 ? `must be a whole number from ${min}` : 'must be a whole number, 0 or more')),
+      z.transform(Number),
+    ),
+    z.number().check(z.minimum(min, `must be a whole number from ${min}`), z.maximum(max, `must be at most ${max}`)),
+  );
 
 export const PageQuery = z.object({
-  pageOffset: wholeNumber(0, MAX_ID).default(0),
-  pageLength: wholeNumber(1, MAX_PAGE_LENGTH).default(DEFAULT_PAGE_LENGTH),
-  filter: z.string({ error: 'must be given once' }).trim().max(200).optional(),
+  pageOffset: z._default(wholeNumber(0, MAX_ID), 0),
+  pageLength: z._default(wholeNumber(1, MAX_PAGE_LENGTH), DEFAULT_PAGE_LENGTH),
+  filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
 });
 
 export const IdParam = z.object({ id: wholeNumber(1, MAX_ID) });

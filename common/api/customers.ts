@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
 
@@ -6,7 +6,7 @@ import { ROLES } from '../roles';
 export const NotificationSettings = z.object(
   Object.fromEntries(NOTIFICATION_SETTINGS.map((flag) => [flag, z.boolean()])) as Record<
     NotificationSetting,
-    z.ZodBoolean
+    z.ZodMiniBoolean
   >,
 );
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
@@ -19,15 +19,15 @@ export const AccountExecutiveContact = z.object({ fullName: z.string(), email: z
  * the caller's membership, null for staff who see the customer without being a member.
  */
 export const Customer = z.object({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
   customerKey: z.string(),
   selfService: z.boolean(),
   /** the subscription's status; null when the customer has no subscription */
-  paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
-  accountExecutive: AccountExecutiveContact.nullable(),
+  paymentStatus: z.nullable(z.enum(PAYMENT_STATUSES)),
+  accountExecutive: z.nullable(AccountExecutiveContact),
   yourRole: z.enum(ROLES),
-  yourMembershipId: z.number().int().nullable(),
-  yourSettings: NotificationSettings.nullable(),
+  yourMembershipId: z.nullable(z.int()),
+  yourSettings: z.nullable(NotificationSettings),
 });
 export type Customer = z.infer<typeof Customer>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The one error body of the API: `{ error: { code, message, details? } }`. */
 export const ErrorBody = z.object({
@@ -6,10 +6,11 @@ export const ErrorBody = z.object({
     code: z.string(),
     message: z.string(),
     details: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .describe(
-        'problems tied to a field of the request, one per field: validation, a conflict (e-mail taken), or a field the next attempt needs (recaptchaResponse)',
+      .optional(z.array(z.object({ path: z.string(), message: z.string() })))
+      .check(
+        z.describe(
+          'problems tied to a field of the request, one per field: validation, a conflict (e-mail taken), or a field the next attempt needs (recaptchaResponse)',
+        ),
       ),
   }),
 });

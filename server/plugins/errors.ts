@@ -1,10 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { en } from 'zod/locales';
+import { config as zodConfig } from 'zod/v4/core';
 import { ERROR_CODES, type ErrorBody } from '../../common/api/errors';
 import type { Config } from '../config';
 import { HttpError } from '../http-error';
 import { applySecurityHeaders, securityHeaders } from './security';
+
+// The request schemas of common/ are zod/mini ones, which choose no language (docs/decisions/023):
+// the validation messages the API sends are English whichever other schemas happen to be loaded.
+zodConfig(en());
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: ERROR_CODES.validation,

@@ -113,6 +113,29 @@ describe('HTTP surface', () => {
     expect(document.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['email', 'password']),
     );
+    // The shared schemas are zod/mini ones (docs/decisions/023): their rules reach the document as well.
+    const body = (path: string, method: string) =>
+      document.paths[path][method].requestBody.content['application/json'].schema;
+    expect(body('/api/auth/login', 'post').properties).toMatchObject({
+      email: { type: 'string', minLength: 1, maxLength: 254 },
+      password: { type: 'string', minLength: 1, maxLength: 1024 },
+      recaptchaResponse: { type: 'string', maxLength: 4096 },
+    });
+    expect(body('/api/users', 'post')).toMatchObject({
+      additionalProperties: false,
+      required: ['email', 'fullname'],
+      properties: {
+        preferredLocale: { enum: ['en', 'fr'], default: 'en' },
+        fullname: { minLength: 1, maxLength: 200 },
+      },
+    });
+    expect(body('/api/users/{id}', 'patch')).toMatchObject({ additionalProperties: false });
+    expect(body('/api/users/{id}', 'patch').required).toBeUndefined();
+    const me = document.paths['/api/auth/me'].get.responses;
+    expect(me['200'].content['application/json'].schema.properties.id.type).toBe('integer');
+    expect(me['401'].content['application/json'].schema.properties.error.properties.details.description).toMatch(
+      /problems tied to a field/,
+    );
     expect((await t.app.inject({ url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 
