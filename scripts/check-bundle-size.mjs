@@ -13,14 +13,14 @@ const KB = 1024;
 
 /**
  * Routes the budget watches: the lazy modules each needs besides the entry, as manifest keys.
- * The login route's goal (docs/DESIGN, 120 KB) is below what React, Mantine, zod, i18next,
- * react-router and react-query weigh together (about 150 KB gzip before any page code); the
+ * The login route's goal (docs/DESIGN, 120 KB) is below what React, Mantine, i18next, react-router,
+ * react-query and zod/mini weigh together (about 145 KB gzip before any page code); the
  * budget holds the route where it is now, so that it can only shrink (decision 020).
  */
 export const ROUTES = [
   {
     name: '/en/login',
-    budgetKb: 200,
+    budgetKb: 185,
     goalKb: 120,
     lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json'],
   },
