@@ -10,6 +10,7 @@ import { LOCALE_STORAGE_KEY, storage } from '../../app/storage';
 import { usePageTitle } from '../../app/title';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
+import { PageHeader } from '../../components/PageHeader';
 import { useSchemaForm } from '../../components/useSchemaForm';
 
 interface Values extends Record<string, unknown> {
@@ -133,7 +134,7 @@ export function SettingsPage() {
   if (!profile) return null;
   return (
     <Stack gap="lg" py="md">
-      <Title order={1}>{t('settings.title')}</Title>
+      <PageHeader title={t('settings.title')} />
       <Paper withBorder p="lg" radius="md">
         <Title order={2} size="h3" mb="md">
           {t('settings.profile')}

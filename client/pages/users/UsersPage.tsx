@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,6 +8,7 @@ import { DEBOUNCE_MS } from '../../../common/constants';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
 import { userListQuery } from '../../api/users';
 import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
@@ -56,12 +45,14 @@ export function UsersPage() {
 
   return (
     <Stack gap="md" py="md">
-      <Group justify="space-between">
-        <Title order={1}>{t('users.title')}</Title>
-        <Button leftSection={<PlusIcon size={16} />} onClick={() => openModal(null)} data-testid="users-add">
-          {t('users.add')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('users.title')}
+        actions={
+          <Button leftSection={<PlusIcon size={16} />} onClick={() => openModal(null)} data-testid="users-add">
+            {t('users.add')}
+          </Button>
+        }
+      />
       <TextInput
         label={t('users.search')}
         placeholder={t('users.searchPlaceholder')}
