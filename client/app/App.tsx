@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
@@ -8,12 +8,8 @@ import { ErrorBoundary, PageFailed } from './ErrorBoundary';
 import { reloadOnce } from './reload';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
+import { cssVariablesResolver, theme } from './theme';
 import { Toasts } from './Toasts';
-
-const theme = createTheme({
-  primaryColor: 'indigo',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-});
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -36,7 +32,7 @@ export function Providers({
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
           {/* Toasts are extra: if their code cannot be fetched, the page goes on without them. */}
           <ErrorBoundary fallback={() => null}>
             <Toasts />

@@ -7,6 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { Profile, PublicConfig } from '../../common/api/auth';
 import type { Locale } from '../../common/roles';
 import { CONFIG_KEY, PROFILE_KEY } from '../app/session';
+import { cssVariablesResolver, theme } from '../app/theme';
 import { createI18n } from '../i18n';
 
 export const builtinConfig: PublicConfig = {
@@ -66,7 +67,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
   const result = render(
     <I18nextProvider i18n={createI18n(locale)}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider env="test">
+        <MantineProvider env="test" theme={theme} cssVariablesResolver={cssVariablesResolver}>
           <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
             <Routes>
               <Route path={route} element={ui} />
