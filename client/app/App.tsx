@@ -8,7 +8,7 @@ import { ErrorBoundary, PageFailed } from './ErrorBoundary';
 import { reloadOnce } from './reload';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
-import { cssVariablesResolver, theme } from './theme';
+import { CSS_VARIABLES_SELECTOR, cssVariablesResolver, theme } from './theme';
 import { Toasts } from './Toasts';
 
 export function createQueryClient(): QueryClient {
@@ -32,7 +32,12 @@ export function Providers({
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          cssVariablesSelector={CSS_VARIABLES_SELECTOR}
+          defaultColorScheme="light"
+        >
           {/* Toasts are extra: if their code cannot be fetched, the page goes on without them. */}
           <ErrorBoundary fallback={() => null}>
             <Toasts />

@@ -84,3 +84,11 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: { '--mantine-color-dimmed': DIMMED },
   dark: {},
 });
+
+/**
+ * Where the theme's CSS variables are declared. Mantine writes them in a <style> inside the app, and
+ * its style sheet declares the stock values with the same selectors; since the style sheet is linked
+ * after the app's root (it must not hold back the first paint, vite.config.ts), it would win and put
+ * the stock blue (3.55:1) and dimmed grey back. `html:root` outranks `:root` whatever the order.
+ */
+export const CSS_VARIABLES_SELECTOR = 'html:root';
