@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useLocalize } from '../../app/locale';
 import { setProfile, useConfig } from '../../app/session';
 import { storage } from '../../app/storage';
 import { Captcha } from '../../components/captcha/Captcha';
+import { CookieNotice } from '../../components/CookieNotice';
 import { apiErrorText, namesField } from '../../components/forms';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { usePageTitle } from '../../app/title';
@@ -154,12 +155,7 @@ export function LoginPage() {
           )}
         </Stack>
       </Paper>
-      <Text size="xs" c="dimmed" ta="center" data-testid="cookie-notice">
-        {t('login.cookieNotice')}{' '}
-        <Anchor component={Link} to={localize('/cookies-information')} size="xs">
-          {t('login.cookieNoticeLink')}
-        </Anchor>
-      </Text>
+      <CookieNotice />
     </Stack>
   );
 }
