@@ -194,7 +194,14 @@ export function TopBar({ profile }: { profile: Profile }) {
         <UserMenu profile={profile} myProjects={links.myProjects} compact={phone} />
       </Group>
       {compact && hasMenu && (
-        <Drawer opened={drawerOpened} onClose={drawer.close} title={t('nav.menu')} size={300} data-testid="nav-drawer">
+        <Drawer
+          opened={drawerOpened}
+          onClose={drawer.close}
+          title={t('nav.menu')}
+          size={300}
+          closeButtonProps={{ 'aria-label': t('app.close') }}
+          data-testid="nav-drawer"
+        >
           <Stack gap="xs">
             {items.length > 0 && (
               <Stack gap={4} component="nav" aria-label={t('nav.main')}>
