@@ -1,0 +1,349 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locale, Role } from '../common/roles';
+import {
+  expectNoViolations,
+  openPage,
+  resize,
+  SCAN_LOCALES,
+  scan,
+  setPreferredLocale,
+  signInThroughApi,
+  VIEWPORTS,
+} from './helpers/axe';
+import { demoAccount } from './helpers/demo';
+
+/**
+ * WCAG 2.1 AA: axe-core finds no violation on any page, open menu or modal, in English and French,
+ * on a desktop and a phone. Each test walks its pages in both languages and at both widths and fails
+ * once, with every violation listed (rule, impact, elements), so one run shows all there is to fix.
+ */
+
+interface Screen {
+  path: string;
+  /** what shows once the page has its content, beyond the page's h1 */
+  ready?: (page: Page) => Locator;
+}
+
+const PUBLIC_SCREENS: readonly Screen[] = [
+  { path: '/login', ready: (page) => page.getByTestId('cookie-notice') },
+  { path: '/password-lost' },
+  { path: '/reset-password/not-a-valid-token', ready: (page) => page.getByTestId('reset-invalid-token') },
+  {
+    path: '/confirm-email/not-a-valid-token',
+    ready: (page) => page.locator('[data-testid="confirm-email"]:not([data-state="confirming"])'),
+  },
+  { path: '/no-such-page', ready: (page) => page.getByTestId('not-found-page') },
+  { path: '/invitation/not-a-valid-key' },
+  { path: '/sign-up' },
+];
+
+const LEGAL_SCREENS: readonly Screen[] = [
+  '/terms-and-conditions',
+  '/data-processing',
+  '/cookies-information',
+  '/privacy-policy',
+].map((path) => ({ path, ready: (page: Page) => page.getByTestId('legal-page').locator('h2').first() }));
+
+const STAFF_SCREENS: readonly Screen[] = [
+  { path: '/' },
+  { path: '/users', ready: (page) => page.getByTestId('user-row') },
+  { path: '/settings', ready: (page) => page.getByTestId('settings-profile') },
+  { path: '/about', ready: (page) => page.getByTestId('about-contact') },
+  { path: '/customers' },
+  { path: '/products' },
+  { path: '/products/demo-product' },
+  { path: '/no-such-page', ready: (page) => page.getByTestId('not-found-page') },
+];
+
+/** Runs `visit` in each language, setting the signed-in user's language when there is one. */
+async function inEachLanguage(
+  page: Page,
+  signedIn: boolean,
+  visit: (locale: Locale) => Promise<string[]>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const locale of SCAN_LOCALES) {
+    if (signedIn) await setPreferredLocale(page, locale);
+    found.push(...(await visit(locale)));
+  }
+  return found;
+}
+
+/** Scans what is on screen at each width (the page is laid out again, not reloaded). */
+async function atEachWidth(page: Page, locale: Locale, what: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await resize(page, viewport);
+    found.push(...(await scan(page, `${locale} ${viewport.name} ${what}`)));
+  }
+  return found;
+}
+
+/** Opens something (a menu, a modal) at each width and scans it; `open` answers what it opened. */
+async function openedAtEachWidth(
+  page: Page,
+  locale: Locale,
+  open: () => Promise<string | null>,
+  close: () => Promise<void>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await resize(page, viewport);
+    const what = await open();
+    if (what === null) continue;
+    found.push(...(await scan(page, `${locale} ${viewport.name} ${what}`)));
+    await close();
+  }
+  return found;
+}
+
+async function scanScreens(page: Page, screens: readonly Screen[], locale: Locale): Promise<string[]> {
+  const found: string[] = [];
+  for (const screen of screens) {
+    await openPage(page, locale, screen.path, screen.ready);
+    found.push(...(await atEachWidth(page, locale, screen.path)));
+  }
+  return found;
+}
+
+/** The burger that folds the top bar's links on a narrow screen. */
+function burgerOf(page: Page): Locator {
+  return page.getByTestId('nav-burger');
+}
+
+/** Opens the burger menu if it is shown; answers whether it was. */
+async function openBurgerIfShown(page: Page): Promise<boolean> {
+  const burger = burgerOf(page);
+  if ((await burger.count()) === 0 || !(await burger.first().isVisible())) return false;
+  await burger.first().click();
+  await expect(burger.first()).toHaveAttribute('aria-expanded', 'true');
+  return true;
+}
+
+/** Opens a top-bar control by the keyboard (focus, Enter), as a keyboard user would. */
+async function pressOpen(page: Page, testId: string): Promise<void> {
+  const control = page.getByTestId(testId);
+  if (!(await control.isVisible())) await openBurgerIfShown(page);
+  await control.focus();
+  await page.keyboard.press('Enter');
+  await expect(control).toHaveAttribute('aria-expanded', 'true');
+}
+
+async function closeWithEscape(page: Page, testId: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId(testId)).toHaveAttribute('aria-expanded', 'false');
+}
+
+/** Every menu of the top bar at each width: the burger (on a phone), the user menu, the notification centre. */
+async function scanTopBarMenus(page: Page, locale: Locale, path: string): Promise<string[]> {
+  const found: string[] = [];
+  await openPage(page, locale, path);
+  found.push(
+    ...(await openedAtEachWidth(
+      page,
+      locale,
+      async () => {
+        if (!(await openBurgerIfShown(page))) return null;
+        await expect(page.getByTestId('nav-drawer').getByRole('link').first()).toBeVisible();
+        return `${path} burger menu`;
+      },
+      () => closeWithEscape(page, 'nav-burger'),
+    )),
+  );
+  found.push(
+    ...(await openedAtEachWidth(
+      page,
+      locale,
+      async () => {
+        await pressOpen(page, 'user-menu');
+        await expect(page.getByTestId('menu-settings')).toBeVisible();
+        return `${path} user menu`;
+      },
+      () => closeWithEscape(page, 'user-menu'),
+    )),
+  );
+  found.push(
+    ...(await openedAtEachWidth(
+      page,
+      locale,
+      async () => {
+        await pressOpen(page, 'notification-centre');
+        await expect(page.getByTestId('notification-centre-mark-read')).toBeVisible();
+        return `${path} notification centre`;
+      },
+      () => closeWithEscape(page, 'notification-centre'),
+    )),
+  );
+  return found;
+}
+
+/**
+ * A success toast and the notification centre listing it: saving the settings unchanged notifies.
+ * The centre keeps what was notified since the page was loaded, so it is opened without a reload.
+ */
+async function scanToastAndCentreEntry(page: Page, locale: Locale): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await resize(page, viewport);
+    const where = `${locale} ${viewport.name} /settings`;
+    await openPage(page, locale, '/settings', (p) => p.getByTestId('settings-profile'));
+    await page.getByTestId('settings-profile').locator('button[type="submit"]').click();
+    await expect(page.getByTestId('notification-success')).toBeVisible();
+    found.push(...(await scan(page, `${where} success toast`)));
+    await pressOpen(page, 'notification-centre');
+    await expect(page.getByTestId('notification-centre-item').first()).toBeVisible();
+    found.push(...(await scan(page, `${where} notification centre with an entry`)));
+    await closeWithEscape(page, 'notification-centre');
+  }
+  return found;
+}
+
+/**
+ * The language switch of the page on screen, when it opens a menu (a plain button is scanned with
+ * each page).
+ */
+async function scanLanguageMenu(page: Page, locale: Locale): Promise<string[]> {
+  const path = new URL(page.url()).pathname;
+  return openedAtEachWidth(
+    page,
+    locale,
+    async () => {
+      const switcher = page.getByTestId('language-switch');
+      if (!(await switcher.isVisible()) || (await switcher.getAttribute('aria-haspopup')) === null) return null;
+      await pressOpen(page, 'language-switch');
+      return `${path} language menu`;
+    },
+    () => closeWithEscape(page, 'language-switch'),
+  );
+}
+
+async function signInAs(page: Page, role: Role): Promise<void> {
+  await signInThroughApi(page, demoAccount(role));
+}
+
+/** Puts the demo account back in English whatever happened: the other journeys expect /en. */
+async function restoreEnglish(page: Page): Promise<void> {
+  await setPreferredLocale(page, 'en').catch(() => undefined);
+}
+
+test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
+  // Each scan takes about a second on a busy machine; a test holds up to 32 of them.
+  test.describe.configure({ timeout: 120_000 });
+
+  test('public pages', async ({ page }) => {
+    const found = await inEachLanguage(page, false, async (locale) => [
+      ...(await scanScreens(page, PUBLIC_SCREENS, locale)),
+      ...(await scanLanguageMenu(page, locale)),
+    ]);
+    expectNoViolations(found);
+  });
+
+  test('legal pages', async ({ page }) => {
+    expectNoViolations(await inEachLanguage(page, false, (locale) => scanScreens(page, LEGAL_SCREENS, locale)));
+  });
+
+  test('staff pages (admin)', async ({ page }) => {
+    await signInAs(page, 'admin');
+    try {
+      expectNoViolations(await inEachLanguage(page, true, (locale) => scanScreens(page, STAFF_SCREENS, locale)));
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test('top bar menus, a toast and the notification centre (admin)', async ({ page }) => {
+    await signInAs(page, 'admin');
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => [
+        ...(await scanTopBarMenus(page, locale, '/')),
+        ...(await scanLanguageMenu(page, locale)),
+        ...(await scanToastAndCentreEntry(page, locale)),
+      ]);
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test('the user modal, to create and to edit', async ({ page }) => {
+    await signInAs(page, 'admin');
+    const dialog = page.getByRole('dialog');
+    const openModal = (button: string, what: string) => async () => {
+      await page.getByTestId(button).first().click();
+      await expect(dialog).toBeVisible();
+      return what;
+    };
+    const closeModal = async () => {
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    };
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        await openPage(page, locale, '/users', (p) => p.getByTestId('user-row'));
+        return [
+          ...(await openedAtEachWidth(page, locale, openModal('users-add', 'user modal (create)'), closeModal)),
+          ...(await openedAtEachWidth(page, locale, openModal('user-edit', 'user modal (edit)'), closeModal)),
+        ];
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test('the account picker and a customer page (account executive)', async ({ page }) => {
+    await signInAs(page, 'accountExecutive');
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        const violations = await scanScreens(
+          page,
+          [{ path: '/select-account', ready: (p) => p.getByTestId('account-entry') }],
+          locale,
+        );
+        await page.getByTestId('account-entry').first().click();
+        await expect(page).toHaveURL(/\/accounts\/\d+$/);
+        const account = new URL(page.url()).pathname.replace(/^\/(en|fr)/, '');
+        violations.push(...(await scanScreens(page, [{ path: account }], locale)));
+        violations.push(...(await scanTopBarMenus(page, locale, account)));
+        return violations;
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test("a client's home, its menus and the about page (business owner)", async ({ page }) => {
+    await signInAs(page, 'businessOwner');
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        // A client with one customer lands on it: that page is the client's home.
+        await openPage(page, locale, '/select-account');
+        await expect(page).toHaveURL(/\/accounts\/\d+$/);
+        const home = new URL(page.url()).pathname.replace(/^\/(en|fr)/, '');
+        return [
+          ...(await atEachWidth(page, locale, `client home ${home}`)),
+          ...(await scanTopBarMenus(page, locale, home)),
+          ...(await scanScreens(page, [{ path: '/about' }], locale)),
+        ];
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test('the logout page', async ({ page }) => {
+    const found: string[] = [];
+    for (const locale of SCAN_LOCALES) {
+      await signInAs(page, 'productManager');
+      await setPreferredLocale(page, locale);
+      await page.goto(`/${locale}/logout`);
+      await expect(page.getByTestId('logout-page')).toBeVisible();
+      found.push(...(await atEachWidth(page, locale, '/logout')));
+    }
+    await signInAs(page, 'productManager');
+    await restoreEnglish(page);
+    expectNoViolations(found);
+  });
+});

@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { LOCALES, type Locale } from '../../common/roles';
+import type { Credentials } from './auth';
+
+/** The rules of WCAG 2.1 levels A and AA, as axe-core tags them. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Landmark rules axe files under best practices, run as well: a dialog or a menu must not add a second
+ * banner or an unnamed duplicate landmark to the page.
+ */
+export const LANDMARK_RULES = ['landmark-no-duplicate-banner', 'landmark-banner-is-top-level', 'landmark-unique'];
+
+/** A desktop and a phone (the width of an iPhone 12 to 15). */
+export const VIEWPORTS = [
+  { name: '1280', width: 1280, height: 800 },
+  { name: '390', width: 390, height: 844 },
+] as const;
+
+export const SCAN_LOCALES: readonly Locale[] = LOCALES;
+
+/**
+ * Resizes the page and waits for the layout that depends on the width in script (media-query hooks)
+ * to render: two animation frames after the resize, then no transition running.
+ */
+export async function resize(page: Page, viewport: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize({ width: viewport.width, height: viewport.height });
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+  await settle(page);
+}
+
+/** Waits until no CSS transition or animation runs, so axe reads final colours, not a fade. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect === null),
+  );
+}
+
+/**
+ * Runs axe on the page as it is and answers one line per violation (rule, impact, targets), labelled
+ * with `where`, so that one run lists everything to fix.
+ */
+export async function scan(page: Page, where: string, include?: string): Promise<string[]> {
+  await expect(page.getByTestId('loader')).toHaveCount(0);
+  await settle(page);
+  // The extra rules first: withTags() keeps the options and sets which tags run.
+  let builder = new AxeBuilder({ page })
+    .options({
+      rules: Object.fromEntries(LANDMARK_RULES.map((rule) => [rule, { enabled: true }])),
+      // Only violations are reported in full: passes and incomplete checks would only slow the run.
+      resultTypes: ['violations'],
+    })
+    .withTags(WCAG_TAGS);
+  if (include) builder = builder.include(include);
+  const started = Date.now();
+  const { violations } = await builder.analyze();
+  if (process.env.AXE_TIMING) console.log(`axe ${where}: ${Date.now() - started} ms`);
+  return violations.map((violation) => {
+    const targets = violation.nodes.map((node) => node.target.join(' ')).join(' | ');
+    const summary = violation.nodes[0]?.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? '';
+    return `${where}: ${violation.id} (${violation.impact ?? 'unknown'}) on ${targets}${summary ? ` - ${summary}` : ''}`;
+  });
+}
+
+/** Fails with every violation found, one per line. */
+export function expectNoViolations(violations: readonly string[]): void {
+  expect(violations, `axe violations:\n${violations.join('\n')}`).toEqual([]);
+}
+
+/** Signs the page's browser context in through the API: the cookie lands in the context's jar. */
+export async function signInThroughApi(page: Page, credentials: Credentials): Promise<void> {
+  const answer = await page.request.post('/api/auth/login', { data: credentials });
+  expect(answer.status(), `API sign-in of ${credentials.email}: ${await answer.text()}`).toBe(200);
+}
+
+/** The profile's language decides the locale of every page (spec 2), so a scan in French sets it. */
+export async function setPreferredLocale(page: Page, locale: Locale): Promise<void> {
+  const answer = await page.request.patch('/api/auth/me', { data: { preferredLocale: locale } });
+  expect(answer.status(), `PATCH /api/auth/me: ${await answer.text()}`).toBe(200);
+}
+
+/** Opens `path` under `locale` and waits for the page's own content (not the loader). */
+export async function openPage(page: Page, locale: Locale, path: string, ready?: (page: Page) => Locator) {
+  await page.goto(`/${locale}${path === '/' ? '' : path}`);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  if (ready) await expect(ready(page).first()).toBeVisible();
+}
