@@ -10,6 +10,8 @@ import {
   signInThroughApi,
   VIEWPORTS,
 } from './helpers/axe';
+import { uniqueEmail } from './helpers/api';
+import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 
 /**
@@ -217,6 +219,13 @@ async function scanLanguageMenu(page: Page, locale: Locale): Promise<string[]> {
   );
 }
 
+/** The users page answering a search with no match: the empty state and its hint. */
+async function searchingForNobody(page: Page, locale: Locale): Promise<string[]> {
+  await page.getByTestId('users-search').fill('nobody-has-this-name');
+  await expect(page.getByTestId('users-empty')).toBeVisible();
+  return atEachWidth(page, locale, '/users (no match)');
+}
+
 async function signInAs(page: Page, role: Role): Promise<void> {
   await signInThroughApi(page, demoAccount(role));
 }
@@ -235,6 +244,25 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
       ...(await scanScreens(page, PUBLIC_SCREENS, locale)),
       ...(await scanLanguageMenu(page, locale)),
     ]);
+    expectNoViolations(found);
+  });
+
+  test('the sign-in page refusing a password and asking for the captcha', async ({ page }) => {
+    const found = await inEachLanguage(page, false, async (locale) => {
+      // An address of its own: the refusals count against it only.
+      const email = uniqueEmail(`axe-${locale}`);
+      await openPage(page, locale, '/login');
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await page.locator('input[name="email"]').fill(email);
+        await page.locator('input[name="password"]').fill('Not-the-password-1!');
+        const answer = page.waitForResponse(isLoginCall);
+        await page.locator('form button[type="submit"]').click();
+        expect((await answer).status()).toBe(401);
+      }
+      await expect(page.getByTestId('login-error')).toBeVisible();
+      await expect(page.getByTestId('captcha')).toBeVisible();
+      return atEachWidth(page, locale, '/login with an error and the captcha');
+    });
     expectNoViolations(found);
   });
 
@@ -265,7 +293,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     }
   });
 
-  test('the user modal, to create and to edit', async ({ page }) => {
+  test('the user modal, to create and to edit, and a search that finds nobody', async ({ page }) => {
     await signInAs(page, 'admin');
     const dialog = page.getByRole('dialog');
     const openModal = (button: string, what: string) => async () => {
@@ -283,6 +311,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
         return [
           ...(await openedAtEachWidth(page, locale, openModal('users-add', 'user modal (create)'), closeModal)),
           ...(await openedAtEachWidth(page, locale, openModal('user-edit', 'user modal (edit)'), closeModal)),
+          ...(await searchingForNobody(page, locale)),
         ];
       });
       expectNoViolations(found);
