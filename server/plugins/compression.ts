@@ -14,6 +14,9 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 export async function apiCompression(api: FastifyInstance) {
   await api.register(fastifyCompress, {
     global: true,
+    // Answers only: a request body is taken as sent. Signed webhooks check the exact bytes received,
+    // and nobody asked for compressed requests.
+    globalDecompression: false,
     threshold: COMPRESS_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },

@@ -129,4 +129,16 @@ describe('static files and compression', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json()).toEqual({ status: 'ok', database: 'ok' });
   });
+
+  it('takes a request body as sent: a gzip-encoded body is not unpacked, and is refused without a server error', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: zlib.gzipSync(JSON.stringify({ email: 'nobody@example.com', password: 'Wrong-Password-1!' })),
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.statusCode).not.toBe(401);
+  });
 });
