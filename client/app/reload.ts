@@ -1,3 +1,5 @@
+import { ApiError } from '../api/client';
+
 /**
  * A page's code is fetched when the page is first opened. After a new release the old file names
  * are gone (404), and a server restart or a lost connection fails the fetch too. Reloading once picks
@@ -8,12 +10,14 @@ const RELOAD_KEY = 'chunk-reload-at';
 /** A failure this soon after the last automatic reload is not reloaded again. */
 export const RELOAD_GUARD_MS = 60_000;
 
-// The words each browser uses when a script or a dynamically imported module cannot be fetched.
+// The words each browser uses when a dynamically imported module or its stylesheet cannot be
+// fetched (Chromium, Firefox, Safari, Vite's preload). Not "Failed to fetch" alone: that is what a
+// failed API call says, and a network blip on a call must not reload the page.
 const CHUNK_ERROR =
-  /dynamically imported module|error loading dynamically imported|importing a module script failed|unable to preload css|failed to fetch|loading chunk|module script/i;
+  /failed to fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|unable to preload css/i;
 
 export function isChunkLoadError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!(error instanceof Error) || error instanceof ApiError) return false;
   return error.name === 'ChunkLoadError' || CHUNK_ERROR.test(error.message);
 }
 
@@ -35,7 +39,8 @@ export const reloader = { reload: () => window.location.reload() };
 
 /** Reloads the page unless one was done moments ago; says whether it did. */
 export function reloadOnce(now = Date.now()): boolean {
-  if (!mayReload(now)) return false;
+  // Offline, a reload would only swap the app for the browser's own offline page.
+  if (!mayReload(now) || !navigator.onLine) return false;
   try {
     window.sessionStorage.setItem(RELOAD_KEY, String(now));
   } catch {

@@ -7,6 +7,8 @@ import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard, UnauthenticatedOnly } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
+import { switchLanguage } from '../i18n';
+import { reloadOnce } from './reload';
 import { Shell } from './Shell';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
@@ -79,7 +81,12 @@ function Localized({ locale }: { locale: Locale }) {
   const location = useLocation();
   const profile = useProfile().data;
   useLayoutEffect(() => {
-    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+    // Texts that cannot be fetched (a new release, no network): reload once to pick up the release;
+    // until then the page stays readable in the language it has.
+    if (i18n.language !== locale)
+      void switchLanguage(i18n, locale).then((switched) => {
+        if (!switched) reloadOnce();
+      });
     document.documentElement.lang = locale;
     storage.set(LOCALE_STORAGE_KEY, locale);
   }, [i18n, locale]);

@@ -34,6 +34,8 @@ export function forgetSession(queryClient: QueryClient): void {
   queryClient.removeQueries({
     predicate: (query) => query.queryKey[0] !== CONFIG_KEY[0] && query.queryHash !== hashKey(PROFILE_KEY),
   });
+  // Submitted forms stay in the mutation cache for a while: the last password typed must not.
+  queryClient.getMutationCache().clear();
   notificationStore.clear();
 }
 

@@ -27,6 +27,28 @@ export async function loadTranslations(locale: Locale): Promise<ResourceKey> {
   return translations;
 }
 
+/**
+ * Switches the interface to a language once its texts are there. When they cannot be fetched (a new
+ * release replaced the file, the network is down) the interface stays in the language it has, rather
+ * than switching and showing every text as its key; says whether it switched.
+ */
+export async function switchLanguage(
+  instance: I18n,
+  locale: Locale,
+  load: (locale: Locale) => Promise<ResourceKey> = loadTranslations,
+): Promise<boolean> {
+  if (instance.language === locale) return true;
+  try {
+    const translations = await load(locale);
+    if (!instance.hasResourceBundle(locale, 'translation'))
+      instance.addResourceBundle(locale, 'translation', translations);
+  } catch {
+    return false;
+  }
+  await instance.changeLanguage(locale);
+  return true;
+}
+
 /** Loads a language i18next has not got yet, when the interface switches to it. */
 const lazyTranslations: BackendModule = {
   type: 'backend',

@@ -62,3 +62,20 @@ describe('loading per language', () => {
     expect(i18n.t('login.pageTitle')).toBe(fr.login.pageTitle);
   });
 });
+
+describe('switching language', () => {
+  it('stays in the language on screen when the other texts cannot be fetched, rather than showing keys', async () => {
+    vi.resetModules();
+    const fresh = await import('./index');
+    const i18n = await fresh.startI18n('en');
+    const failing = () =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/fr-x1.js'));
+    expect(await fresh.switchLanguage(i18n, 'fr', failing)).toBe(false);
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('app.name')).toBe(en.app.name);
+
+    expect(await fresh.switchLanguage(i18n, 'fr', () => Promise.resolve(fr))).toBe(true);
+    expect(i18n.language).toBe('fr');
+    expect(i18n.t('login.pageTitle')).toBe(fr.login.pageTitle);
+  });
+});

@@ -50,7 +50,9 @@ function ProfileForm({ profile }: { profile: Profile }) {
       storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
       // Each language's texts are fetched when first needed: the message is in the saved one.
       await i18n.loadLanguages(saved.preferredLocale);
-      notify({ status: 'success', message: t('settings.saved', { lng: saved.preferredLocale }) });
+      // Texts that could not be fetched: the message in the language on screen rather than as a key.
+      const lng = i18n.hasResourceBundle(saved.preferredLocale, 'translation') ? saved.preferredLocale : i18n.language;
+      notify({ status: 'success', message: t('settings.saved', { lng }) });
       // The address stays the old one until the link is followed: the form shows it again.
       setPendingEmail(body.email ?? null);
       form.setValues({ email: saved.email, currentPassword: '' });

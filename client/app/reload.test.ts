@@ -1,0 +1,32 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../api/client';
+import { isChunkLoadError, RELOAD_GUARD_MS, reloader, reloadOnce } from './reload';
+
+describe('a page whose code cannot be fetched', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    window.sessionStorage.clear();
+  });
+
+  it('is told apart from a failed API call, which never reloads the page', () => {
+    expect(isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: /assets/A-1.js'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('error loading dynamically imported module: /assets/A-1.js'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true);
+    expect(isChunkLoadError(new Error('Unable to preload CSS for /assets/A-1.css'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('Failed to fetch'))).toBe(false);
+    expect(isChunkLoadError(new ApiError(0, 'network', 'Failed to fetch dynamically imported module'))).toBe(false);
+  });
+
+  it('does not reload while the browser is offline: the error page stays instead of the browser offline page', () => {
+    const reload = vi.spyOn(reloader, 'reload').mockImplementation(() => {});
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    expect(reloadOnce(Date.now())).toBe(false);
+    expect(reload).not.toHaveBeenCalled();
+
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    const now = Date.now() + RELOAD_GUARD_MS * 2;
+    expect(reloadOnce(now)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+});
