@@ -43,21 +43,18 @@ export async function settle(page: Page): Promise<void> {
  * Runs axe on the page as it is and answers one line per violation (rule, impact, targets), labelled
  * with `where`, so that one run lists everything to fix.
  */
-export async function scan(page: Page, where: string, include?: string): Promise<string[]> {
+export async function scan(page: Page, where: string): Promise<string[]> {
   await expect(page.getByTestId('loader')).toHaveCount(0);
   await settle(page);
   // The extra rules first: withTags() keeps the options and sets which tags run.
-  let builder = new AxeBuilder({ page })
+  const builder = new AxeBuilder({ page })
     .options({
       rules: Object.fromEntries(LANDMARK_RULES.map((rule) => [rule, { enabled: true }])),
       // Only violations are reported in full: passes and incomplete checks would only slow the run.
       resultTypes: ['violations'],
     })
     .withTags(WCAG_TAGS);
-  if (include) builder = builder.include(include);
-  const started = Date.now();
   const { violations } = await builder.analyze();
-  if (process.env.AXE_TIMING) console.log(`axe ${where}: ${Date.now() - started} ms`);
   return violations.map((violation) => {
     const targets = violation.nodes.map((node) => node.target.join(' ')).join(' | ');
     const summary = violation.nodes[0]?.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? '';
