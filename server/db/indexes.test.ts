@@ -1,10 +1,11 @@
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByEmail } from '../modules/auth/repo';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { listNotifications } from '../modules/notifications/repo';
 import { emailTaken } from '../modules/users/repo';
 import { createTestApp, type TestApp } from '../test/harness';
+import { explain } from '../test/plans';
 import type { DB } from '.';
 
 let t: TestApp;
@@ -55,12 +56,7 @@ async function leadingColumns(): Promise<Set<string>> {
   return new Set(rows.map((r) => `${r.table}.${r.column}`));
 }
 
-/**
- * The plan of the statement a repository function runs: the function runs against a recording
- * copy of the database handle, and its last statement is explained. On PostgreSQL sequential scans
- * are switched off, so the plan shows whether an index can serve the query at all (on an empty
- * table the planner would otherwise rightly prefer a scan).
- */
+/** The plan of the statement a repository function runs: it runs against a recording copy of the handle. */
 async function planOf(run: (db: DB) => Promise<unknown>): Promise<string> {
   let last: RootOperationNode | null = null;
   const recorder: KyselyPlugin = {
@@ -69,20 +65,7 @@ async function planOf(run: (db: DB) => Promise<unknown>): Promise<string> {
   };
   await run(db.withPlugin(recorder));
   if (!last) throw new Error('the function ran no query');
-  const compiled = db.getExecutor().compileQuery(last, { queryId: 'plan' });
-  if (postgres()) {
-    return db.transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
-      const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
-      );
-      return result.rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
-  }
-  const result = await db.executeQuery<{ detail: string }>(
-    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-  );
-  return result.rows.map((r) => r.detail).join('\n');
+  return explain(db, db.getExecutor().compileQuery(last, { queryId: 'plan' }));
 }
 
 /** The plan uses the index and reads no table whole (SQLite "SCAN t", PostgreSQL "Seq Scan"). */
