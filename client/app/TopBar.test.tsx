@@ -3,6 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../common/api/auth';
 import { COMPACT_TOP_BAR_QUERY, SMALL_SCREEN_QUERY } from '../components/layout';
+import { fakeMatchMedia } from '../test/media';
 import { adminProfile, renderPage } from '../test/render';
 import { TopBar } from './TopBar';
 
@@ -52,17 +53,7 @@ describe('TopBar current link', () => {
 describe('TopBar on a phone', () => {
   const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
   beforeEach(() => {
-    window.matchMedia = (query: string) =>
-      ({
-        matches: query === SMALL_SCREEN_QUERY || query === COMPACT_TOP_BAR_QUERY,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList;
+    window.matchMedia = fakeMatchMedia((query) => query === SMALL_SCREEN_QUERY || query === COMPACT_TOP_BAR_QUERY);
   });
   afterEach(() => {
     if (original) Object.defineProperty(window, 'matchMedia', original);

@@ -28,9 +28,27 @@ export async function loadTranslations(locale: Locale): Promise<ResourceKey> {
 }
 
 /**
- * Switches the interface to a language once its texts are there. When they cannot be fetched (a new
- * release replaced the file, the network is down) the interface stays in the language it has, rather
- * than switching and showing every text as its key; says whether it switched.
+ * Gives the instance a language's texts, fetching them if need be; says whether they are there. When
+ * they cannot be fetched (a new release replaced the file, the network is down) nothing changes.
+ */
+export async function ensureTranslations(
+  instance: I18n,
+  locale: Locale,
+  load: (locale: Locale) => Promise<ResourceKey> = loadTranslations,
+): Promise<boolean> {
+  if (instance.hasResourceBundle(locale, 'translation')) return true;
+  try {
+    instance.addResourceBundle(locale, 'translation', await load(locale));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Switches the interface to a language once its texts are there: when they cannot be fetched it stays
+ * in the language it has, rather than switching and showing every text as its key; says whether it
+ * switched.
  */
 export async function switchLanguage(
   instance: I18n,
@@ -38,13 +56,7 @@ export async function switchLanguage(
   load: (locale: Locale) => Promise<ResourceKey> = loadTranslations,
 ): Promise<boolean> {
   if (instance.language === locale) return true;
-  try {
-    const translations = await load(locale);
-    if (!instance.hasResourceBundle(locale, 'translation'))
-      instance.addResourceBundle(locale, 'translation', translations);
-  } catch {
-    return false;
-  }
+  if (!(await ensureTranslations(instance, locale, load))) return false;
   await instance.changeLanguage(locale);
   return true;
 }

@@ -2,6 +2,7 @@ import { afterEach, vi } from 'vitest';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { registerTranslations } from '../i18n';
+import { fakeMatchMedia } from './media';
 
 // The app fetches a language's texts when first used; tests have both at hand from the start.
 registerTranslations('en', en);
@@ -11,17 +12,7 @@ registerTranslations('fr', fr);
 if (typeof window !== 'undefined') {
   // Mantine reads these browser APIs, which jsdom does not implement.
   if (!window.matchMedia) {
-    window.matchMedia = (query: string) =>
-      ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList;
+    window.matchMedia = fakeMatchMedia();
   }
   if (!('ResizeObserver' in window)) {
     class ResizeObserverStub {

@@ -11,6 +11,7 @@ import { usePageTitle } from '../../app/title';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
+import { ensureTranslations } from '../../i18n';
 import { useSchemaForm } from '../../components/useSchemaForm';
 
 interface Values extends Record<string, unknown> {
@@ -49,9 +50,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
     onSuccess: async (saved, body) => {
       storage.set(LOCALE_STORAGE_KEY, saved.preferredLocale);
       // Each language's texts are fetched when first needed: the message is in the saved one.
-      await i18n.loadLanguages(saved.preferredLocale);
       // Texts that could not be fetched: the message in the language on screen rather than as a key.
-      const lng = i18n.hasResourceBundle(saved.preferredLocale, 'translation') ? saved.preferredLocale : i18n.language;
+      const lng = (await ensureTranslations(i18n, saved.preferredLocale)) ? saved.preferredLocale : i18n.language;
       notify({ status: 'success', message: t('settings.saved', { lng }) });
       // The address stays the old one until the link is followed: the form shows it again.
       setPendingEmail(body.email ?? null);
