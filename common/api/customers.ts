@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
+import { PageQuery } from './common';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
 export const NotificationSettings = z.object(
@@ -31,3 +32,20 @@ export const Customer = z.object({
   yourSettings: z.nullable(NotificationSettings),
 });
 export type Customer = z.infer<typeof Customer>;
+
+/** `GET /api/customers`: page size 10 (spec section 9); `filter` may carry the `all!` word (decisions.md). */
+export const CustomerListQuery = PageQuery;
+
+/** One row of the customer list and of the account picker: the caller's role there comes with it. */
+export const CustomerSummary = z.object({
+  id: z.int(),
+  name: z.string(),
+  customerKey: z.string(),
+  selfService: z.boolean(),
+  yourRole: z.enum(ROLES),
+});
+export type CustomerSummary = z.infer<typeof CustomerSummary>;
+
+/** The customers the caller may see (spec section 3, "List responses": data with offset and total). */
+export const CustomerList = z.object({ data: z.array(CustomerSummary), offset: z.int(), total: z.int() });
+export type CustomerList = z.infer<typeof CustomerList>;
