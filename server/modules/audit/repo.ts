@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../../common/audit';
 import { type DB, nowIso } from '../../db';
 
 /** The audit log of spec section 3 ("Log entry"): who did what, per customer. */
@@ -8,7 +9,8 @@ export async function insertAuditEntry(
     customerId: number | null;
     actorId: number | null;
     actorEmail: string | null;
-    action: string;
+    /** one of the vocabulary in common/audit.ts */
+    action: AuditAction;
     data?: Record<string, unknown>;
     createdAt?: string;
   },

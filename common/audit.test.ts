@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from './audit';
+
+describe('audit actions', () => {
+  it('names each action once, as a camelCase verb and object', () => {
+    expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
+    for (const action of AUDIT_ACTIONS) expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+  });
+
+  it('tells a known action from anything else', () => {
+    expect(isAuditAction('downloadArtifact')).toBe(true);
+    expect(isAuditAction('acceptInvitation')).toBe(true);
+    expect(isAuditAction('deleteEverything')).toBe(false);
+    expect(isAuditAction(undefined)).toBe(false);
+  });
+
+  it('refuses an unknown name at compile time', () => {
+    // @ts-expect-error not an audit action
+    const wrong: AuditAction = 'downloadArtefact';
+    expect(isAuditAction(wrong)).toBe(false);
+  });
+});
