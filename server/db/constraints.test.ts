@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordLoginAttempt } from '../modules/auth/repo';
 import { hashToken } from '../modules/auth/tokens';
 import { insertCloudInstance, insertPayment, insertSubscription } from '../modules/billing/repo';
-import { findInvitationByKey } from '../modules/customers/store';
+import { findInvitationByKey } from '../modules/invitations/keys';
 import { insertCustomization } from '../modules/licences/repo';
 import { insertNotification } from '../modules/notifications/repo';
 import { insertUser } from '../modules/users/repo';

@@ -16,6 +16,7 @@ import type { DialectName } from './dialect';
 import { initialMigration } from './migrations/001_initial';
 import { searchMigration } from './migrations/002_search';
 import { emailChangeMigration } from './migrations/003_email_change';
+import { invitationKeySealedMigration } from './migrations/004_invitation_key_sealed';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -33,6 +34,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '001_initial': initialMigration(dialect),
     '002_search': searchMigration(dialect),
     '003_email_change': emailChangeMigration(dialect),
+    '004_invitation_key_sealed': invitationKeySealedMigration(),
   };
 }
 

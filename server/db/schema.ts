@@ -118,6 +118,8 @@ export interface InvitationsTable {
   id: Generated<number>;
   /** sha256 of the invitation key; the key itself only travels in the mail and the copied link */
   keyHash: string;
+  /** the key sealed with a key derived from the server secret, for the admin's copy-link (decision 027) */
+  keySealed: string | null;
   customerId: number;
   inviterId: number | null;
   invitedEmail: string;

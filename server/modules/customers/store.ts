@@ -44,8 +44,3 @@ export async function insertInvitation(
     .returning('id')
     .executeTakeFirstOrThrow();
 }
-
-/** The invitation a link's key stands for, whatever its state (the caller decides what it allows). */
-export function findInvitationByKey(db: DB, key: string) {
-  return db.selectFrom('invitations').selectAll().where('keyHash', '=', hashToken(key)).executeTakeFirst();
-}
