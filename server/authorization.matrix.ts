@@ -182,6 +182,8 @@ export const MATRIX: MatrixRow[] = [
   },
 
   // ---- customers (server/modules/customers)
+  // every signed-in user; which customers each one sees is tested in customers/list.test.ts
+  { method: 'GET', url: '/api/customers', expect: signedIn },
   {
     method: 'GET',
     url: '/api/customers/:id',

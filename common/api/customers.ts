@@ -46,6 +46,14 @@ export const CustomerSummary = z.object({
 });
 export type CustomerSummary = z.infer<typeof CustomerSummary>;
 
-/** The customers the caller may see (spec section 3, "List responses": data with offset and total). */
-export const CustomerList = z.object({ data: z.array(CustomerSummary), offset: z.int(), total: z.int() });
+/**
+ * The customers the caller may see (spec section 3, "List responses": data with offset and total).
+ * `capped`: the count stopped at `total` and there are more (common/pagination countCap, decision 013).
+ */
+export const CustomerList = z.object({
+  data: z.array(CustomerSummary),
+  offset: z.int(),
+  total: z.int(),
+  capped: z.boolean(),
+});
 export type CustomerList = z.infer<typeof CustomerList>;

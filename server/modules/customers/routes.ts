@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam } from '../../../common/api/common';
-import { Customer } from '../../../common/api/customers';
+import { Customer, CustomerList, CustomerListQuery } from '../../../common/api/customers';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
@@ -12,6 +12,26 @@ export async function customerRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
   const tags = ['customers'];
+
+  api.get(
+    '/customers',
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags,
+        summary: "One page of the customers the caller may see, by name, with the caller's role in each",
+        description:
+          'Admins, product managers and support engineers see every customer; an account executive those ' +
+          'where they are the account executive member; a client those of their enabled memberships. The ' +
+          'filter matches a part of the name or customer key (the start, for one or two characters), ' +
+          'whatever the case, as plain text. For staff, customers whose licences all ended are left out ' +
+          'unless the filter holds the word all!. `capped`: there are more than `total`.',
+        querystring: CustomerListQuery,
+        response: { 200: CustomerList },
+      },
+    },
+    async (request) => service.listCustomers(ctx, actorOf(request), request.query),
+  );
 
   api.get(
     '/customers/:id',

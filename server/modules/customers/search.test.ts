@@ -54,7 +54,13 @@ describe('searchCustomers', () => {
     const result = await search();
     expect(result.rows.map((r) => r.name)).toEqual(['Alpha', 'alpha', 'beta', 'Charlie']);
     expect(result).toMatchObject({ total: 4, capped: false });
-    expect(result.rows[0]).toEqual({ id: expect.any(Number), name: 'Alpha', customerKey: expect.any(String) });
+    expect(result.rows[0]).toEqual({
+      id: expect.any(Number),
+      name: 'Alpha',
+      customerKey: expect.any(String),
+      selfService: false,
+      memberRole: null,
+    });
     expect((await search(undefined, 1, 2)).rows.map((r) => r.name)).toEqual(['alpha', 'beta']);
   });
 

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import { countCap } from '../../../common/pagination';
+import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { countUpTo, isPostgres, sortOfMatches, textMatch } from '../../db/search';
 
@@ -22,6 +23,18 @@ export interface CustomerSearchRow {
   id: number;
   name: string;
   customerKey: string;
+  selfService: boolean;
+  /** the role of the member's membership there; null when the search is not restricted to a member */
+  memberRole: MemberRole | null;
+}
+
+/**
+ * Restricts the search to the customers where `userId` holds an enabled membership with one of
+ * `roles` (an account executive: accountExecutive; a client: the client roles).
+ */
+export interface MemberScope {
+  userId: number;
+  roles: readonly MemberRole[];
 }
 
 export interface CustomerSearchResult {
@@ -47,12 +60,23 @@ export function lastEndedDate(today: Date): string {
 
 export async function searchCustomers(
   db: DB,
-  page: { offset: number; length: number; filter?: string; today?: Date },
+  page: { offset: number; length: number; filter?: string; today?: Date; member?: MemberScope },
 ): Promise<CustomerSearchResult> {
   const { text, showAll } = parseCustomerFilter(page.filter);
+  const { member } = page;
   let query = db.selectFrom('customers');
+  // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
+  // query from the member's few memberships rather than probing every customer.
+  const memberships = (scope: MemberScope) =>
+    db
+      .selectFrom('memberships')
+      .where('memberships.userId', '=', scope.userId)
+      .where('memberships.status', '=', 'enabled')
+      .where('memberships.role', 'in', [...scope.roles]);
+  if (member) query = query.where('customers.id', 'in', memberships(member).select('memberships.customerId'));
   if (text) query = query.where(textMatch(db, 'customers', text));
-  if (!showAll) {
+  // Members see every customer they belong to; the rule hides customers from the staff's full list.
+  if (!showAll && !member) {
     const ended = lastEndedDate(page.today ?? new Date());
     // Hidden: a customer whose latest licence ended before the grace period; one without licences
     // stays. max() over licences (customer_id, end_date) is one index probe per customer.
@@ -71,7 +95,17 @@ export async function searchCustomers(
   const byName = text ? sortOfMatches(db, lowerName, 'text') : lowerName;
   const [rows, count] = await Promise.all([
     query
-      .select(['customers.id', 'customers.name', 'customers.customerKey'])
+      .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
+      .select((eb) =>
+        member
+          ? eb
+              .selectFrom('memberships')
+              .whereRef('memberships.customerId', '=', 'customers.id')
+              .where('memberships.userId', '=', member.userId)
+              .select('memberships.role')
+              .as('role')
+          : sql<MemberRole | null>`null`.as('role'),
+      )
       .orderBy(byName)
       .orderBy('customers.id')
       .limit(page.length)
@@ -81,5 +115,15 @@ export async function searchCustomers(
     // (1.5 ms instead of 3 for 1,000 customers out of 100k, against one probe at random per customer).
     countUpTo(db, isPostgres(db) ? query : query.orderBy('customers.id'), countCap(page.offset, page.length)),
   ]);
-  return { rows, total: count.total, capped: count.capped };
+  return {
+    rows: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      customerKey: row.customerKey,
+      selfService: row.selfService === 1,
+      memberRole: (row.role as MemberRole | null) ?? null,
+    })),
+    total: count.total,
+    capped: count.capped,
+  };
 }
