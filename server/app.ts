@@ -17,6 +17,7 @@ import { devMailboxRoutes } from './modules/dev/routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
 import { customerRoutes } from './modules/customers/routes';
+import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes';
 import { userRoutes } from './modules/users/routes';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -138,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(customerRoutes);
+      await api.register(invitationAcceptanceRoutes);
       await api.register(ssoRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },

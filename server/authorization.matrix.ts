@@ -1,5 +1,5 @@
 import type { HTTPMethods } from 'fastify';
-import { ROLES, type Role } from '../common/roles';
+import { type MemberRole, ROLES, type Role } from '../common/roles';
 
 /**
  * The authorisation matrix: for every API route, what each kind of caller gets. It is written out
@@ -40,6 +40,16 @@ export interface Fixture {
   captcha: () => Promise<string>;
   /** a live e-mail change token of a fresh user nobody signs in as, to a fresh address */
   emailChangeToken: () => Promise<string>;
+  /** the key of a live invitation to `email` (a fresh address if none) into a fresh customer */
+  invitationKey: (email?: string | null, role?: MemberRole) => Promise<string>;
+}
+
+/** Who calls, for rows whose request depends on the caller (an invitation sent to their address). */
+export interface CallScope {
+  customerId: number;
+  actor?: Actor;
+  /** the caller's address; null for the anonymous visitor */
+  actorEmail?: string | null;
 }
 
 export interface CallOptions {
@@ -53,7 +63,7 @@ export interface MatrixRow {
   url: string;
   expect: Expectations | { ownCustomer: Expectations; otherCustomer: Expectations };
   /** a concrete URL and a body the route accepts, so an allowed call succeeds */
-  call?: (fixture: Fixture, scope: { customerId: number }) => CallOptions | Promise<CallOptions>;
+  call?: (fixture: Fixture, scope: CallScope) => CallOptions | Promise<CallOptions>;
   /** what an allowed call answers, when that is not a 2xx status */
   success?: number;
   /** the call replaces or ends the caller's session, which must sign in again afterwards */
@@ -197,5 +207,34 @@ export const MATRIX: MatrixRow[] = [
       'endUser',
     ),
     call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}` }),
+  },
+
+  // ---- invitations, the accepting side (server/modules/invitations/accept-routes.ts): the key is the credential
+  {
+    method: 'GET',
+    url: '/api/invitations/:key',
+    expect: anyone,
+    call: async (f) => ({ url: `/api/invitations/${await f.invitationKey()}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:key/new',
+    expect: anyone,
+    call: async (f) => ({
+      url: `/api/invitations/${await f.invitationKey()}/new`,
+      payload: { fullName: 'Matrix Invitee', password: 'A-Valid-Password-123' },
+    }),
+    endsSession: true,
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:key/existing',
+    expect: signedIn,
+    // sent to the caller's own address, with a role their account can hold
+    call: async (f, scope) => {
+      const executive = scope.actor === 'accountExecutive' || scope.actor === 'otherAccountExecutive';
+      const key = await f.invitationKey(scope.actorEmail, executive ? 'accountExecutive' : 'technicalContact');
+      return { url: `/api/invitations/${key}/existing` };
+    },
   },
 ];

@@ -16,7 +16,7 @@ import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
 import { type Access, access } from './plugins/access';
-import { addMembership, createCustomer, createUser, login, TEST_PASSWORD } from './test/factories';
+import { addMembership, createCustomer, createInvitation, createUser, login, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -59,7 +59,11 @@ const ACTOR_SETUP: Record<Exclude<Actor, 'anonymous'>, ActorSetup> = {
 
 beforeAll(async () => {
   // limits off: this test signs in far more often per minute than a person would
-  t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0' });
+  t = await createTestApp({
+    RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+    RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
+    RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+  });
   app = await buildApp(t.config, {
     database: t.database,
     startBackgroundWork: false,
@@ -89,6 +93,10 @@ beforeAll(async () => {
     emailChangeToken: async () => {
       const mover = await createUser(db, { type: 'client', fullName: 'Mover' });
       return issueEmailChangeToken(db, mover.id, `moved-${mover.id}@example.com`);
+    },
+    invitationKey: async (email, role) => {
+      const customer = await createCustomer(db);
+      return (await createInvitation(db, customer.id, { email: email ?? undefined, role })).key;
     },
   };
 
@@ -170,7 +178,9 @@ async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<st
   const mismatches: string[] = [];
   for (const scope of scopesOf(row)) {
     for (const actor of ACTORS) {
-      const call = (await row.call?.(fixture, { customerId: scope.customerId })) ?? {};
+      const call =
+        (await row.call?.(fixture, { customerId: scope.customerId, actor, actorEmail: emails.get(actor) ?? null })) ??
+        {};
       const response = await request(target, cookies.get(actor) ?? null, {
         method: row.method,
         url: call.url ?? row.url,

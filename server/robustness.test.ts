@@ -6,7 +6,7 @@ import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './author
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
-import { createCustomer, createUser, TEST_PASSWORD } from './test/factories';
+import { createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -301,7 +301,11 @@ async function signInAdmin() {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0' });
+  t = await createTestApp({
+    RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+    RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
+    RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+  });
   app = t.app;
   const { db } = app.ctx;
   const own = await createCustomer(db, { name: 'Robust Own' });
@@ -312,6 +316,7 @@ beforeAll(async () => {
   const liveToken = await issuePasswordResetToken(db, resetUser.id);
   const liveCaptcha = await solvedCaptcha(app);
   const liveEmailChange = await issueEmailChangeToken(db, resetUser.id, 'robust-moved@example.com');
+  const liveInvitation = await createInvitation(db, own.id);
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -322,6 +327,7 @@ beforeAll(async () => {
     resetToken: async () => liveToken,
     captcha: async () => liveCaptcha,
     emailChangeToken: async () => liveEmailChange,
+    invitationKey: async () => liveInvitation.key,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

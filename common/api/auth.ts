@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
-import { Email, NewPassword, REQUIRED, RequiredText } from './common';
+import { confirmationMatches, Email, NewPassword, REQUIRED, RequiredText } from './common';
 
 /** The password one signs in with: any text, required. */
 export const CurrentPassword = z.string().check(z.minLength(1, REQUIRED), z.maxLength(1024));
@@ -76,17 +76,9 @@ export const ResetPasswordResult = z.object({ ok: z.literal(true), email: z.stri
 export type ResetPasswordResult = z.infer<typeof ResetPasswordResult>;
 
 /** The reset form: the new password twice; the confirmation is the client's concern only. */
-export const ResetPasswordForm = z.object({ password: NewPassword, confirmation: z.string() }).check(
-  z.refine((values: { password: string; confirmation: string }) => values.confirmation === values.password, {
-    path: ['confirmation'],
-    message: 'errors.passwordMismatch',
-    // Compared even while the password breaks a rule, so both problems show at once.
-    when: (payload) => {
-      const value = payload.value as { password?: unknown; confirmation?: unknown } | undefined;
-      return typeof value?.password === 'string' && typeof value.confirmation === 'string';
-    },
-  }),
-);
+export const ResetPasswordForm = z
+  .object({ password: NewPassword, confirmation: z.string() })
+  .check(confirmationMatches());
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
 /** Key derivation of the self-hosted captcha; the widget solves it with the bundled PBKDF2 worker. */

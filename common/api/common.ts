@@ -24,6 +24,18 @@ export const NewPassword = z.string().check(
   }),
 );
 
+/** A form's `confirmation` must repeat its `password` (the client's concern only: it is never sent). */
+export const confirmationMatches = <T extends { password: string; confirmation: string }>() =>
+  z.refine<T>((values) => values.confirmation === values.password, {
+    path: ['confirmation'],
+    message: 'errors.passwordMismatch',
+    // Compared even while the password breaks a rule, so both problems show at once.
+    when: (payload) => {
+      const value = payload.value as { password?: unknown; confirmation?: unknown } | undefined;
+      return typeof value?.password === 'string' && typeof value.confirmation === 'string';
+    },
+  });
+
 /** Ids are PostgreSQL `integer` columns: a larger number can name no row and must not reach the database. */
 export const MAX_ID = 2_147_483_647;
 

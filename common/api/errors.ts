@@ -37,5 +37,14 @@ export const ERROR_CODES = {
   uriTooLong: 'uri_too_long',
   unsupportedMediaType: 'unsupported_media_type',
   internal: 'internal_error',
+  // accepting an invitation
+  invitationInvalid: 'invitation_invalid',
+  invitationExpired: 'invitation_expired',
+  invitationCancelled: 'invitation_cancelled',
+  invitationAccepted: 'invitation_accepted',
+  invitationOtherEmail: 'invitation_other_email',
+  invitationAccountExists: 'invitation_account_exists',
+  invitationAlreadyMember: 'invitation_already_member',
+  invitationRoleMismatch: 'invitation_role_mismatch',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
