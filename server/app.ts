@@ -18,6 +18,8 @@ import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes';
+import { auditRoutes } from './modules/audit/routes';
+import { notificationSettingsRoutes } from './modules/notification-settings/routes';
 import { userRoutes } from './modules/users/routes';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -140,6 +142,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(userRoutes);
       await api.register(customerRoutes);
       await api.register(invitationAcceptanceRoutes);
+      await api.register(auditRoutes);
+      await api.register(notificationSettingsRoutes);
       await api.register(ssoRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },

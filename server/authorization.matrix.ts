@@ -40,6 +40,8 @@ export interface Fixture {
   captcha: () => Promise<string>;
   /** a live e-mail change token of a fresh user nobody signs in as, to a fresh address */
   emailChangeToken: () => Promise<string>;
+  /** by customer id (own and other): a technicalContact membership of a user nobody signs in as */
+  membershipIds: Record<number, number>;
   /** the key of a live invitation to `email` (a fresh address if none) into a fresh customer */
   invitationKey: (email?: string | null, role?: MemberRole) => Promise<string>;
 }
@@ -236,5 +238,30 @@ export const MATRIX: MatrixRow[] = [
       const key = await f.invitationKey(scope.actorEmail, executive ? 'accountExecutive' : 'technicalContact');
       return { url: `/api/invitations/${key}/existing` };
     },
+  },
+
+  // ---- recent actions and notification settings (server/modules/audit, server/modules/notification-settings)
+  {
+    method: 'GET',
+    url: '/api/customers/:id/logs',
+    expect: inCustomer('admin', 'accountExecutive', 'supportEngineer', 'businessOwner'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/logs?action=downloadArtifact` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/customers/:id/logs.csv',
+    expect: inCustomer('admin', 'accountExecutive', 'supportEngineer', 'businessOwner'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/logs.csv` }),
+  },
+  { method: 'GET', url: '/api/members/mine', expect: signedIn },
+  {
+    // another member's flags: the roles that see the team (the member themself: settings.test.ts)
+    method: 'PATCH',
+    url: '/api/members/:id/settings',
+    expect: inCustomer('admin', 'accountExecutive', 'supportEngineer', 'businessOwner'),
+    call: (f, scope) => ({
+      url: `/api/members/${f.membershipIds[scope.customerId] ?? 1}/settings`,
+      payload: { notifyNewVersion: false },
+    }),
   },
 ];

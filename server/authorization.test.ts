@@ -16,6 +16,7 @@ import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
 import { type Access, access } from './plugins/access';
+import type { DB } from './db';
 import { addMembership, createCustomer, createInvitation, createUser, login, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
@@ -98,6 +99,7 @@ beforeAll(async () => {
       const customer = await createCustomer(db);
       return (await createInvitation(db, customer.id, { email: email ?? undefined, role })).key;
     },
+    membershipIds: await membershipsOf(db, [own.id, other.id]),
   };
 
   cookies.set('anonymous', null);
@@ -111,6 +113,16 @@ beforeAll(async () => {
     cookies.set(actor, await login(app, user.email));
   }
 });
+
+/** A technicalContact membership of a user nobody signs in as, in each customer. */
+async function membershipsOf(db: DB, customerIds: number[]): Promise<Record<number, number>> {
+  const ids: Record<number, number> = {};
+  for (const customerId of customerIds) {
+    const member = await createUser(db, { type: 'client', fullName: 'Matrix Member' });
+    ids[customerId] = (await addMembership(db, member.id, customerId, 'technicalContact')).id;
+  }
+  return ids;
+}
 
 afterAll(async () => {
   await app?.close();

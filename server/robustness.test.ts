@@ -6,7 +6,7 @@ import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './author
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
-import { createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
+import { addMembership, createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -328,6 +328,10 @@ beforeAll(async () => {
     captcha: async () => liveCaptcha,
     emailChangeToken: async () => liveEmailChange,
     invitationKey: async () => liveInvitation.key,
+    membershipIds: {
+      [own.id]: (await addMembership(db, resetUser.id, own.id, 'technicalContact')).id,
+      [other.id]: (await addMembership(db, resetUser.id, other.id, 'technicalContact')).id,
+    },
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

@@ -17,6 +17,7 @@ import { initialMigration } from './migrations/001_initial';
 import { searchMigration } from './migrations/002_search';
 import { emailChangeMigration } from './migrations/003_email_change';
 import { invitationKeySealedMigration } from './migrations/004_invitation_key_sealed';
+import { auditByActionMigration } from './migrations/005_audit_by_action';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -35,6 +36,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '002_search': searchMigration(dialect),
     '003_email_change': emailChangeMigration(dialect),
     '004_invitation_key_sealed': invitationKeySealedMigration(),
+    '005_audit_by_action': auditByActionMigration(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntriesAfter } from '../modules/audit/repo';
 import { findUserByEmail } from '../modules/auth/repo';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { listNotifications } from '../modules/notifications/repo';
@@ -100,5 +101,18 @@ describe('indexes', () => {
   it('reads the notification centre from the (user, status, created_at) index', async () => {
     const plan = await planOf((d) => listNotifications(d, 1, { status: 'unread', limit: 20 }));
     expectIndexed(plan, 'notifications_user_id_status_created_at_idx');
+  });
+
+  it("reads a customer's recent actions, and those of one action, from the audit log's indexes", async () => {
+    const cursor = { createdAt: '2026-01-01T00:00:00.000Z', id: 10 };
+    // on an empty table PostgreSQL may read the unfiltered log from either index: both are look-ups
+    const byCustomer = postgres() ? 'audit_log_customer_id_' : 'audit_log_customer_id_created_at_idx';
+    for (const c of [null, cursor]) {
+      expectIndexed(await planOf((d) => auditEntriesAfter(d, 1, { cursor: c, limit: 20 })), byCustomer);
+      expectIndexed(
+        await planOf((d) => auditEntriesAfter(d, 1, { action: 'downloadArtifact', cursor: c, limit: 20 })),
+        'audit_log_customer_id_action_created_at_idx',
+      );
+    }
   });
 });
