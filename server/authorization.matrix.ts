@@ -210,6 +210,14 @@ export const MATRIX: MatrixRow[] = [
     ),
     call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}` }),
   },
+  {
+    method: 'POST',
+    url: '/api/customers/:id/sync',
+    expect: inCustomer('admin', 'accountExecutive', 'productManager', 'supportEngineer'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/sync` }),
+    // no CRM is configured in tests: an allowed caller gets the plain "not configured" answer
+    success: 503,
+  },
 
   // ---- invitations, the accepting side (server/modules/invitations/accept-routes.ts): the key is the credential
   {

@@ -15,6 +15,7 @@ const customer = (yourRole: Role): Customer => ({
   selfService: false,
   paymentStatus: null,
   accountExecutive: { fullName: 'Alice Martin', email: 'alice@demo.portal' },
+  billingEmail: null,
   yourRole,
   yourMembershipId: yourRole === 'admin' ? null : 12,
   yourSettings: null,

@@ -27,6 +27,8 @@ export const Customer = z.object({
   /** the subscription's status; null when the customer has no subscription */
   paymentStatus: z.nullable(z.enum(PAYMENT_STATUSES)),
   accountExecutive: z.nullable(AccountExecutiveContact),
+  /** the billing contact's e-mail; only a project manager of the customer is told it (spec section 2) */
+  billingEmail: z.nullable(z.string()),
   yourRole: z.enum(ROLES),
   yourMembershipId: z.nullable(z.int()),
   yourSettings: z.nullable(NotificationSettings),

@@ -46,5 +46,7 @@ export const ERROR_CODES = {
   invitationAccountExists: 'invitation_account_exists',
   invitationAlreadyMember: 'invitation_already_member',
   invitationRoleMismatch: 'invitation_role_mismatch',
+  /** an outside service the request needs (the CRM) is not set up on this portal */
+  notConfigured: 'not_configured',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

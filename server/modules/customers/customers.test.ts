@@ -77,6 +77,7 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         selfService: true,
         paymentStatus: null,
         accountExecutive: null,
+        billingEmail: null,
         yourRole: type,
         yourMembershipId: null,
         yourSettings: null,

@@ -68,7 +68,11 @@ export async function findCustomerWithMembership(
 export async function findCustomerDetails(
   db: DB,
   customerId: number,
-): Promise<{ paymentStatus: PaymentStatus | null; accountExecutive: { fullName: string; email: string } | null }> {
+): Promise<{
+  paymentStatus: PaymentStatus | null;
+  accountExecutive: { fullName: string; email: string } | null;
+  billingEmail: string | null;
+}> {
   const row = await db
     .selectFrom('customers')
     .leftJoin('subscriptions', 'subscriptions.customerId', 'customers.id')
@@ -89,11 +93,12 @@ export async function findCustomerDetails(
       ),
     )
     .leftJoin('users', 'users.id', 'memberships.userId')
-    .select(['subscriptions.status as paymentStatus', 'users.fullName', 'users.email'])
+    .select(['subscriptions.status as paymentStatus', 'users.fullName', 'users.email', 'customers.billingEmail'])
     .where('customers.id', '=', customerId)
     .executeTakeFirst();
   return {
     paymentStatus: row?.paymentStatus ?? null,
     accountExecutive: row?.fullName && row.email ? { fullName: row.fullName, email: row.email } : null,
+    billingEmail: row?.billingEmail ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IdParam } from '../../../common/api/common';
+import { IdParam, Ok } from '../../../common/api/common';
 import { Customer, CustomerList, CustomerListQuery } from '../../../common/api/customers';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
@@ -46,5 +46,21 @@ export async function customerRoutes(app: FastifyInstance) {
       },
     },
     async (request) => service.getCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+  );
+
+  api.post(
+    '/customers/:id/sync',
+    {
+      config: { access: access.customer('telemetryAndSync', { from: 'params.id' }) },
+      schema: {
+        tags,
+        summary: 'Push the customer to the CRM (SalesForce)',
+        description:
+          'Account executives, admins, product managers and support engineers of the customer. Answers 503 `not_configured` while the portal has no CRM connection.',
+        params: IdParam,
+        response: { 200: Ok, 403: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => service.syncCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
   );
 }

@@ -1,9 +1,11 @@
 import type { z } from 'zod/mini';
 import type { Customer, CustomerList, CustomerListQuery } from '../../../common/api/customers';
+import { canInCustomer } from '../../../common/permissions';
 import { globalRole, type MemberRole } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
+import { notConfigured } from '../../http-error';
 import * as repo from './repo';
 import { type MemberScope, searchCustomers } from './search';
 
@@ -79,8 +81,21 @@ export async function getCustomer(
     selfService: customer.selfService,
     paymentStatus: details.paymentStatus,
     accountExecutive: details.accountExecutive,
+    billingEmail: canInCustomer(role, 'viewBillingContact') ? details.billingEmail : null,
     yourRole: role,
     yourMembershipId: membership?.id ?? null,
     yourSettings: membership?.settings ?? null,
   };
+}
+
+/**
+ * Spec 7 `POST /customers/{id}/sync`: pushes the customer to the CRM (SalesForce). No CRM connection
+ * exists on this portal yet, so the answer says so plainly rather than pretending to have synced.
+ */
+export async function syncCustomer(
+  _ctx: AppContext,
+  _actor: Actor,
+  _input: { customerAccess: CustomerAccess },
+): Promise<{ ok: true }> {
+  throw notConfigured('The connection to SalesForce is not configured on this portal.');
 }
