@@ -47,6 +47,10 @@ export const CUSTOMER_CAPABILITIES = {
   viewSubscription: ['businessOwner', 'admin', 'accountExecutive', 'supportEngineer'],
   pay: ['businessOwner', 'admin', 'supportEngineer'],
   viewBillingContact: ['businessOwner'],
+  // Section 4, "Customer page load" and "Main sections shown if": the customer page
+  viewLicences: ['admin', 'accountExecutive', 'productManager', 'supportEngineer', 'businessOwner', 'technicalContact'],
+  viewLicenceAccessLevels: ['businessOwner', 'technicalContact'],
+  viewUnpaidAccount: ['admin', 'supportEngineer'],
   // Section 2: top bar of those who work inside their accounts
   brandToAccount: ['businessOwner', 'technicalContact', 'accountExecutive'],
   homeLink: ['technicalContact', 'businessOwner', 'accountExecutive'],

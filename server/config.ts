@@ -46,6 +46,7 @@ const EnvSchema = z
     SEED_DEMO_DATA: bool.default(true),
     SUPPORT_URL: z.url().default('https://support.example.com'),
     ACADEMY_URL: z.url().default('https://academy.example.com'),
+    TELEMETRY_URL: z.url().default('https://telemetry.example.com/customers/{customerKey}'),
     CONTACT_EMAIL: z.email().default('support@example.com'),
     LEGAL_BASE_URL: z.url().optional(),
     STATIC_DIR: z.string().default('./dist'),
@@ -101,6 +102,8 @@ export interface Config {
   seedDemoData: boolean;
   supportUrl: string;
   academyUrl: string;
+  /** the telemetry dashboard of one customer: `{customerKey}` and `{id}` are replaced */
+  telemetryUrl: string;
   contactEmail: string;
   legalBaseUrl: string | null;
   staticDir: string;
@@ -170,6 +173,7 @@ export function loadConfig(
     seedDemoData: e.SEED_DEMO_DATA,
     supportUrl: e.SUPPORT_URL,
     academyUrl: e.ACADEMY_URL,
+    telemetryUrl: e.TELEMETRY_URL,
     contactEmail: e.CONTACT_EMAIL,
     legalBaseUrl: e.LEGAL_BASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),

@@ -1,11 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { Customer } from '../../common/api/customers';
+import { Ok } from '../../common/api/common';
+import { Customer, CustomerList } from '../../common/api/customers';
 import { api } from './client';
 
 /** Query keys of customer data: everything of one customer sits under customerKeys.one(id). */
 export const customerKeys = {
   all: ['customers'] as const,
   one: (id: number) => ['customers', id] as const,
+  list: (query: CustomerListParams) => ['customers', 'list', query] as const,
 };
 
 export const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema: Customer });
@@ -13,3 +15,26 @@ export const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema:
 /** One customer as the signed-in user sees it, with the role they hold there. */
 export const customerQuery = (id: number) =>
   queryOptions({ queryKey: customerKeys.one(id), queryFn: () => getCustomer(id) });
+
+export interface CustomerListParams {
+  pageOffset: number;
+  pageLength: number;
+  filter: string;
+}
+
+export const listCustomers = ({ pageOffset, pageLength, filter }: CustomerListParams, signal?: AbortSignal) =>
+  api.get('/customers', {
+    schema: CustomerList,
+    query: { pageOffset, pageLength, ...(filter ? { filter } : {}) },
+    signal,
+  });
+
+/** One page of the customers the signed-in user may see, each with the role held there. */
+export const customerListQuery = (params: CustomerListParams) =>
+  queryOptions({
+    queryKey: customerKeys.list(params),
+    queryFn: ({ signal }) => listCustomers(params, signal),
+  });
+
+/** Spec 7 `POST /customers/{id}/sync`: push the customer to the CRM. */
+export const syncCustomer = (id: number) => api.post(`/customers/${id}/sync`, undefined, { schema: Ok });

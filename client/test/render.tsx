@@ -14,6 +14,7 @@ export const builtinConfig: PublicConfig = {
   captcha: { provider: 'builtin' },
   supportUrl: 'https://support.example.com',
   academyUrl: 'https://academy.example.com',
+  telemetryUrl: 'https://telemetry.example.com/customers/{customerKey}',
   contactEmail: 'support@example.com',
   legalBaseUrl: null,
   devMailbox: false,

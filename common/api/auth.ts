@@ -108,6 +108,8 @@ export const PublicConfig = z.object({
   ]),
   supportUrl: z.string(),
   academyUrl: z.string(),
+  /** a customer's telemetry dashboard; `{customerKey}` and `{id}` stand for the customer's */
+  telemetryUrl: z.string(),
   contactEmail: z.string(),
   legalBaseUrl: z.nullable(z.string()),
   devMailbox: z.boolean(),

@@ -1,14 +1,111 @@
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { MAX_ID } from '../../../common/api/common';
+import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
+import { canGlobally } from '../../../common/permissions';
+import { ApiError } from '../../api/client';
+import { useCustomerAccess } from '../../app/customerAccess';
+import { useLocalize } from '../../app/locale';
+import { useProfile } from '../../app/session';
 import { storage } from '../../app/storage';
-import { PlaceholderPage } from '../placeholder/PlaceholderPages';
+import { usePageTitle } from '../../app/title';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { apiErrorText } from '../../components/forms';
+import { ErrorPage } from '../error/ErrorPage';
+import { AccountHeader } from './AccountHeader';
+import { accountSections } from './sections';
+import { AccountFooter } from './sections/AccountFooter';
+import { CloudInstancesSection } from './sections/CloudInstancesSection';
+import { LicencesSection } from './sections/LicencesSection';
+import { MembersSection } from './sections/MembersSection';
+import { PaymentSection } from './sections/PaymentSection';
+import { RecentActionsSection } from './sections/RecentActionsSection';
+import { ResourcesSection } from './sections/ResourcesSection';
+import { SubscriptionSection } from './sections/SubscriptionSection';
+import { VersionsSection } from './sections/VersionsSection';
 
-/** The customer page comes with a later change; it already remembers the customer (spec 4, storage key). */
+/** The id of the address, or null when it cannot name a customer (then the page is not found). */
+function customerIdOf(param: string | undefined): number | null {
+  if (!param || !/^\d{1,10}$/.test(param)) return null;
+  const id = Number(param);
+  return id >= 1 && id <= MAX_ID ? id : null;
+}
+
+/** Spec 2 "Customer page": /accounts/:id. */
 export function AccountPage() {
-  const { id } = useParams();
+  const customerId = customerIdOf(useParams().id);
+  if (customerId === null) return <AccountNotFound />;
+  // A new customer starts with a fresh page: nothing of the previous one's state carries over.
+  return <AccountView key={customerId} customerId={customerId} />;
+}
+
+function AccountView({ customerId }: { customerId: number }) {
+  const { t } = useTranslation();
+  const { customer, notFound, query } = useCustomerAccess(customerId);
+  usePageTitle(customer?.name ?? t('account.title'));
+
   useEffect(() => {
-    if (id && /^\d+$/.test(id)) storage.set(STORAGE_KEYS.customer, id);
-  }, [id]);
-  return <PlaceholderPage titleKey="account.title" />;
+    // Spec 4 "Login success": the customer the user last worked on is where the next sign-in leads.
+    if (customer) storage.set(STORAGE_KEYS.customer, String(customer.id));
+  }, [customer]);
+
+  if (notFound) return <AccountNotFound />;
+  if (query.isError) {
+    const { error } = query;
+    return (
+      <ErrorPage
+        statusCode={error instanceof ApiError && error.status >= 400 ? error.status : undefined}
+        message={apiErrorText(error, t)}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  if (!customer) return <DelayedLoader />;
+  return <AccountContent customer={customer} />;
+}
+
+function AccountContent({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  const sections = accountSections(customer, customer.yourRole);
+  return (
+    <Stack gap="md" py="md" data-testid="account-page">
+      <AccountHeader customer={customer} header={sections.header} />
+      {sections.payment && <PaymentSection customer={customer} />}
+      {sections.subscriptionNotice && (
+        <Alert color="yellow" data-testid="subscription-notice">
+          {t('account.subscriptionNotice')}
+        </Alert>
+      )}
+      {sections.licences && <LicencesSection customer={customer} />}
+      {sections.versions && <VersionsSection customer={customer} />}
+      {sections.members && <MembersSection customer={customer} />}
+      {sections.recentActions && <RecentActionsSection customer={customer} />}
+      {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
+      {sections.subscription && <SubscriptionSection customer={customer} />}
+      {sections.resources && <ResourcesSection customer={customer} />}
+      <AccountFooter customer={customer} />
+    </Stack>
+  );
+}
+
+/** Spec 8 "Unknown customer: not-found view": the same for a customer that does not exist and one the user has no role in. */
+function AccountNotFound() {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  const profile = useProfile().data;
+  usePageTitle(t('account.notFound.title'));
+  // Back to where this user's customers are listed: the picker, or the staff home.
+  const back = canGlobally(profile?.yourRole, 'viewHome') ? '/' : '/select-account';
+  return (
+    <Stack align="center" py="xl" gap="md" data-testid="account-not-found">
+      <Title order={1}>{t('account.notFound.title')}</Title>
+      <Text ta="center">{t('account.notFound.text')}</Text>
+      <Anchor component={Link} to={localize(back)}>
+        {back === '/' ? t('errors.backHome') : t('account.notFound.toAccounts')}
+      </Anchor>
+    </Stack>
+  );
 }

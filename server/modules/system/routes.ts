@@ -43,6 +43,7 @@ export async function systemRoutes(app: FastifyInstance) {
         : { provider: 'builtin' as const },
       supportUrl: config.supportUrl,
       academyUrl: config.academyUrl,
+      telemetryUrl: config.telemetryUrl,
       contactEmail: config.contactEmail,
       legalBaseUrl: config.legalBaseUrl,
       devMailbox: config.devMailbox,

@@ -1,0 +1,207 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Profile } from '../../../common/api/auth';
+import type { Customer } from '../../../common/api/customers';
+import { STORAGE_KEYS } from '../../../common/constants';
+import type { Role } from '../../../common/roles';
+import { storage } from '../../app/storage';
+import { notificationStore } from '../../components/notify';
+import { apiError, type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { adminProfile, renderPage } from '../../test/render';
+import { AccountPage } from './AccountPage';
+
+const customer = (yourRole: Role, props: Partial<Customer> = {}): Customer => ({
+  id: 7,
+  name: 'Acme Analytics',
+  customerKey: 'ACME000001',
+  selfService: false,
+  paymentStatus: null,
+  accountExecutive: { fullName: 'Bob Stone', email: 'bob@demo.portal' },
+  billingEmail: yourRole === 'businessOwner' ? 'billing@acme.example' : null,
+  yourRole,
+  yourMembershipId: null,
+  yourSettings: null,
+  ...props,
+});
+
+const clientProfile: Profile = {
+  ...adminProfile,
+  email: 'owner@acme.example',
+  type: 'client',
+  yourRole: 'businessOwner',
+};
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function openAccount(
+  answer: FakeAnswer | (() => Promise<FakeAnswer>),
+  path = '/en/accounts/7',
+  profile = adminProfile,
+) {
+  const api = fakeApi({
+    'GET /api/customers/7': typeof answer === 'function' ? answer : () => answer,
+    'POST /api/customers/7/sync': () =>
+      apiError(503, 'not_configured', 'The connection to SalesForce is not configured on this portal.'),
+  });
+  const view = renderPage(<AccountPage />, { path, route: '/:locale/accounts/:id', profile });
+  return { ...view, api };
+}
+
+afterEach(() => {
+  storage.remove(STORAGE_KEYS.customer);
+  notificationStore.clear();
+});
+
+describe('AccountPage: loading and not found', () => {
+  it('shows nothing for the first 200 ms, then the loader, then the customer', async () => {
+    let release: (answer: FakeAnswer) => void = () => {};
+    openAccount(() => new Promise<FakeAnswer>((resolve) => (release = resolve)));
+    await delay(100);
+    expect(screen.queryByTestId('loader')).toBeNull();
+    expect(await screen.findByTestId('loader', {}, { timeout: 1000 })).toBeTruthy();
+    release({ status: 200, body: customer('admin') });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' })).toBeTruthy();
+    expect(screen.queryByTestId('loader')).toBeNull();
+    expect(document.title).toBe('Acme Analytics · Graph Portal');
+  });
+
+  it('shows the not-found view for a customer the server does not show, and does not remember it', async () => {
+    storage.set(STORAGE_KEYS.customer, '3');
+    openAccount(apiError(404, 'not_found', 'Not found'), '/en/accounts/7', clientProfile);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Customer not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to your accounts' }).getAttribute('href')).toBe('/en/select-account');
+    expect(storage.get(STORAGE_KEYS.customer)).toBe('3');
+  });
+
+  it('shows the not-found view for an address that cannot name a customer, without asking the server', async () => {
+    for (const id of ['abc', '0', '99999999999']) {
+      const { api, unmount } = openAccount({ status: 200, body: customer('admin') }, `/en/accounts/${id}`);
+      expect(await screen.findByTestId('account-not-found'), id).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/en');
+      expect(api.requests, id).toEqual([]);
+      unmount();
+    }
+  });
+
+  it('shows the error page with a retry when the server fails', async () => {
+    let answer: FakeAnswer = apiError(500, 'internal_error', 'Boom');
+    openAccount(() => Promise.resolve(answer));
+    expect(await screen.findByTestId('error-page')).toBeTruthy();
+    answer = { status: 200, body: customer('admin') };
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' })).toBeTruthy();
+  });
+
+  it('remembers the customer once it is shown (the next sign-in leads back to it)', async () => {
+    openAccount({ status: 200, body: customer('technicalContact') }, '/en/accounts/7', clientProfile);
+    await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
+    expect(storage.get(STORAGE_KEYS.customer)).toBe('7');
+  });
+});
+
+describe('AccountPage: header per role', () => {
+  it('gives staff the telemetry dashboard in a new tab and the sync icon', async () => {
+    for (const role of ['admin', 'accountExecutive', 'productManager', 'supportEngineer'] as const) {
+      const { unmount } = openAccount({ status: 200, body: customer(role) });
+      const telemetry = await screen.findByTestId('account-telemetry');
+      expect(telemetry.getAttribute('href'), role).toBe('https://telemetry.example.com/customers/ACME000001');
+      expect(telemetry.getAttribute('target')).toBe('_blank');
+      expect(telemetry.getAttribute('rel')).toContain('noopener');
+      expect(telemetry.getAttribute('aria-label')).toBe('Telemetry dashboard (opens in a new tab)');
+      expect(screen.getByRole('button', { name: 'Sync with SalesForce' })).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it('gives the customer’s own contacts neither telemetry nor sync', async () => {
+    for (const role of ['businessOwner', 'technicalContact', 'endUser'] as const) {
+      const { unmount } = openAccount({ status: 200, body: customer(role) }, '/en/accounts/7', clientProfile);
+      await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
+      expect(screen.queryByTestId('account-telemetry'), role).toBeNull();
+      expect(screen.queryByTestId('account-sync'), role).toBeNull();
+      unmount();
+    }
+  });
+
+  it('says why the sync failed, in the spec’s words and the reader’s language', async () => {
+    const { api } = openAccount({ status: 200, body: customer('accountExecutive') }, '/fr/accounts/7');
+    fireEvent.click(await screen.findByRole('button', { name: 'Synchroniser avec SalesForce' }));
+    await waitFor(() => expect(notificationStore.getSnapshot()[0]).toBeTruthy());
+    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      status: 'error',
+      message:
+        "Le client n'a pas pu être synchronisé avec SalesForce : La connexion à SalesForce n'est pas configurée sur ce portail.",
+    });
+    expect(api.calls('POST /api/customers/7/sync')).toHaveLength(1);
+  });
+});
+
+describe('AccountPage: sections and what they load per role', () => {
+  it('shows members and recent actions to the roles that see the team', async () => {
+    for (const role of ['admin', 'accountExecutive', 'supportEngineer', 'businessOwner'] as const) {
+      const { unmount } = openAccount({ status: 200, body: customer(role) });
+      expect(await screen.findByRole('region', { name: 'Members' }), role).toBeTruthy();
+      expect(screen.getByRole('region', { name: 'Recent actions' })).toBeTruthy();
+      unmount();
+    }
+  });
+
+  it('never renders, so never loads, members, invitations or logs for a technical contact or an end user', async () => {
+    for (const role of ['technicalContact', 'endUser', 'productManager'] as const) {
+      const { api, unmount } = openAccount({ status: 200, body: customer(role) }, '/en/accounts/7', clientProfile);
+      expect(await screen.findByRole('region', { name: 'Resources and support' }), role).toBeTruthy();
+      expect(screen.queryByTestId('members-section'), role).toBeNull();
+      expect(screen.queryByTestId('recent-actions-section'), role).toBeNull();
+      await delay(50);
+      const asked = api.requests.map((r) => r.path);
+      expect(asked, role).toEqual(['/api/customers/7']);
+      unmount();
+    }
+  });
+
+  it('tells a contact who cannot pay why a self-service account shows nothing yet', async () => {
+    const unpaid = customer('technicalContact', { selfService: true, paymentStatus: 'unpaid' });
+    openAccount({ status: 200, body: unpaid }, '/en/accounts/7', clientProfile);
+    expect(await screen.findByTestId('subscription-notice')).toBeTruthy();
+  });
+
+  it('opens the support centre and the academy in a new tab', async () => {
+    openAccount({ status: 200, body: customer('endUser') }, '/en/accounts/7', clientProfile);
+    for (const [testId, href] of [
+      ['resources-support', 'https://support.example.com'],
+      ['resources-academy', 'https://academy.example.com'],
+    ]) {
+      const link = await screen.findByTestId(testId);
+      expect(link.getAttribute('href')).toBe(href);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toContain('noopener');
+    }
+  });
+});
+
+describe('AccountPage: footer per role', () => {
+  it('gives everyone the account executive’s contact, and the project manager the billing contact', async () => {
+    openAccount({ status: 200, body: customer('businessOwner') }, '/en/accounts/7', clientProfile);
+    const executive = await screen.findByTestId('footer-account-executive');
+    expect(executive.textContent).toBe('Your account executive: Bob Stone (bob@demo.portal)');
+    expect(screen.getByRole('link', { name: 'Bob Stone' }).getAttribute('href')).toBe('mailto:bob@demo.portal');
+    expect(screen.getByTestId('footer-billing').textContent).toBe('Billing contact: billing@acme.example');
+  });
+
+  it('shows no billing contact to any other role, even if one were sent', async () => {
+    for (const role of ['technicalContact', 'endUser', 'admin', 'accountExecutive'] as const) {
+      const body = customer(role, { billingEmail: 'billing@acme.example' });
+      const { unmount } = openAccount({ status: 200, body }, '/en/accounts/7', clientProfile);
+      expect(await screen.findByTestId('footer-account-executive'), role).toBeTruthy();
+      expect(screen.queryByTestId('footer-billing'), role).toBeNull();
+      unmount();
+    }
+  });
+
+  it('shows no footer when the customer has no account executive and the reader no billing contact', async () => {
+    openAccount({ status: 200, body: customer('technicalContact', { accountExecutive: null }) });
+    await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
+    expect(screen.queryByTestId('account-footer')).toBeNull();
+  });
+});

@@ -1,0 +1,91 @@
+import type { Customer } from '../../../common/api/customers';
+import type { PaymentStatus } from '../../../common/domain';
+import { canInCustomer } from '../../../common/permissions';
+import type { Role } from '../../../common/roles';
+
+/** Spec 4 "Payment status": the statuses in which the subscription is running. */
+const ACTIVE_STATUSES: readonly PaymentStatus[] = ['trial', 'paid', 'grace', 'toBeCanceled'];
+/** Spec 4: the statuses the payment-issue section is about. */
+const ISSUE_STATUSES: readonly PaymentStatus[] = ['grace', 'pastDue', 'unpaid', 'canceled'];
+
+/**
+ * What the payment part of the page is about (spec 4 "Payment status"), for a self-service customer:
+ * `checkout` (no subscription yet, or initiated: a pay button), `waiting` (processing), `issue` (a
+ * payment problem), or null when nothing is to be paid.
+ */
+export type PaymentScreen = 'checkout' | 'waiting' | 'issue' | null;
+
+export function paymentScreen(customer: Pick<Customer, 'selfService' | 'paymentStatus'>): PaymentScreen {
+  if (!customer.selfService) return null;
+  const status = customer.paymentStatus;
+  if (status === null || status === 'initiated') return 'checkout';
+  if (status === 'processing') return 'waiting';
+  if (ISSUE_STATUSES.includes(status)) return 'issue';
+  return null;
+}
+
+export interface AccountSections {
+  header: {
+    /** the customer modal's pencil */
+    edit: boolean;
+    telemetry: boolean;
+    sync: boolean;
+    /** the access levels of the licences, for the customer's own contacts of a sales-led customer */
+    licenceAccessLevels: boolean;
+  };
+  /** the payment or payment-issue screen (spec 4), for the roles who may pay */
+  payment: PaymentScreen;
+  /** the main sections are held back by the subscription and this role cannot act on it: say so */
+  subscriptionNotice: boolean;
+  licences: boolean;
+  versions: boolean;
+  members: boolean;
+  recentActions: boolean;
+  cloudInstances: boolean;
+  subscription: boolean;
+  resources: boolean;
+  footer: { accountExecutive: boolean; billingContact: boolean };
+}
+
+/**
+ * Which parts of the customer page a role sees (spec 2 "Customer page", 4 "Main sections shown if" and
+ * "Customer page load", 6): the one place these rules live. A section that is not shown is not
+ * rendered, so what it loads is never asked for (members, logs and invitations for a technical contact
+ * or an end user; licences for an end user).
+ */
+export function accountSections(
+  customer: Pick<Customer, 'selfService' | 'paymentStatus'>,
+  role: Role,
+): AccountSections {
+  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(role, capability);
+  const status = customer.paymentStatus;
+  const main =
+    !customer.selfService || can('viewUnpaidAccount') || (status !== null && ACTIVE_STATUSES.includes(status));
+  const screen = paymentScreen(customer);
+  const payment = can('pay') ? screen : null;
+  return {
+    header: {
+      edit: can('editCustomer'),
+      telemetry: can('telemetryAndSync'),
+      sync: can('telemetryAndSync'),
+      licenceAccessLevels: !customer.selfService && can('viewLicenceAccessLevels'),
+    },
+    payment,
+    subscriptionNotice: !main && payment === null,
+    licences: main && can('viewLicences'),
+    versions: main && can('viewLicences'),
+    members: main && can('viewTeam'),
+    recentActions: main && can('viewTeam'),
+    cloudInstances: main,
+    subscription: main && can('viewSubscription'),
+    resources: true,
+    footer: { accountExecutive: true, billingContact: can('viewBillingContact') },
+  };
+}
+
+/** The customer's telemetry dashboard: the configured address with `{customerKey}` and `{id}` filled in. */
+export function telemetryLink(template: string, customer: Pick<Customer, 'id' | 'customerKey'>): string {
+  return template
+    .replaceAll('{customerKey}', encodeURIComponent(customer.customerKey))
+    .replaceAll('{id}', String(customer.id));
+}

@@ -1,0 +1,38 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Customer } from '../../../../common/api/customers';
+import { accountSections } from '../sections';
+
+/**
+ * The page's footer (spec 2): the account executive's contact for everyone, the billing contact for
+ * the project manager only.
+ */
+export function AccountFooter({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  const { footer } = accountSections(customer, customer.yourRole);
+  const executive = footer.accountExecutive ? customer.accountExecutive : null;
+  const billingEmail = footer.billingContact ? customer.billingEmail : null;
+  if (!executive && !billingEmail) return null;
+  return (
+    <Group
+      component="footer"
+      gap="xl"
+      py="sm"
+      data-testid="account-footer"
+      style={{ rowGap: 'var(--mantine-spacing-xs)' }}
+    >
+      {executive && (
+        <Text size="sm" data-testid="footer-account-executive">
+          {t('account.footer.accountExecutive')}{' '}
+          <Anchor href={`mailto:${executive.email}`}>{executive.fullName}</Anchor>
+          {` (${executive.email})`}
+        </Text>
+      )}
+      {billingEmail && (
+        <Text size="sm" data-testid="footer-billing">
+          {t('account.footer.billing')} <Anchor href={`mailto:${billingEmail}`}>{billingEmail}</Anchor>
+        </Text>
+      )}
+    </Group>
+  );
+}
