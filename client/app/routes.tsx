@@ -61,11 +61,11 @@ const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
 const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage');
+const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(placeholders, 'CustomersPage');
 const ProductsPage = page(placeholders, 'ProductsPage');
 const ProductPage = page(placeholders, 'ProductPage');
-const InvitationPage = page(placeholders, 'InvitationPage');
 const SignUpPage = page(placeholders, 'SignUpPage');
 const SignUpConfirmationPage = page(placeholders, 'SignUpConfirmationPage');
 

@@ -34,7 +34,7 @@ export const adminProfile: Profile = {
 function CurrentLocation() {
   const location = useLocation();
   return (
-    <output data-testid="location" data-state={JSON.stringify(location.state ?? null)}>
+    <output data-testid="location" data-state={JSON.stringify(location.state ?? null)} data-search={location.search}>
       {location.pathname}
     </output>
   );

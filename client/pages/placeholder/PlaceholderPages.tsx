@@ -25,6 +25,5 @@ export function ProductPage() {
   const { key = '' } = useParams();
   return <PlaceholderPage titleKey="products.productTitle" values={{ key }} />;
 }
-export const InvitationPage = () => <PlaceholderPage titleKey="invitation.title" />;
 export const SignUpPage = () => <PlaceholderPage titleKey="signUp.title" />;
 export const SignUpConfirmationPage = () => <PlaceholderPage titleKey="signUp.confirmationTitle" />;
