@@ -16,6 +16,7 @@ const customer = (yourRole: Role): Customer => ({
   selfService: false,
   paymentStatus: null,
   accountExecutive: null,
+  billingEmail: null,
   yourRole,
   yourMembershipId: null,
   yourSettings: null,
