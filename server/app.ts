@@ -21,6 +21,8 @@ import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes'
 import { auditRoutes } from './modules/audit/routes';
 import { notificationSettingsRoutes } from './modules/notification-settings/routes';
 import { userRoutes } from './modules/users/routes';
+import { memberRoutes } from './modules/members/routes';
+import { invitationRoutes } from './modules/invitations/routes';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
@@ -144,6 +146,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(invitationAcceptanceRoutes);
       await api.register(auditRoutes);
       await api.register(notificationSettingsRoutes);
+      await api.register(memberRoutes);
+      await api.register(invitationRoutes);
       await api.register(ssoRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },

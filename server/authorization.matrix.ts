@@ -44,6 +44,10 @@ export interface Fixture {
   membershipIds: Record<number, number>;
   /** the key of a live invitation to `email` (a fresh address if none) into a fresh customer */
   invitationKey: (email?: string | null, role?: MemberRole) => Promise<string>;
+  /** a fresh enabled technical-contact membership of the customer, of a user nobody signs in as */
+  member: (customerId: number) => Promise<number>;
+  /** a fresh pending invitation to the customer, with a link an admin can copy */
+  invitation: (customerId: number) => Promise<number>;
 }
 
 /** Who calls, for rows whose request depends on the caller (an invitation sent to their address). */
@@ -271,5 +275,58 @@ export const MATRIX: MatrixRow[] = [
       url: `/api/members/${f.membershipIds[scope.customerId] ?? 1}/settings`,
       payload: { notifyNewVersion: false },
     }),
+  },
+  // ---- members and invitations (server/modules/members, server/modules/invitations)
+  {
+    method: 'GET',
+    url: '/api/customers/:id/members',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/members` }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/members/:id/status',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: async (f, scope) => ({
+      url: `/api/members/${await f.member(scope.customerId)}/status`,
+      payload: { status: 'disabled' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/invitations',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: (_f, scope) => ({ url: `/api/invitations?customerId=${scope.customerId}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: (f, scope) => ({
+      payload: {
+        invitedEmail: `invited-${f.unique()}@example.com`,
+        invitedFullName: 'Invited Person',
+        targetCustomer: scope.customerId,
+        targetRole: 'technicalContact',
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/invitations/:id/link',
+    expect: inCustomer('admin'),
+    call: async (f, scope) => ({ url: `/api/invitations/${await f.invitation(scope.customerId)}/link` }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/invitations/:id',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: async (f, scope) => ({ url: `/api/invitations/${await f.invitation(scope.customerId)}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:id/resend',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
+    call: async (f, scope) => ({ url: `/api/invitations/${await f.invitation(scope.customerId)}/resend` }),
   },
 ];

@@ -100,6 +100,14 @@ beforeAll(async () => {
       return (await createInvitation(db, customer.id, { email: email ?? undefined, role })).key;
     },
     membershipIds: await membershipsOf(db, [own.id, other.id]),
+    // customer 0 is the URL-shape check's: no row is made for it
+    member: async (customerId) => {
+      if (customerId === 0) return 0;
+      const user = await createUser(db, { type: 'client', fullName: 'Matrix Member' });
+      return (await addMembership(db, user.id, customerId, 'technicalContact')).id;
+    },
+    invitation: async (customerId) =>
+      customerId === 0 ? 0 : (await createInvitation(db, customerId, { sealWith: t.config.sessionSecret })).id,
   };
 
   cookies.set('anonymous', null);

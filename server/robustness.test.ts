@@ -332,6 +332,11 @@ beforeAll(async () => {
       [own.id]: (await addMembership(db, resetUser.id, own.id, 'technicalContact')).id,
       [other.id]: (await addMembership(db, resetUser.id, other.id, 'technicalContact')).id,
     },
+    member: async (customerId) => {
+      const user = await createUser(db, { type: 'client', fullName: 'Robust Member' });
+      return (await addMembership(db, user.id, customerId, 'technicalContact')).id;
+    },
+    invitation: async (customerId) => (await createInvitation(db, customerId, { sealWith: t.config.sessionSecret })).id,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

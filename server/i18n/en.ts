@@ -9,6 +9,12 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
   },
+  roles: {
+    accountExecutive: 'account executive',
+    businessOwner: 'project manager',
+    technicalContact: 'technical contact',
+    endUser: 'end user',
+  },
   mail: {
     greeting: 'Hello {{fullName}},',
     actionLine: '{{action}}: {{link}}',
@@ -46,6 +52,14 @@ export const en = {
         'A change of your account’s e-mail address to {{newEmail}} was requested on the customer portal. It takes effect only when the link sent to that address is followed.',
       ifNotYou: 'If you did not ask for this, choose a new password now and tell your portal contact.',
       action: 'Choose a new password',
+    },
+    invitation: {
+      subject: 'You are invited to join {{customerName}} on the customer portal',
+      intro: '{{inviterFullName}} invites you to join {{customerName}} on the customer portal as {{role}}.',
+      introNoInviter: 'You are invited to join {{customerName}} on the customer portal as {{role}}.',
+      action: 'Accept the invitation',
+      validity: 'This invitation is valid for {{validity}}.',
+      ignore: 'If you do not expect this invitation, you can ignore this message.',
     },
   },
 };

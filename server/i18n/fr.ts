@@ -11,6 +11,12 @@ export const fr: ServerTexts = {
     days_one: '{{count}} jour',
     days_other: '{{count}} jours',
   },
+  roles: {
+    accountExecutive: 'responsable de compte',
+    businessOwner: 'chef de projet',
+    technicalContact: 'contact technique',
+    endUser: 'utilisateur final',
+  },
   mail: {
     greeting: 'Bonjour {{fullName}},',
     actionLine: '{{action}} : {{link}}',
@@ -51,6 +57,14 @@ export const fr: ServerTexts = {
       ifNotYou:
         'Si vous n’êtes pas à l’origine de cette demande, choisissez dès maintenant un nouveau mot de passe et prévenez votre contact sur le portail.',
       action: 'Choisir un nouveau mot de passe',
+    },
+    invitation: {
+      subject: 'Vous êtes invité à rejoindre {{customerName}} sur le portail client',
+      intro: '{{inviterFullName}} vous invite à rejoindre {{customerName}} sur le portail client en tant que {{role}}.',
+      introNoInviter: 'Vous êtes invité à rejoindre {{customerName}} sur le portail client en tant que {{role}}.',
+      action: 'Accepter l’invitation',
+      validity: 'Cette invitation est valable {{validity}}.',
+      ignore: 'Si vous n’attendiez pas cette invitation, vous pouvez ignorer ce message.',
     },
   },
 };

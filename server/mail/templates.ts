@@ -76,6 +76,25 @@ const LAYOUTS: Layouts = {
     after: [],
     signature: t('mail.signature'),
   }),
+  invitation: (t, locale, d) => ({
+    subject: t('mail.invitation.subject', { customerName: d.customerName }),
+    greeting: t('mail.greeting', { fullName: d.invitedFullName }),
+    paragraphs: [
+      d.inviterFullName
+        ? t('mail.invitation.intro', {
+            inviterFullName: d.inviterFullName,
+            customerName: d.customerName,
+            role: t(`roles.${d.role}`),
+          })
+        : t('mail.invitation.introNoInviter', { customerName: d.customerName, role: t(`roles.${d.role}`) }),
+    ],
+    action: { label: t('mail.invitation.action'), link: d.link },
+    after: [
+      t('mail.invitation.validity', { validity: durationText(locale, d.validityHours) }),
+      t('mail.invitation.ignore'),
+    ],
+    signature: t('mail.signature'),
+  }),
 };
 
 function partsOf<T extends MailTemplate>(request: MailRequest<T>): Parts {

@@ -1,4 +1,4 @@
-import type { Locale } from '../../common/roles';
+import type { Locale, MemberRole } from '../../common/roles';
 import type { DB } from '../db';
 
 /**
@@ -14,6 +14,15 @@ export interface MailTemplates {
   emailChangeTaken: { link: string };
   /** to the old address: a change was asked for */
   emailChangeNotice: { fullName: string; newEmail: string; link: string };
+  /** an invitation to join a customer: the link opens /{locale}/invitation/{key} */
+  invitation: {
+    invitedFullName: string;
+    inviterFullName: string | null;
+    customerName: string;
+    role: MemberRole;
+    link: string;
+    validityHours: number;
+  };
 }
 
 export type MailTemplate = keyof MailTemplates;

@@ -35,6 +35,13 @@ import type { SessionUser } from '../actor';
  *       },
  *     })
  *
+ * When only the body names it (`POST /api/invitations` and its `targetCustomer`):
+ *
+ *     access.customer('viewTeam', { from: 'body.targetCustomer' })
+ *
+ * The 401 is still decided before the body is read; the customer is decided once the body is
+ * parsed, before the route's schema validates it.
+ *
  * The plugin then loads the customer with the caller's membership and answers 404 (the same body
  * whether the customer exists or not) to a caller with no role there, 403 to a role without the
  * capability; otherwise the route reads `customerAccessOf(request)` and hands it to its service.
@@ -48,10 +55,13 @@ export type Access =
 /** Where a request's raw input names something: a path parameter or a query parameter. */
 export type InputRef = `params.${string}` | `query.${string}`;
 
+/** A field of the parsed JSON body (read in preValidation: the body is not parsed yet in onRequest). */
+export type BodyRef = `body.${string}`;
+
 /** The id of the route's customer, or null when the entity the route names does not exist. */
 export type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
 
-export type CustomerLocator = { from: InputRef } | { load: CustomerLoader };
+export type CustomerLocator = { from: InputRef } | { from: BodyRef } | { load: CustomerLoader };
 
 export const access = {
   public: { kind: 'public' } as Access,
@@ -119,20 +129,49 @@ export function customerAccessOf(request: FastifyRequest): CustomerAccess {
   return request.customerAccess;
 }
 
+/** A customer id in the parsed JSON body: a whole number by the schemas' id rule, 400 otherwise. */
+export function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
+  const name = ref.slice('body.'.length);
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const value = body && typeof body === 'object' ? body[name] : undefined;
+  const parsed = IdParam.shape.id.safeParse(typeof value === 'number' ? String(value) : value);
+  if (parsed.success) return parsed.data;
+  const message = value === undefined ? 'errors.required' : (parsed.error.issues[0]?.message ?? 'invalid');
+  throw badRequest(`${name}: ${message}`, [{ path: name, message }]);
+}
+
+const fromBody = (locate: CustomerLocator): locate is { from: BodyRef } =>
+  'from' in locate && locate.from.startsWith('body.');
+
 async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (!rule || rule.kind === 'public') return;
   const user = request.user;
   if (!user) throw unauthenticated();
   if (rule.kind === 'capability' && !canGlobally(globalRole(user.type), rule.capability)) throw forbidden();
-  if (rule.kind === 'customer') {
+  if (rule.kind === 'customer' && !fromBody(rule.locate)) {
     const { ctx } = request.server;
-    const customerId = 'from' in rule.locate ? idFrom(request, rule.locate.from) : await rule.locate.load(ctx, request);
-    const found = customerId === null ? null : await resolveCustomerAccess(ctx.db, user, customerId);
-    if (!found) throw notFound(CUSTOMER_NOT_FOUND);
-    if (!canInCustomer(found.role, rule.capability)) throw forbidden();
-    request.customerAccess = found;
+    const customerId =
+      'from' in rule.locate ? idFrom(request, rule.locate.from as InputRef) : await rule.locate.load(ctx, request);
+    await enforceCustomer(request, rule.capability, customerId);
   }
+}
+
+/** The customer part of a rule whose customer only the body names, once the body is parsed. */
+async function enforceBodyAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const rule = request.routeOptions.config.access;
+  if (rule?.kind !== 'customer' || !fromBody(rule.locate)) return;
+  await enforceCustomer(request, rule.capability, bodyIdFrom(request, rule.locate.from));
+}
+
+async function enforceCustomer(request: FastifyRequest, capability: CustomerCapability, customerId: number | null) {
+  const { ctx } = request.server;
+  const user = request.user;
+  if (!user) throw unauthenticated();
+  const found = customerId === null ? null : await resolveCustomerAccess(ctx.db, user, customerId);
+  if (!found) throw notFound(CUSTOMER_NOT_FOUND);
+  if (!canInCustomer(found.role, capability)) throw forbidden();
+  request.customerAccess = found;
 }
 
 /**
@@ -143,6 +182,7 @@ async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Pro
 async function accessPlugin(app: FastifyInstance) {
   app.decorateRequest('customerAccess', null);
   app.addHook('onRequest', enforceAccess);
+  app.addHook('preValidation', enforceBodyAccess);
 }
 
 export const accessRules = fp(accessPlugin, { name: 'access', dependencies: ['session'] });

@@ -8,6 +8,7 @@ import { hashPassword } from '../modules/auth/password';
 import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
 import { insertLicence } from '../modules/licences/repo';
+import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
 import { insertUser } from '../modules/users/repo';
 import { request, sessionCookieOf } from './harness';
 
@@ -135,18 +136,28 @@ export async function createLicence(
 export async function createInvitation(
   db: DB,
   customerId: number,
-  props: Partial<{ email: string; role: MemberRole; inviterId: number | null; expiresAt: string }> = {},
+  props: Partial<{
+    email: string;
+    fullName: string;
+    role: MemberRole;
+    inviterId: number | null;
+    expiresAt: string;
+    locale: Locale;
+    /** the server secret to seal the key under, so an admin can copy its link */
+    sealWith: string;
+  }> = {},
 ) {
-  const key = crypto.randomBytes(32).toString('base64url');
+  const key = newInvitationKey();
   const email = props.email ?? `invitee-${unique()}@example.com`;
   const { id } = await insertInvitation(db, {
     key,
+    keySealed: props.sealWith ? sealInvitationKey(props.sealWith, key) : null,
     customerId,
     inviterId: props.inviterId ?? null,
     invitedEmail: email,
-    invitedFullName: 'Invited Person',
+    invitedFullName: props.fullName ?? 'Invited Person',
     role: props.role ?? 'technicalContact',
-    locale: 'en',
+    locale: props.locale ?? 'en',
     state: 'pending',
     selfService: 0,
     signupData: null,

@@ -1,0 +1,52 @@
+import { z } from 'zod/mini';
+import { INVITATION_STATUSES } from '../domain';
+import { LOCALES, MEMBER_ROLES } from '../roles';
+import { Email, IdParam, RequiredText } from './common';
+
+/**
+ * A pending invitation as the members section lists it (spec section 3, "Invitation"): `status` is
+ * expired once `expiresAt` has passed. The link is not part of it: only an admin may ask for it
+ * (`GET /api/invitations/{id}/link`).
+ */
+export const Invitation = z.object({
+  id: z.int(),
+  status: z.enum(INVITATION_STATUSES),
+  customerId: z.int(),
+  customerName: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  inviterFullName: z.nullable(z.string()),
+  invitedFullName: z.string(),
+  invitedEmail: z.string(),
+  /** true when no account has the invited address yet: accepting creates one */
+  newUser: z.boolean(),
+  locale: z.enum(LOCALES),
+  sentAt: z.string(),
+  expiresAt: z.string(),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+export const InvitationList = z.object({ data: z.array(Invitation) });
+export type InvitationList = z.infer<typeof InvitationList>;
+
+/** `GET /api/invitations?customerId`: the customer whose invitations are listed. */
+export const InvitationListQuery = z.object({ customerId: IdParam.shape.id });
+
+export const DEFAULT_INVITATION_ROLE = 'technicalContact';
+
+/**
+ * `POST /api/invitations` (spec sections 5 and 7): e-mail, full name and role required; role
+ * technicalContact and locale en by default. Only an account executive or an admin may choose the
+ * locale: the others leave it out.
+ */
+export const CreateInvitationBody = z.strictObject({
+  invitedEmail: Email,
+  invitedFullName: RequiredText(200),
+  targetCustomer: z.int().check(z.positive()),
+  targetRole: z._default(z.enum(MEMBER_ROLES), DEFAULT_INVITATION_ROLE),
+  locale: z.optional(z.enum(LOCALES)),
+});
+export type CreateInvitationBody = z.infer<typeof CreateInvitationBody>;
+export type CreateInvitationInput = z.input<typeof CreateInvitationBody>;
+
+export const InvitationLink = z.object({ invitationLink: z.string() });
+export type InvitationLink = z.infer<typeof InvitationLink>;

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParam, Ok } from '../../../common/api/common';
+import { ErrorBody } from '../../../common/api/errors';
+import {
+  CreateInvitationBody,
+  Invitation,
+  InvitationLink,
+  InvitationList,
+  InvitationListQuery,
+} from '../../../common/api/invitations';
+import { type CustomerCapability } from '../../../common/permissions';
+import { access, customerAccessOf, idFrom } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
+import { customerOfInvitation } from './repo';
+import * as service from './service';
+
+/** The invitation a route's path names decides its customer. */
+const ofInvitation = (capability: CustomerCapability) =>
+  access.customer(capability, { load: ({ db }, request) => customerOfInvitation(db, idFrom(request, 'params.id')) });
+
+/**
+ * Managing invitations (spec section 7): list, invite, resend, cancel, copy the link. Accepting one
+ * by its key is in accept.ts.
+ */
+export async function invitationRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+  const tags = ['invitations'];
+
+  api.get(
+    '/invitations',
+    {
+      config: { access: access.customer('viewTeam', { from: 'query.customerId' }) },
+      schema: {
+        tags,
+        summary: "A customer's pending invitations, expired ones included (status expired)",
+        querystring: InvitationListQuery,
+        response: { 200: InvitationList, 404: ErrorBody },
+      },
+    },
+    async (request) => service.listInvitations(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+  );
+
+  api.post(
+    '/invitations',
+    {
+      config: { access: access.customer('viewTeam', { from: 'body.targetCustomer' }) },
+      schema: {
+        tags,
+        summary: 'Invite someone to a customer; they receive a mail with the link (valid 7 days)',
+        description:
+          'The role must be one the caller may offer (spec section 6); only an account executive or an admin may give a locale.',
+        body: CreateInvitationBody,
+        response: { 201: Invitation, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(
+        await service.createInvitation(ctx, actorOf(request), {
+          customerAccess: customerAccessOf(request),
+          body: request.body,
+        }),
+      ),
+  );
+
+  api.get(
+    '/invitations/:id/link',
+    {
+      config: { access: ofInvitation('copyInvitationLink') },
+      schema: {
+        tags,
+        summary: 'The link the invitation mail carries (admins); not for an expired invitation (409)',
+        params: IdParam,
+        response: { 200: InvitationLink, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) =>
+      service.getInvitationLink(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        id: request.params.id,
+      }),
+  );
+
+  api.delete(
+    '/invitations/:id',
+    {
+      config: { access: ofInvitation('viewTeam') },
+      schema: {
+        tags,
+        summary: 'Cancel a pending or expired invitation: its link stops working',
+        params: IdParam,
+        response: { 200: Ok, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      service.cancelInvitation(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        id: request.params.id,
+      }),
+  );
+
+  api.post(
+    '/invitations/:id/resend',
+    {
+      config: { access: ofInvitation('viewTeam') },
+      schema: {
+        tags,
+        summary: 'Send a pending or expired invitation again: a new link (the old one stops working), 7 more days',
+        params: IdParam,
+        response: { 200: Invitation, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      service.resendInvitation(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        id: request.params.id,
+      }),
+  );
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParam } from '../../../common/api/common';
+import { ErrorBody } from '../../../common/api/errors';
+import { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
+import { access, customerAccessOf, idFrom } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
+import * as service from './service';
+
+/** Members of a customer (spec section 7: GET /customers/{id}/members, PATCH /members/{id}/status). */
+export async function memberRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+  const tags = ['members'];
+
+  api.get(
+    '/customers/:id/members',
+    {
+      config: { access: access.customer('viewTeam', { from: 'params.id' }) },
+      schema: {
+        tags,
+        summary: 'The members of a customer, by full name, enabled and disabled',
+        params: IdParam,
+        response: { 200: MemberList, 404: ErrorBody },
+      },
+    },
+    async (request) => service.listMembers(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+  );
+
+  api.patch(
+    '/members/:id/status',
+    {
+      config: {
+        access: access.customer('viewTeam', {
+          load: async ({ db }, request) => {
+            const row = await db
+              .selectFrom('memberships')
+              .select('customerId')
+              .where('id', '=', idFrom(request, 'params.id'))
+              .executeTakeFirst();
+            return row?.customerId ?? null;
+          },
+        }),
+      },
+      schema: {
+        tags,
+        summary: 'Enable or disable a member; nobody changes their own membership (403)',
+        params: IdParam,
+        body: UpdateMemberStatusBody,
+        response: { 200: Member, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      service.updateMemberStatus(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        id: request.params.id,
+        body: request.body,
+      }),
+  );
+}

@@ -1,0 +1,81 @@
+import { ERROR_CODES } from '../../../common/api/errors';
+import type { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
+import { invitableRoles } from '../../../common/permissions';
+import { type Actor, signedInUser } from '../../actor';
+import type { AppContext } from '../../context';
+import { fieldDetail, HttpError, notFound } from '../../http-error';
+import type { CustomerAccess } from '../../plugins/access';
+import { insertAuditEntry } from '../audit/repo';
+import * as repo from './repo';
+
+export const MEMBER_NOT_FOUND = 'Member not found';
+export const CANNOT_EDIT_SELF = 'You cannot change your own membership';
+export const ROLE_NOT_MANAGED = 'You cannot change the status of a member with this role';
+
+const toApiMember = (row: repo.MemberRow): Member => ({
+  id: row.id,
+  userId: row.userId,
+  fullname: row.fullName,
+  email: row.email,
+  role: row.role,
+  status: row.status,
+});
+
+export async function listMembers(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { customerAccess: CustomerAccess },
+): Promise<MemberList> {
+  const rows = await repo.listMembers(ctx.db, input.customerAccess.customer.id);
+  return { data: rows.map(toApiMember) };
+}
+
+/**
+ * Enables or disables a membership (spec section 4: it toggles; nobody edits themself). A caller
+ * changes only members of a role they could invite (spec section 6): a project manager does not
+ * disable the customer's account executive. The change and its audit entry are one transaction.
+ */
+export async function updateMemberStatus(
+  ctx: AppContext,
+  actor: Actor,
+  input: { customerAccess: CustomerAccess; id: number; body: UpdateMemberStatusBody },
+): Promise<Member> {
+  const { user } = signedInUser(actor);
+  const { customerAccess, id, body } = input;
+  return ctx.db.transaction().execute(async (trx) => {
+    const member = await repo.findMember(trx, id);
+    if (!member || member.customerId !== customerAccess.customer.id) throw notFound(MEMBER_NOT_FOUND);
+    if (member.userId === user.id) {
+      throw new HttpError(
+        403,
+        ERROR_CODES.cannotEditSelf,
+        CANNOT_EDIT_SELF,
+        fieldDetail('status', ERROR_CODES.cannotEditSelf),
+      );
+    }
+    if (!invitableRoles(customerAccess.role).includes(member.role)) {
+      throw new HttpError(
+        403,
+        ERROR_CODES.roleNotAllowed,
+        ROLE_NOT_MANAGED,
+        fieldDetail('status', ERROR_CODES.roleNotAllowed),
+      );
+    }
+    if (member.status === body.status) return toApiMember(member);
+    await repo.setMemberStatus(trx, id, body.status);
+    await insertAuditEntry(trx, {
+      customerId: member.customerId,
+      actorId: user.id,
+      actorEmail: user.email,
+      action: 'updateMemberStatus',
+      data: {
+        memberFullName: member.fullName,
+        memberEmail: member.email,
+        role: member.role,
+        oldStatus: member.status,
+        newStatus: body.status,
+      },
+    });
+    return toApiMember({ ...member, status: body.status });
+  });
+}
