@@ -1,19 +1,163 @@
-import { Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
+import type { LogEntry } from '../../../../common/api/logs';
+import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from '../../../../common/audit';
+import { formatDateTime } from '../../../../common/format';
+import { DEFAULT_PAGE_LENGTH } from '../../../../common/pagination';
+import { canInCustomer } from '../../../../common/permissions';
+import { logExportUrl, logPageQuery, type LogPosition } from '../../../api/logs';
+import { useLocale } from '../../../app/locale';
+import { DataTable } from '../../../components/DataTable';
+import { DelayedLoader } from '../../../components/DelayedLoader';
+import { apiErrorText } from '../../../components/forms';
+import { Pagination } from '../../../components/Pagination';
 import { AccountSection } from '../AccountSection';
 
+type TFunction = ReturnType<typeof useTranslation>['t'];
+
+/** What happened, in words: a download and an accepted invitation say what and by whom; others by name. */
+export function describeEntry(entry: LogEntry, t: TFunction): string {
+  if (entry.action === 'downloadArtifact') {
+    const values = {
+      product: entry.productName ?? t('recentActions.unknownProduct'),
+      version: entry.productVersion ?? '',
+      platform: entry.productPlatform
+        ? t(`recentActions.platforms.${entry.productPlatform}`, entry.productPlatform)
+        : '',
+    };
+    return t(entry.anonymousDownload ? 'recentActions.downloadedAnonymously' : 'recentActions.downloaded', values);
+  }
+  if (entry.action === 'acceptInvitation') {
+    return entry.invitationFrom
+      ? t('recentActions.joinedInvitedBy', { name: entry.invitationFrom })
+      : t('recentActions.joined');
+  }
+  return t(`recentActions.actions.${entry.action}`);
+}
+
 /**
- * The recent-actions log (spec 2). The page renders it only for the roles that see the team
- * (`accountSections`), so nobody else ever asks for the logs.
+ * A customer's recent actions (spec section 2, customer page): action, author and date, newest first,
+ * by page, filtered by action, with an export of what the filter keeps. Only the roles that see the
+ * team see it (spec section 6, "Logs"; the page's `accountSections`); for the others nothing renders
+ * and nothing is loaded.
  */
-export function RecentActionsSection(_props: { customer: Customer }) {
+export function RecentActionsSection({ customer }: { customer: Customer }) {
+  if (!canInCustomer(customer.yourRole, 'viewTeam')) return null;
+  return <RecentActions customerId={customer.id} />;
+}
+
+function RecentActions({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
+  const locale = useLocale();
+  const [position, setPosition] = useState<LogPosition>({ offset: 0, action: null });
+  const logs = useQuery({
+    ...logPageQuery(customerId, position, DEFAULT_PAGE_LENGTH),
+    placeholderData: keepPreviousData,
+  });
+  const entries = logs.data?.data ?? [];
+  const stale = logs.isPlaceholderData && logs.isFetching;
+  const setAction = (value: string) => setPosition({ offset: 0, action: isAuditAction(value) ? value : null });
+
   return (
-    <AccountSection title={t('account.recentActions.title')} testId="recent-actions-section">
-      <Text c="dimmed" mt="xs">
-        {t('account.coming')}
-      </Text>
+    <AccountSection
+      title={t('account.recentActions.title')}
+      testId="recent-actions-section"
+      actions={
+        <Group align="flex-end" wrap="wrap">
+          <NativeSelect
+            label={t('recentActions.filter')}
+            value={position.action ?? ''}
+            onChange={(event) => setAction(event.currentTarget.value)}
+            data={[
+              { value: '', label: t('recentActions.allActions') },
+              ...AUDIT_ACTIONS.map((action: AuditAction) => ({
+                value: action,
+                label: t(`recentActions.actions.${action}`),
+              })),
+            ]}
+            data-testid="recent-actions-filter"
+          />
+          <Button
+            component="a"
+            variant="default"
+            href={logExportUrl(customerId, position.action)}
+            download
+            data-testid="recent-actions-export"
+          >
+            {t('recentActions.export')}
+          </Button>
+        </Group>
+      }
+    >
+      <Stack gap="md" mt="md">
+        {(logs.isPending || stale) && <DelayedLoader />}
+        {logs.isError && (
+          <Alert color="red" role="alert" data-testid="recent-actions-error">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{t('recentActions.loadError', { error: apiErrorText(logs.error, t) })}</Text>
+              <Button size="compact-sm" variant="light" color="red" onClick={() => void logs.refetch()}>
+                {t('app.retry')}
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+        {logs.data && entries.length === 0 && (
+          <Text role="status" c="dimmed" data-testid="recent-actions-empty">
+            {position.action
+              ? t('recentActions.emptyFiltered', { action: t(`recentActions.actions.${position.action}`) })
+              : t('recentActions.empty')}
+          </Text>
+        )}
+        {logs.data && entries.length > 0 && (
+          <>
+            <DataTable
+              label={t('account.recentActions.title')}
+              minWidth={560}
+              striped
+              data-testid="recent-actions-table"
+              aria-busy={logs.isFetching}
+              style={stale ? { opacity: 0.5 } : undefined}
+            >
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('recentActions.columns.action')}</Table.Th>
+                  <Table.Th>{t('recentActions.columns.author')}</Table.Th>
+                  <Table.Th>{t('recentActions.columns.date')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {entries.map((entry) => (
+                  <Table.Tr key={entry.id} data-testid="recent-action" data-action={entry.action}>
+                    <Table.Td>{describeEntry(entry, t)}</Table.Td>
+                    <Table.Td>
+                      {entry.actorEmail ? (
+                        <Anchor href={`mailto:${entry.actorEmail}`} size="sm">
+                          {entry.actorEmail}
+                        </Anchor>
+                      ) : (
+                        t('recentActions.anonymous')
+                      )}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <time dateTime={entry.date}>{formatDateTime(entry.date, locale)}</time>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </DataTable>
+            <Pagination
+              offset={logs.data.offset}
+              pageLength={DEFAULT_PAGE_LENGTH}
+              total={logs.data.total}
+              capped={logs.data.totalCapped}
+              onChange={(offset) => setPosition((p) => ({ ...p, offset }))}
+            />
+          </>
+        )}
+      </Stack>
     </AccountSection>
   );
 }
