@@ -30,6 +30,12 @@ export interface Fixture {
   otherCustomerId: number;
   /** a staff user nobody signs in as, for routes about one user */
   targetUserId: number;
+  /**
+   * an enabled user of type accountExecutive nobody signs in as, to be made a customer's account
+   * executive; before each call the own customer gets its account executive actor back, whom the
+   * previous call replaced
+   */
+  accountExecutiveUserId: () => Promise<number>;
   /** a user whose credentials the sign-in row uses, so actors' own sessions are not involved */
   loginUser: { email: string; password: string };
   /** a fresh value per call, for fields that must be unique */
@@ -221,6 +227,33 @@ export const MATRIX: MatrixRow[] = [
     call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/sync` }),
     // no CRM is configured in tests: an allowed caller gets the plain "not configured" answer
     success: 503,
+  },
+  {
+    method: 'POST',
+    url: '/api/customers',
+    expect: only('admin'),
+    call: (f) => ({ payload: { name: `Matrix customer ${f.unique()}` } }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/customers/:id',
+    expect: inCustomer('admin'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}`, payload: { name: 'Matrix customer' } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/customers/:id/account-executive/candidates',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/account-executive/candidates?filter=a` }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/customers/:id/account-executive',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      url: `/api/customers/${scope.customerId}/account-executive`,
+      payload: { userId: await f.accountExecutiveUserId() },
+    }),
   },
 
   // ---- invitations, the accepting side (server/modules/invitations/accept-routes.ts): the key is the credential

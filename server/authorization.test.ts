@@ -35,6 +35,7 @@ const routes = new Map<string, Access | undefined>();
 const cookies = new Map<Actor, string | null>();
 const emails = new Map<Actor, string>();
 let fixture: Fixture;
+let accountExecutiveActorId = 0;
 
 interface ActorSetup {
   type: UserType;
@@ -83,10 +84,24 @@ beforeAll(async () => {
   const third = await createCustomer(db, { name: 'Third Customer' });
   const resetUser = await createUser(db, { type: 'client', fullName: 'Reset User' });
   let counter = 0;
+  const candidate = await createUser(db, { type: 'accountExecutive', fullName: 'Candidate Executive' });
   fixture = {
     ownCustomerId: own.id,
     otherCustomerId: other.id,
     targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Target User' })).id,
+    accountExecutiveUserId: async () => {
+      // Replacing the own customer's account executive disables the actor's membership: restore it.
+      const setStatus = (userId: number, status: 'enabled' | 'disabled') =>
+        db
+          .updateTable('memberships')
+          .set({ status })
+          .where('customerId', '=', own.id)
+          .where('userId', '=', userId)
+          .execute();
+      await setStatus(candidate.id, 'disabled');
+      await setStatus(accountExecutiveActorId, 'enabled');
+      return candidate.id;
+    },
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: () => issuePasswordResetToken(db, resetUser.id),
@@ -113,6 +128,7 @@ beforeAll(async () => {
   cookies.set('anonymous', null);
   for (const [actor, setup] of Object.entries(ACTOR_SETUP) as [Actor, ActorSetup][]) {
     const user = await createUser(db, { type: setup.type, fullName: `Matrix ${actor}` });
+    if (actor === 'accountExecutive') accountExecutiveActorId = user.id;
     if (setup.membership) {
       const { role, of, status } = setup.membership;
       await addMembership(db, user.id, of === 'third' ? third.id : own.id, role, status);

@@ -311,6 +311,7 @@ beforeAll(async () => {
   const own = await createCustomer(db, { name: 'Robust Own' });
   const other = await createCustomer(db, { name: 'Robust Other' });
   const resetUser = await createUser(db, { type: 'client', fullName: 'Robust Reset' });
+  const robustExecutive = await createUser(db, { type: 'accountExecutive', fullName: 'Robust Executive' });
   // One live token and one solved captcha for every variant: the first valid call succeeds, the
   // others meet the used-token and replay answers, at none of the cost of a fresh one per variant.
   const liveToken = await issuePasswordResetToken(db, resetUser.id);
@@ -322,6 +323,7 @@ beforeAll(async () => {
     ownCustomerId: own.id,
     otherCustomerId: other.id,
     targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Robust Target' })).id,
+    accountExecutiveUserId: async () => robustExecutive.id,
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: async () => liveToken,

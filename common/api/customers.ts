@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
-import { PageQuery } from './common';
+import { isValidCustomerKey } from '../customerKey';
+import { MAX_ID, PageQuery, RequiredText } from './common';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
 export const NotificationSettings = z.object(
@@ -59,3 +60,45 @@ export const CustomerList = z.object({
   capped: z.boolean(),
 });
 export type CustomerList = z.infer<typeof CustomerList>;
+
+/** A customerKey as typed in the customer modal: exactly 10 characters (spec section 5). */
+const CustomerKeyText = z.string().check(
+  z.trim(),
+  z.refine((key) => isValidCustomerKey(key), { message: 'customers.errors.keyLength' }),
+);
+
+/**
+ * `POST /api/customers` (spec section 7). An empty or missing customerKey is generated (decisions.md);
+ * a given one is exactly 10 characters.
+ */
+export const CreateCustomerBody = z.strictObject({
+  name: RequiredText(200),
+  customerKey: z._default(
+    z.string().check(
+      z.trim(),
+      z.refine((key) => key === '' || isValidCustomerKey(key), { message: 'customers.errors.keyLength' }),
+    ),
+    '',
+  ),
+  selfService: z._default(z.boolean(), false),
+});
+export type CreateCustomerBody = z.infer<typeof CreateCustomerBody>;
+
+/** `PATCH /api/customers/{id}`: name and customerKey, each optional; a key sent is exactly 10 characters. */
+export const UpdateCustomerBody = z.partial(z.strictObject({ name: RequiredText(200), customerKey: CustomerKeyText }));
+export type UpdateCustomerBody = z.infer<typeof UpdateCustomerBody>;
+
+/** `PUT /api/customers/{id}/account-executive`: the user (of type accountExecutive) who becomes it. */
+export const SetAccountExecutiveBody = z.strictObject({ userId: z.int().check(z.positive(), z.maximum(MAX_ID)) });
+export type SetAccountExecutiveBody = z.infer<typeof SetAccountExecutiveBody>;
+
+/** `GET /api/customers/{id}/account-executive/candidates?filter`: enabled account executives to pick from. */
+export const AccountExecutiveCandidatesQuery = z.object({
+  filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
+});
+export const AccountExecutiveCandidate = z.object({ id: z.int(), fullName: z.string(), email: z.string() });
+export type AccountExecutiveCandidate = z.infer<typeof AccountExecutiveCandidate>;
+/** At most this many candidates come back: the picker is searched, not paged. */
+export const ACCOUNT_EXECUTIVE_CANDIDATES_LIMIT = 20;
+export const AccountExecutiveCandidates = z.object({ data: z.array(AccountExecutiveCandidate) });
+export type AccountExecutiveCandidates = z.infer<typeof AccountExecutiveCandidates>;

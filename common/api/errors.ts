@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   conflict: 'conflict',
   emailTaken: 'email_taken',
+  customerKeyTaken: 'customer_key_taken',
   cannotDisableSelf: 'cannot_disable_self',
   cannotEditSelf: 'cannot_edit_self',
   alreadyMember: 'already_member',

@@ -102,3 +102,9 @@ export async function findCustomerDetails(
     billingEmail: row?.billingEmail ?? null,
   };
 }
+
+/** Whether a customer already has this key (the unique index has the last word, under a race). */
+export async function customerKeyInUse(db: DB, customerKey: string): Promise<boolean> {
+  const row = await db.selectFrom('customers').select('id').where('customerKey', '=', customerKey).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,10 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, Ok } from '../../../common/api/common';
-import { Customer, CustomerList, CustomerListQuery } from '../../../common/api/customers';
+import {
+  ACCOUNT_EXECUTIVE_CANDIDATES_LIMIT,
+  AccountExecutiveCandidates,
+  AccountExecutiveCandidatesQuery,
+  CreateCustomerBody,
+  Customer,
+  CustomerList,
+  CustomerListQuery,
+  SetAccountExecutiveBody,
+  UpdateCustomerBody,
+} from '../../../common/api/customers';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
+import * as accountExecutive from './account-executive';
 import * as service from './service';
 
 /** Customers (spec section 7, "/customers"); who may see one is decided by the role held in it. */
@@ -62,5 +73,84 @@ export async function customerRoutes(app: FastifyInstance) {
       },
     },
     async (request) => service.syncCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+  );
+
+  api.post(
+    '/customers',
+    {
+      config: { access: access.can('addCustomer') },
+      schema: {
+        tags,
+        summary: 'Create a customer; an empty customerKey is generated',
+        description: 'Admins only. customerKey: exactly 10 characters, unique (409 on the customerKey field).',
+        body: CreateCustomerBody,
+        response: { 201: Customer, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.createCustomer(ctx, actorOf(request), request.body)),
+  );
+
+  api.patch(
+    '/customers/:id',
+    {
+      config: { access: access.customer('editCustomer', { from: 'params.id' }) },
+      schema: {
+        tags,
+        summary: 'Rename a customer or change its key',
+        description: 'Admins only. customerKey: exactly 10 characters, unique (409 on the customerKey field).',
+        params: IdParam,
+        body: UpdateCustomerBody,
+        response: { 200: Customer, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) =>
+      service.updateCustomer(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        patch: request.body,
+      }),
+  );
+
+  const manageLicences = access.customer('manageLicences', { from: 'params.id' });
+
+  api.get(
+    '/customers/:id/account-executive/candidates',
+    {
+      config: { access: manageLicences },
+      schema: {
+        tags,
+        summary: "Enabled account executives who may become the customer's account executive",
+        description:
+          'Account executives, admins and product managers of the customer (manageLicences). The filter ' +
+          `matches a part of the full name or e-mail; at most ${ACCOUNT_EXECUTIVE_CANDIDATES_LIMIT}, by name.`,
+        params: IdParam,
+        querystring: AccountExecutiveCandidatesQuery,
+        response: { 200: AccountExecutiveCandidates, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      accountExecutive.listAccountExecutiveCandidates(ctx, actorOf(request), { filter: request.query.filter }),
+  );
+
+  api.put(
+    '/customers/:id/account-executive',
+    {
+      config: { access: manageLicences },
+      schema: {
+        tags,
+        summary: "Make an enabled user of type accountExecutive the customer's account executive",
+        description:
+          'Account executives, admins and product managers of the customer (manageLicences). The previous ' +
+          "account executive's membership is disabled. 400 on userId when the user is not an enabled " +
+          'account executive.',
+        params: IdParam,
+        body: SetAccountExecutiveBody,
+        response: { 200: Customer, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) =>
+      accountExecutive.setAccountExecutive(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        userId: request.body.userId,
+      }),
   );
 }

@@ -1,11 +1,23 @@
 import type { z } from 'zod/mini';
-import type { Customer, CustomerList, CustomerListQuery } from '../../../common/api/customers';
+import crypto from 'node:crypto';
+import type {
+  CreateCustomerBody,
+  Customer,
+  CustomerList,
+  CustomerListQuery,
+  UpdateCustomerBody,
+} from '../../../common/api/customers';
+import { ERROR_CODES } from '../../../common/api/errors';
+import { generateCustomerKey } from '../../../common/customerKey';
 import { canInCustomer } from '../../../common/permissions';
-import { globalRole, type MemberRole } from '../../../common/roles';
+import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
+import { isUniqueViolation } from '../../db';
+import { fieldDetail, forbidden, HttpError, notConfigured } from '../../http-error';
+import { insertAuditEntry } from '../audit/repo';
+import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
-import { notConfigured } from '../../http-error';
 import * as repo from './repo';
 import { type MemberScope, searchCustomers } from './search';
 
@@ -98,4 +110,112 @@ export async function syncCustomer(
   _input: { customerAccess: CustomerAccess },
 ): Promise<{ ok: true }> {
   throw notConfigured('The connection to SalesForce is not configured on this portal.');
+}
+
+export const CUSTOMER_KEY_TAKEN = 'A customer with this key already exists';
+const customerKeyTaken = () =>
+  new HttpError(
+    409,
+    ERROR_CODES.customerKeyTaken,
+    CUSTOMER_KEY_TAKEN,
+    fieldDetail('customerKey', ERROR_CODES.customerKeyTaken),
+  );
+
+/** Tries before giving up on a generated key: 31^10 keys make even a second try unlikely. */
+const GENERATED_KEY_ATTEMPTS = 5;
+
+/** The new customer as its creator sees it: no subscription, no account executive yet. */
+function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
+  return {
+    ...row,
+    paymentStatus: null,
+    accountExecutive: null,
+    billingEmail: null,
+    yourRole: role,
+    yourMembershipId: null,
+    yourSettings: null,
+  };
+}
+
+/**
+ * Creates a customer and its audit entry in one transaction. An empty customerKey is generated
+ * (decisions.md); a given one already in use is a 409 on the customerKey field.
+ */
+export async function createCustomer(ctx: AppContext, actor: Actor, input: CreateCustomerBody): Promise<Customer> {
+  const { user } = signedInUser(actor);
+  const role = globalRole(user.type);
+  if (!role) throw forbidden();
+  const given = input.customerKey !== '';
+  if (given && (await repo.customerKeyInUse(ctx.db, input.customerKey))) throw customerKeyTaken();
+  for (let attempt = 1; ; attempt++) {
+    const customerKey = given ? input.customerKey : generateCustomerKey((n) => crypto.randomInt(n));
+    try {
+      const row = await ctx.db.transaction().execute(async (trx) => {
+        const created = await insertCustomer(trx, {
+          name: input.name,
+          customerKey,
+          selfService: input.selfService ? 1 : 0,
+          billingEmail: null,
+          crmId: null,
+        });
+        await insertAuditEntry(trx, {
+          customerId: created.id,
+          actorId: user.id,
+          actorEmail: user.email,
+          action: 'createCustomer',
+          data: { name: input.name, customerKey, selfService: input.selfService },
+        });
+        return created;
+      });
+      return createdCustomer({ ...row, selfService: input.selfService }, role);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Two creations with one key at once, or a generated key that was taken: retry a generated one.
+      if (given || attempt >= GENERATED_KEY_ATTEMPTS) throw customerKeyTaken();
+    }
+  }
+}
+
+/**
+ * Renames a customer or changes its key, with an audit entry naming the old and new values, in one
+ * transaction. Only the fields that change are written and recorded; nothing to change writes nothing.
+ */
+export async function updateCustomer(
+  ctx: AppContext,
+  actor: Actor,
+  input: { customerAccess: CustomerAccess; patch: UpdateCustomerBody },
+): Promise<Customer> {
+  const { user } = signedInUser(actor);
+  const { customer } = input.customerAccess;
+  const changes: Partial<Pick<repo.CustomerRow, 'name' | 'customerKey'>> = {};
+  if (input.patch.name !== undefined && input.patch.name !== customer.name) changes.name = input.patch.name;
+  if (input.patch.customerKey !== undefined && input.patch.customerKey !== customer.customerKey)
+    changes.customerKey = input.patch.customerKey;
+  if (changes.customerKey !== undefined && (await repo.customerKeyInUse(ctx.db, changes.customerKey)))
+    throw customerKeyTaken();
+  if (Object.keys(changes).length > 0) {
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        await storeCustomerChanges(trx, customer.id, changes);
+        await insertAuditEntry(trx, {
+          customerId: customer.id,
+          actorId: user.id,
+          actorEmail: user.email,
+          action: 'updateCustomer',
+          data: Object.fromEntries(
+            Object.entries(changes).map(([field, value]) => [
+              field,
+              { from: customer[field as keyof typeof changes], to: value },
+            ]),
+          ),
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw customerKeyTaken();
+      throw error;
+    }
+  }
+  return getCustomer(ctx, actor, {
+    customerAccess: { ...input.customerAccess, customer: { ...customer, ...changes } },
+  });
 }

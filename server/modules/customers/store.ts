@@ -16,6 +16,18 @@ export async function insertCustomer(db: DB, customer: New<CustomersTable>) {
     .executeTakeFirstOrThrow();
 }
 
+export async function updateCustomer(
+  db: DB,
+  id: number,
+  changes: Partial<Pick<CustomersTable, 'name' | 'customerKey'>>,
+): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ ...changes, updatedAt: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function insertMembership(
   db: DB,
   membership: Omit<New<MembershipsTable>, 'status'> & Partial<Pick<MembershipsTable, 'status'>>,
