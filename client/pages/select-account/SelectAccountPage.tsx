@@ -1,32 +1,49 @@
-import { Avatar, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Avatar, Button, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
+import type { CustomerList } from '../../../common/api/customers';
+import { DEBOUNCE_MS } from '../../../common/constants';
 import { initials } from '../../../common/format';
-import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
+import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
+import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
-import { useProfile } from '../../app/session';
-import { Pagination } from '../../components/Pagination';
 import { usePageTitle } from '../../app/title';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { apiErrorText } from '../../components/forms';
+import { SearchIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
+import { Pagination } from '../../components/Pagination';
 
-/** Spec 2 "Select account", from the accounts the profile carries. */
+/**
+ * Spec 2 "Select account": the user's accounts a page at a time, from the customer list API (the
+ * profile carries only the first 50). Whoever has exactly one goes straight to it.
+ */
 export function SelectAccountPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
   usePageTitle(t('selectAccount.title'));
-  const profile = useProfile().data;
-  const [filter, setFilter] = useState('');
-  const [offset, setOffset] = useState(0);
-  if (!profile) return null;
-  const { accounts, accountsTotal } = profile;
-  if (accountsTotal === 1 && accounts[0]) return <Navigate replace to={localize(`/accounts/${accounts[0].id}`)} />;
+  const [search, setSearch] = useState('');
+  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  const [position, setPosition] = useState({ filter: '', offset: 0 });
+  // A new filter starts again from the first page.
+  const offset = position.filter === filter ? position.offset : 0;
 
-  const needle = filter.trim().toLocaleLowerCase();
-  const matching = needle ? accounts.filter((a) => a.name.toLocaleLowerCase().includes(needle)) : accounts;
-  const page = matching.slice(offset, offset + DEFAULT_PAGE_LENGTH);
-  // Spec 2: the filter only shows for account executives (who have many customers) or once one is set.
-  const showFilter = filter !== '' || accounts[0]?.role === 'accountExecutive';
+  const accounts = useQuery({
+    ...customerListQuery({ pageOffset: offset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }),
+    placeholderData: keepPreviousData,
+  });
+  const list = accounts.data;
+  const stale = accounts.isPlaceholderData && accounts.isFetching;
+
+  const only = onlyAccount(list, filter, offset);
+  if (only !== null) return <Navigate replace to={localize(`/accounts/${only}`)} />;
+
+  // Spec 2: the filter shows once one is set, or when the first account is one the user manages as
+  // account executive (they have many); a contact with a handful of projects does not need it.
+  const showFilter = search !== '' || filter !== '' || list?.data[0]?.yourRole === 'accountExecutive';
 
   return (
     <Stack gap="md" py="md">
@@ -34,47 +51,88 @@ export function SelectAccountPage() {
       {showFilter && (
         <TextInput
           label={t('selectAccount.filter')}
-          value={filter}
-          onChange={(e) => {
-            setFilter(e.currentTarget.value);
-            setOffset(0);
-          }}
-          maw={360}
+          leftSection={<SearchIcon size={16} />}
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maw={400}
+          data-testid="account-filter"
         />
       )}
-      {accounts.length === 0 && <Text c="dimmed">{t('selectAccount.empty')}</Text>}
-      <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
-        {page.map((account) => (
-          <li key={account.id}>
-            <Card withBorder padding="sm" radius="md">
-              <UnstyledButton
-                component={Link}
-                to={localize(`/accounts/${account.id}`)}
-                aria-label={t('selectAccount.open', { name: account.name })}
-                data-testid="account-entry"
-              >
-                <Group gap="md" wrap="nowrap">
-                  <Avatar color="indigo" radius="xl">
-                    {initials(account.name)}
-                  </Avatar>
-                  <div>
-                    <Text fw={600}>{account.name}</Text>
-                    <Text size="sm" c="dimmed">
-                      {t(`roles.${account.role}`)}
-                    </Text>
-                  </div>
-                </Group>
-              </UnstyledButton>
-            </Card>
-          </li>
-        ))}
-      </Stack>
-      <Pagination offset={offset} pageLength={DEFAULT_PAGE_LENGTH} total={matching.length} onChange={setOffset} />
-      {accountsTotal > accounts.length && (
-        <Text size="sm" c="dimmed">
-          {t('selectAccount.moreAccounts', { shown: accounts.length, total: accountsTotal })}
+      {(accounts.isPending || stale) && <DelayedLoader />}
+      {accounts.isError && (
+        <Alert color="red" role="alert" data-testid="accounts-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('selectAccount.loadError', { error: apiErrorText(accounts.error, t) })}</Text>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              loading={accounts.isFetching}
+              onClick={() => void accounts.refetch()}
+            >
+              {t('app.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {list && list.data.length === 0 && (
+        <Text role="status" data-testid="accounts-empty">
+          {filter ? t('selectAccount.noMatch', { filter }) : t('selectAccount.empty')}
         </Text>
+      )}
+      {list && list.data.length > 0 && (
+        <Stack
+          gap="xs"
+          component="ul"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none', opacity: stale ? 0.5 : undefined }}
+          aria-busy={accounts.isFetching}
+        >
+          {list.data.map((account) => (
+            <li key={account.id}>
+              <Card withBorder padding="sm" radius="md">
+                <UnstyledButton
+                  component={Link}
+                  to={localize(`/accounts/${account.id}`)}
+                  aria-label={t('selectAccount.open', { name: account.name })}
+                  data-testid="account-entry"
+                >
+                  <Group gap="md" wrap="nowrap">
+                    <Avatar color="indigo" radius="xl" aria-hidden>
+                      {initials(account.name)}
+                    </Avatar>
+                    <div style={{ minWidth: 0 }}>
+                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                        {account.name}
+                      </Text>
+                      <Text size="sm" c="dimmed">
+                        {t(`roles.${account.yourRole}`)}
+                      </Text>
+                    </div>
+                  </Group>
+                </UnstyledButton>
+              </Card>
+            </li>
+          ))}
+        </Stack>
+      )}
+      {list && (
+        <Pagination
+          offset={list.offset}
+          pageLength={CUSTOMERS_PAGE_LENGTH}
+          total={list.total}
+          capped={list.capped}
+          onChange={(next) => setPosition({ filter, offset: next })}
+        />
       )}
     </Stack>
   );
+}
+
+/** The id of the user's one and only account, read from the unfiltered first page; else null. */
+function onlyAccount(list: CustomerList | undefined, filter: string, offset: number): number | null {
+  if (!list || filter !== '' || offset !== 0 || list.capped || list.total !== 1) return null;
+  return list.data[0]?.id ?? null;
 }
