@@ -80,6 +80,7 @@ export function UnauthenticatedOnly({ children }: { children: ReactNode }) {
         type: profile.type,
         storedRedirect: storage.get(STORAGE_KEYS.redirect),
         storedCustomer: storage.get(STORAGE_KEYS.customer),
+        accounts: { ids: profile.accounts.map((a) => a.id), total: profile.accountsTotal },
       });
   return <Navigate replace to={localizePath(profile.preferredLocale, target)} />;
 }

@@ -92,6 +92,19 @@ describe('loginTarget (spec 4 "Login success")', () => {
     expect(loginTarget({ type: 'client', storedRedirect: null, storedCustomer: 'junk' })).toBe('/select-account');
   });
 
+  it('ignores a stored customer the profile shows is not one of the user’s accounts', () => {
+    const accounts = { ids: [3, 5], total: 2 };
+    expect(loginTarget({ type: 'client', storedRedirect: null, storedCustomer: '5', accounts })).toBe('/accounts/5');
+    expect(loginTarget({ type: 'client', storedRedirect: null, storedCustomer: '9', accounts })).toBe(
+      '/select-account',
+    );
+    // beyond the accounts the profile lists, the stored one may still be the user's: the page decides
+    const many = { ids: [3, 5], total: 80 };
+    expect(loginTarget({ type: 'accountExecutive', storedRedirect: null, storedCustomer: '9', accounts: many })).toBe(
+      '/accounts/9',
+    );
+  });
+
   it('sends other staff home', () => {
     for (const type of ['admin', 'productManager', 'supportEngineer'] as const) {
       expect(loginTarget({ type, storedRedirect: null, storedCustomer: '3' })).toBe('/');

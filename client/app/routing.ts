@@ -55,15 +55,29 @@ export interface LoginTargetInput {
   type: UserType;
   storedRedirect: string | null;
   storedCustomer: string | null;
+  /** the profile's accounts: the first ones by name, and how many there are in all */
+  accounts?: { ids: readonly number[]; total: number };
+}
+
+/**
+ * The stored customer, when it may be the user's: a browser shared by two people keeps the last
+ * one's customer if their session simply expired, and the next user must not land on a page that is
+ * not theirs. When the profile lists all the user's accounts, the stored one must be among them.
+ */
+function storedCustomerOf(stored: string | null, accounts: LoginTargetInput['accounts']): string | null {
+  if (!stored || !/^\d+$/.test(stored)) return null;
+  if (accounts && accounts.total <= accounts.ids.length && !accounts.ids.includes(Number(stored))) return null;
+  return stored;
 }
 
 /** Spec 4 "Login success", as a bare path; the caller localizes it with the user's locale. */
-export function loginTarget({ type, storedRedirect, storedCustomer }: LoginTargetInput): string {
+export function loginTarget({ type, storedRedirect, storedCustomer, accounts }: LoginTargetInput): string {
   if (isSafeLocalPath(storedRedirect) && isRememberablePath(storedRedirect)) {
     return toBarePath(storedRedirect);
   }
   if (type === 'accountExecutive' || type === 'client') {
-    return storedCustomer && /^\d+$/.test(storedCustomer) ? `/accounts/${storedCustomer}` : '/select-account';
+    const customer = storedCustomerOf(storedCustomer, accounts);
+    return customer ? `/accounts/${customer}` : '/select-account';
   }
   return '/';
 }
