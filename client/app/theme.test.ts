@@ -1,7 +1,7 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { AA_TEXT_RATIO, contrastRatio, darkenUntil } from './contrast';
-import { BRAND, cssVariablesResolver, DIMMED, PRIMARY_SHADE, theme } from './theme';
+import { BRAND, cssVariablesResolver, DIMMED, ERROR_COLOR, PRIMARY_SHADE, theme } from './theme';
 
 const WHITE = '#ffffff';
 /** The light greys that hint text sits on: striped rows, cards, the body of a gray alert. */
@@ -63,5 +63,12 @@ describe('the theme passes WCAG 2.1 AA on white', () => {
     }
     const variables = cssVariablesResolver({ ...DEFAULT_THEME, ...theme } as never);
     expect(variables.light['--mantine-color-dimmed']).toBe(DIMMED);
+  });
+
+  it("a field's error text reads on white", () => {
+    expect(contrastRatio(DEFAULT_THEME.colors.red[6], WHITE)).toBeLessThan(AA_TEXT_RATIO);
+    expect(contrastRatio(ERROR_COLOR, WHITE)).toBeGreaterThanOrEqual(AA_TEXT_RATIO);
+    const variables = cssVariablesResolver({ ...DEFAULT_THEME, ...theme } as never);
+    expect(variables.light['--mantine-color-error']).toBe(ERROR_COLOR);
   });
 });
