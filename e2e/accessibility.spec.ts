@@ -10,9 +10,10 @@ import {
   signInThroughApi,
   VIEWPORTS,
 } from './helpers/axe';
-import { uniqueEmail } from './helpers/api';
+import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
 import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
+import { inviteByMail } from './helpers/invitations';
 
 /**
  * WCAG 2.1 AA: axe-core finds no violation on any page, open menu or modal, in English and French,
@@ -360,6 +361,49 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     } finally {
       await restoreEnglish(page);
     }
+  });
+
+  test('the invitation steps of a new contact, and the join card of a signed-in one', async ({ page }) => {
+    const found: string[] = [];
+    for (const locale of SCAN_LOCALES) {
+      const { link } = await inviteByMail({
+        email: uniqueEmail(`axe-invited-${locale}`),
+        fullName: 'Axel Invited',
+        locale,
+      });
+      const path = link.pathname.replace(/^\/(en|fr)/, '');
+      await openPage(page, locale, path, (p) => p.getByTestId('invitation-summary'));
+      found.push(...(await atEachWidth(page, locale, 'invitation join card')));
+      await page.getByTestId('invitation-join').click();
+      for (const step of ['EULA', 'GDPR notice']) {
+        await expect(page.getByTestId('invitation-accept-legal')).toBeEnabled();
+        found.push(...(await atEachWidth(page, locale, `invitation ${step}`)));
+        await page.getByTestId('invitation-accept-legal').click();
+      }
+      await page.locator('form button[type="submit"]').click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+      found.push(...(await atEachWidth(page, locale, 'invitation sign-up form with errors')));
+    }
+
+    const admin = await apiSession(demoAccount('admin'));
+    const { user, welcomeLink } = await createStaffUser(admin, {
+      label: 'axe-invited-exec',
+      type: 'accountExecutive',
+      fullname: 'Axel Executive',
+    });
+    await admin.dispose();
+    const password = newPassword();
+    await setPasswordFromLink(welcomeLink, password);
+    const { link } = await inviteByMail({ email: user.email, fullName: user.fullname, role: 'accountExecutive' });
+    await signInThroughApi(page, { email: user.email, password });
+    const path = link.pathname.replace(/^\/(en|fr)/, '');
+    found.push(
+      ...(await inEachLanguage(page, true, async (locale) => {
+        await openPage(page, locale, path, (p) => p.getByTestId('invitation-join'));
+        return atEachWidth(page, locale, 'invitation join card (signed in)');
+      })),
+    );
+    expectNoViolations(found);
   });
 
   test('the logout page', async ({ page }) => {
