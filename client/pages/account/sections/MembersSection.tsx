@@ -1,19 +1,17 @@
-import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
 import { AccountSection } from '../AccountSection';
+import { MembersTable } from '../members/MembersTable';
 
 /**
  * Members and pending invitations (spec 2 "Members"). The page renders it only for the roles that
  * see the team (`accountSections`), so nobody else ever asks for the members or invitations.
  */
-export function MembersSection(_props: { customer: Customer }) {
+export function MembersSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   return (
     <AccountSection title={t('account.members.title')} testId="members-section">
-      <Text c="dimmed" mt="xs">
-        {t('account.coming')}
-      </Text>
+      <MembersTable customerId={customer.id} />
     </AccountSection>
   );
 }

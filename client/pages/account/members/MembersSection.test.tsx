@@ -1,0 +1,227 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Customer } from '../../../../common/api/customers';
+import type { Invitation } from '../../../../common/api/invitations';
+import type { Member } from '../../../../common/api/members';
+import type { Role } from '../../../../common/roles';
+import { notificationStore } from '../../../components/notify';
+import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
+import { adminProfile, renderPage } from '../../../test/render';
+import { MembersSection } from '../sections/MembersSection';
+
+const ME = 1;
+const customer = (yourRole: Role): Customer => ({
+  id: 7,
+  name: 'Acme',
+  customerKey: 'ACME000001',
+  selfService: false,
+  paymentStatus: null,
+  accountExecutive: null,
+  billingEmail: null,
+  yourRole,
+  yourMembershipId: yourRole === 'admin' ? null : 70,
+  yourSettings: null,
+});
+const member = (id: number, userId: number, fullname: string, props: Partial<Member> = {}): Member => ({
+  id,
+  userId,
+  fullname,
+  email: `${fullname.toLowerCase().replace(' ', '.')}@acme.test`,
+  role: 'technicalContact',
+  status: 'enabled',
+  ...props,
+});
+const invitation = (id: number, status: Invitation['status'], invitedFullName: string): Invitation => ({
+  id,
+  status,
+  customerId: 7,
+  customerName: 'Acme',
+  role: 'endUser',
+  inviterFullName: 'Alice Martin',
+  invitedFullName,
+  invitedEmail: `${invitedFullName.toLowerCase().replace(' ', '.')}@acme.test`,
+  newUser: true,
+  locale: 'en',
+  sentAt: '2026-11-20T10:00:00.000Z',
+  expiresAt: '2026-11-27T10:00:00.000Z',
+});
+
+const members = [
+  member(70, ME, 'Alice Martin', { role: 'businessOwner' }),
+  member(71, 2, 'Bob Tech'),
+  member(72, 3, 'Dora Gone', { status: 'disabled', role: 'endUser' }),
+];
+const invitations = [invitation(80, 'pending', 'Pia Pending'), invitation(81, 'expired', 'Eve Expired')];
+
+function open(role: Role, routes: Record<string, FakeHandler> = {}) {
+  const api = fakeApi({
+    'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
+    'GET /api/customers/7/members': () => ({ status: 200, body: { data: members } }),
+    'GET /api/invitations': () => ({ status: 200, body: { data: invitations } }),
+    ...routes,
+  });
+  renderPage(<MembersSection customer={customer(role)} />, { profile: { ...adminProfile, id: ME } });
+  return api;
+}
+
+const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
+const options = (label: string) =>
+  Array.from((screen.getByLabelText(label) as HTMLSelectElement).options).map((o) => o.value);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  notificationStore.clear();
+});
+
+describe('MembersSection', () => {
+  it('lists members and pending or expired invitations, with their status', async () => {
+    const api = open('businessOwner');
+    expect(within(await rowOf('Bob Tech')).getByText('Technical contact')).toBeTruthy();
+    expect(within(await rowOf('Dora Gone')).getByText('Disabled')).toBeTruthy();
+    expect(within(await rowOf('Pia Pending')).getByText('Pending')).toBeTruthy();
+    expect(within(await rowOf('Eve Expired')).getByText('Expired')).toBeTruthy();
+    expect(api.calls('GET /api/invitations')[0].query.get('customerId')).toBe('7');
+  });
+
+  it('offers no edit action on one’s own row', async () => {
+    open('businessOwner');
+    expect(within(await rowOf('Alice Martin')).queryByTestId('member-edit')).toBeNull();
+    expect(within(await rowOf('Bob Tech')).getByTestId('member-edit')).toBeTruthy();
+  });
+
+  it('lets a project manager invite with the roles of spec 6, without a language, technical contact first', async () => {
+    let listed = 0;
+    const api = open('businessOwner', {
+      'GET /api/invitations': () => ({ status: 200, body: { data: listed++ ? invitations : [] } }),
+      'POST /api/invitations': ({ body }) => ({
+        status: 201,
+        body: { ...invitation(82, 'pending', 'New Person'), invitedEmail: (body as Invitation).invitedEmail },
+      }),
+    });
+    fireEvent.click(await screen.findByTestId('members-add'));
+    const dialog = await screen.findByRole('dialog');
+    expect(options('Role')).toEqual(['businessOwner', 'technicalContact', 'endUser']);
+    expect((screen.getByLabelText('Role') as HTMLSelectElement).value).toBe('technicalContact');
+    expect(within(dialog).queryByLabelText('Language of the invitation')).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'New.Person@Acme.test' } });
+    fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'New Person' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send the invitation' }));
+
+    await waitFor(() => expect(api.calls('POST /api/invitations')).toHaveLength(1));
+    expect(api.calls('POST /api/invitations')[0].body).toEqual({
+      invitedEmail: 'new.person@acme.test',
+      invitedFullName: 'New Person',
+      targetCustomer: 7,
+      targetRole: 'technicalContact',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      status: 'success',
+      message: 'An invitation was sent to new.person@acme.test.',
+    });
+    await waitFor(() => expect(api.calls('GET /api/invitations').length).toBeGreaterThan(1));
+  });
+
+  it('gives an admin every role and the language selector, English by default', async () => {
+    const api = open('admin', {
+      'POST /api/invitations': () => ({ status: 201, body: invitation(82, 'pending', 'New Person') }),
+    });
+    fireEvent.click(await screen.findByTestId('members-add'));
+    await screen.findByRole('dialog');
+    expect(options('Role')).toEqual(['accountExecutive', 'businessOwner', 'technicalContact', 'endUser']);
+    expect((screen.getByLabelText('Language of the invitation') as HTMLSelectElement).value).toBe('en');
+    fireEvent.change(screen.getByLabelText('Language of the invitation'), { target: { value: 'fr' } });
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'np@acme.test' } });
+    fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'New Person' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the invitation' }));
+    await waitFor(() => expect(api.calls('POST /api/invitations')).toHaveLength(1));
+    expect(api.calls('POST /api/invitations')[0].body).toMatchObject({ locale: 'fr' });
+  });
+
+  it('shows the server’s refusal as "Oh snap..." and on the e-mail field, keeping what was typed', async () => {
+    open('businessOwner', {
+      'POST /api/invitations': () =>
+        apiError(409, 'already_member', 'This person is already a member of this customer', [
+          { path: 'invitedEmail', message: 'apiErrors.already_member' },
+        ]),
+    });
+    fireEvent.click(await screen.findByTestId('members-add'));
+    await screen.findByRole('dialog');
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'bob.tech@acme.test' } });
+    fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Bob Tech' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the invitation' }));
+    expect((await screen.findByTestId('members-modal-feedback')).textContent).toBe(
+      'Oh snap... This person is already a member of this customer.',
+    );
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('bob.tech@acme.test');
+  });
+
+  it('edits only the status of a selected member', async () => {
+    const api = open('businessOwner', {
+      'PATCH /api/members/71/status': ({ body }) => ({ status: 200, body: { ...members[1], ...(body as object) } }),
+    });
+    fireEvent.click(within(await rowOf('Bob Tech')).getByTestId('member-edit'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByLabelText('E-mail')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'disabled' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.calls('PATCH /api/members/71/status')).toHaveLength(1));
+    expect(api.calls('PATCH /api/members/71/status')[0].body).toEqual({ status: 'disabled' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('resends pending and expired invitations; copies only pending ones, and only for an admin', async () => {
+    const api = open('businessOwner', {
+      'POST /api/invitations/81/resend': () => ({ status: 200, body: { ...invitations[1], status: 'pending' } }),
+    });
+    const expired = await rowOf('Eve Expired');
+    expect(within(await rowOf('Pia Pending')).queryByTestId('invitation-copy')).toBeNull();
+    fireEvent.click(within(expired).getByTestId('invitation-resend'));
+    await waitFor(() => expect(api.calls('POST /api/invitations/81/resend')).toHaveLength(1));
+  });
+
+  it('lets an admin copy a pending link, says "Clipboard not available" without a clipboard', async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
+    const api = open('admin', {
+      'GET /api/invitations/80/link': () => ({
+        status: 200,
+        body: { invitationLink: 'http://portal.test/en/invitation/k' },
+      }),
+    });
+    expect(within(await rowOf('Eve Expired')).queryByTestId('invitation-copy')).toBeNull();
+    fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
+    await waitFor(() =>
+      expect(notificationStore.getSnapshot()[0]).toMatchObject({ status: 'error', message: 'Clipboard not available' }),
+    );
+    expect(api.calls('GET /api/invitations/80/link')).toHaveLength(1);
+  });
+
+  it('copies the link where a clipboard exists', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    open('admin', {
+      'GET /api/invitations/80/link': () => ({
+        status: 200,
+        body: { invitationLink: 'http://portal.test/en/invitation/k' },
+      }),
+    });
+    fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('http://portal.test/en/invitation/k'));
+  });
+
+  it('cancels an invitation only after confirmation', async () => {
+    const api = open('businessOwner', { 'DELETE /api/invitations/80': () => ({ status: 200, body: { ok: true } }) });
+    fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-cancel'));
+    const confirm = await screen.findByTestId('invitation-cancel-confirm');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByTestId('invitation-cancel-confirm')).toBeNull());
+    expect(api.calls('DELETE /api/invitations/80')).toHaveLength(0);
+
+    fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-cancel'));
+    fireEvent.click(await screen.findByTestId('invitation-cancel-yes'));
+    await waitFor(() => expect(api.calls('DELETE /api/invitations/80')).toHaveLength(1));
+  });
+});
