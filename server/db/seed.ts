@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
 import type { AccessLevel, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
+import type { AuditAction } from '../../common/audit';
 import { insertAuditEntry } from '../modules/audit/repo';
 import { hashPassword } from '../modules/auth/password';
 import { insertCloudInstance, insertSubscription } from '../modules/billing/repo';
@@ -279,7 +280,13 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     actorId: userIds.get(tech.email)!,
     actorEmail: tech.email,
     action: 'acceptInvitation',
-    data: { invitationFrom: owner.email },
+    data: {
+      invitationFrom: owner.email,
+      inviterFullName: owner.fullName,
+      memberEmail: tech.email,
+      memberFullName: tech.fullName,
+      role: 'technicalContact',
+    },
     createdAt: ago(30),
   });
   // the demo ships no artifact files, so the download names its version only
@@ -316,4 +323,153 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     acceptedUserId: null,
     createdAt: now,
   });
+
+  await seedRecentActions(trx, { userIds, customerIds, ago });
+}
+
+/**
+ * Recent actions (spec 2): a history for the demo customers, as the features write it, so every
+ * demo account that sees the log finds entries of every kind, more than one page of them for Acme.
+ */
+async function seedRecentActions(
+  trx: Transaction<Database>,
+  {
+    userIds,
+    customerIds,
+    ago,
+  }: { userIds: Map<string, number>; customerIds: Map<string, number>; ago: (days: number) => string },
+) {
+  const account = (role: DemoAccount['role']) => DEMO_ACCOUNTS.find((a) => a.role === role)!;
+  const [admin, executive, owner, tech, endUser] = (
+    ['admin', 'accountExecutive', 'businessOwner', 'technicalContact', 'endUser'] as const
+  ).map(account);
+  const by = (who: DemoAccount | null) => ({
+    actorId: who ? userIds.get(who.email)! : null,
+    actorEmail: who?.email ?? null,
+  });
+  const member = (who: DemoAccount) => ({ memberEmail: who.email, memberFullName: who.fullName });
+  const download = (productName: string, productVersion: string, productPlatform: string, anonymous = false) => ({
+    productName,
+    productVersion,
+    productPlatform,
+    anonymousDownload: anonymous,
+  });
+  const entries: [string, DemoAccount | null, AuditAction, Record<string, unknown>, number][] = [
+    [
+      DEMO_CUSTOMER_NAME,
+      admin,
+      'createCustomer',
+      { name: DEMO_CUSTOMER_NAME, customerKey: 'ACME7K2P9Q', selfService: false },
+      400,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      admin,
+      'setAccountExecutive',
+      { accountExecutive: { fullName: executive.fullName, email: executive.email }, previous: [] },
+      399,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      executive,
+      'inviteMember',
+      { invitedEmail: owner.email, invitedFullName: owner.fullName, role: 'businessOwner' },
+      398,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'acceptInvitation',
+      { invitationFrom: executive.email, inviterFullName: executive.fullName, ...member(owner), role: 'businessOwner' },
+      397,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'inviteMember',
+      { invitedEmail: tech.email, invitedFullName: tech.fullName, role: 'technicalContact' },
+      31,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'inviteMember',
+      { invitedEmail: endUser.email, invitedFullName: endUser.fullName, role: 'endUser' },
+      26,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      endUser,
+      'acceptInvitation',
+      { invitationFrom: owner.email, inviterFullName: owner.fullName, ...member(endUser), role: 'endUser' },
+      25,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'updateMemberStatus',
+      { ...member(endUser), role: 'endUser', oldStatus: 'enabled', newStatus: 'disabled' },
+      12,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'updateMemberStatus',
+      { ...member(endUser), role: 'endUser', oldStatus: 'disabled', newStatus: 'enabled' },
+      11,
+    ],
+    [
+      DEMO_CUSTOMER_NAME,
+      tech,
+      'updateNotificationSettings',
+      { ...member(tech), role: 'technicalContact', changes: { notifyNewVersion: { from: true, to: false } } },
+      8,
+    ],
+    [DEMO_CUSTOMER_NAME, tech, 'downloadArtifact', download('Graph Toolkit', '2.7.0', 'npm'), 6],
+    [DEMO_CUSTOMER_NAME, null, 'downloadArtifact', download('Graph Server', '4.1.0', 'docker', true), 4],
+    [DEMO_CUSTOMER_NAME, admin, 'updateCustomer', { name: { from: 'Acme Analytic', to: DEMO_CUSTOMER_NAME } }, 3],
+    [
+      DEMO_CUSTOMER_NAME,
+      owner,
+      'inviteMember',
+      { invitedEmail: 'new.analyst@acme-analytics.example', invitedFullName: 'Noah Fischer', role: 'endUser' },
+      0,
+    ],
+    [
+      'Globex Logistics',
+      admin,
+      'createCustomer',
+      { name: 'Globex Logistics', customerKey: 'GBXT4M8T2W', selfService: false },
+      300,
+    ],
+    [
+      'Globex Logistics',
+      admin,
+      'setAccountExecutive',
+      { accountExecutive: { fullName: executive.fullName, email: executive.email }, previous: [] },
+      299,
+    ],
+    ['Globex Logistics', executive, 'downloadArtifact', download('Graph Server', '4.2.0-beta.2', 'linux'), 15],
+    [
+      'Globex Logistics',
+      executive,
+      'updateNotificationSettings',
+      {
+        memberEmail: executive.email,
+        memberFullName: executive.fullName,
+        role: 'accountExecutive',
+        changes: { notifyEmailError: { from: true, to: false } },
+      },
+      9,
+    ],
+  ];
+  for (const [customer, who, action, data, daysAgo] of entries) {
+    await insertAuditEntry(trx, {
+      customerId: customerIds.get(customer)!,
+      ...by(who),
+      action,
+      data,
+      createdAt: ago(daysAgo),
+    });
+  }
 }

@@ -52,7 +52,11 @@ const page: LogList = {
       productVersion: '4.0.2',
       productPlatform: 'docker',
     }),
-    entry(2, { action: 'acceptInvitation', invitationFrom: 'Olivia Owner' }),
+    entry(2, {
+      action: 'acceptInvitation',
+      invitationFrom: 'owner@acme.example',
+      data: { invitationFrom: 'owner@acme.example', inviterFullName: 'Olivia Owner' },
+    }),
     entry(1, { action: 'updateMemberStatus', date: '2026-02-03T17:45:00.000Z' }),
   ],
   offset: 0,

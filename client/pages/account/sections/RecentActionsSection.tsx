@@ -31,9 +31,9 @@ export function describeEntry(entry: LogEntry, t: TFunction): string {
     return t(entry.anonymousDownload ? 'recentActions.downloadedAnonymously' : 'recentActions.downloaded', values);
   }
   if (entry.action === 'acceptInvitation') {
-    return entry.invitationFrom
-      ? t('recentActions.joinedInvitedBy', { name: entry.invitationFrom })
-      : t('recentActions.joined');
+    // the inviter's name as it was then, else their address (spec: invitationFrom)
+    const name = typeof entry.data.inviterFullName === 'string' ? entry.data.inviterFullName : entry.invitationFrom;
+    return name ? t('recentActions.joinedInvitedBy', { name }) : t('recentActions.joined');
   }
   return t(`recentActions.actions.${entry.action}`);
 }
