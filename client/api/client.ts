@@ -102,6 +102,7 @@ export const api = {
   post: <T>(path: string, body: unknown, options?: RequestOptions<T>) => request<T>('POST', path, { ...options, body }),
   patch: <T>(path: string, body: unknown, options?: RequestOptions<T>) =>
     request<T>('PATCH', path, { ...options, body }),
+  put: <T>(path: string, body: unknown, options?: RequestOptions<T>) => request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions<T>) => request<T>('DELETE', path, options),
 };
 

@@ -1,6 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { Ok } from '../../common/api/common';
-import { Customer, CustomerList } from '../../common/api/customers';
+import {
+  AccountExecutiveCandidates,
+  type CreateCustomerBody,
+  Customer,
+  CustomerList,
+  type SetAccountExecutiveBody,
+  type UpdateCustomerBody,
+} from '../../common/api/customers';
 import { api } from './client';
 
 /** Query keys of customer data: everything of one customer sits under customerKeys.one(id). */
@@ -8,6 +15,8 @@ export const customerKeys = {
   all: ['customers'] as const,
   one: (id: number) => ['customers', id] as const,
   list: (query: CustomerListParams) => ['customers', 'list', query] as const,
+  accountExecutiveCandidates: (id: number, filter: string) =>
+    ['customers', id, 'account-executive-candidates', filter] as const,
 };
 
 export const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema: Customer });
@@ -38,3 +47,23 @@ export const customerListQuery = (params: CustomerListParams) =>
 
 /** Spec 7 `POST /customers/{id}/sync`: push the customer to the CRM. */
 export const syncCustomer = (id: number) => api.post(`/customers/${id}/sync`, undefined, { schema: Ok });
+
+export const createCustomer = (body: CreateCustomerBody) => api.post('/customers', body, { schema: Customer });
+
+export const updateCustomer = (id: number, body: UpdateCustomerBody) =>
+  api.patch(`/customers/${id}`, body, { schema: Customer });
+
+export const setAccountExecutive = (id: number, body: SetAccountExecutiveBody) =>
+  api.put(`/customers/${id}/account-executive`, body, { schema: Customer });
+
+/** The enabled account executives who may become the customer's, searched by name or e-mail. */
+export const accountExecutiveCandidatesQuery = (id: number, filter: string) =>
+  queryOptions({
+    queryKey: customerKeys.accountExecutiveCandidates(id, filter),
+    queryFn: ({ signal }) =>
+      api.get(`/customers/${id}/account-executive/candidates`, {
+        schema: AccountExecutiveCandidates,
+        query: filter ? { filter } : {},
+        signal,
+      }),
+  });

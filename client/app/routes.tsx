@@ -63,7 +63,7 @@ const SelectAccountPage = page(() => import('../pages/select-account/SelectAccou
 const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
-const CustomersPage = page(placeholders, 'CustomersPage');
+const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const ProductsPage = page(placeholders, 'ProductsPage');
 const ProductPage = page(placeholders, 'ProductPage');
 const SignUpPage = page(placeholders, 'SignUpPage');

@@ -19,7 +19,6 @@ export function PlaceholderPage({ titleKey, values }: { titleKey: string; values
   );
 }
 
-export const CustomersPage = () => <PlaceholderPage titleKey="customers.title" />;
 export const ProductsPage = () => <PlaceholderPage titleKey="products.title" />;
 export function ProductPage() {
   const { key = '' } = useParams();

@@ -1,0 +1,154 @@
+import { Alert, Button, Card, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DEBOUNCE_MS } from '../../../common/constants';
+import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
+import { canGlobally } from '../../../common/permissions';
+import { customerListQuery } from '../../api/customers';
+import { useLocalize } from '../../app/locale';
+import { useProfile } from '../../app/session';
+import { usePageTitle } from '../../app/title';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { apiErrorText } from '../../components/forms';
+import { PlusIcon, SearchIcon } from '../../components/icons';
+import { PageHeader } from '../../components/PageHeader';
+import { Pagination } from '../../components/Pagination';
+import { CustomerModal } from './CustomerModal';
+
+/**
+ * The customer list (spec 2 "Customer list"): a search debounced 300 ms, pages of 10 cards linking to
+ * the account, the Add button for admins. Each filter and page has its own query key, and only the
+ * current key's answer is shown: an older search answering late lands in its own cache entry and
+ * never replaces the newer one on screen (spec 4, "Customer list requests are sequenced").
+ */
+export function CustomersPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('customers.title'));
+  const localize = useLocalize();
+  const canAdd = canGlobally(useProfile().data?.yourRole, 'addCustomer');
+  const [search, setSearch] = useState('');
+  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  const [position, setPosition] = useState({ filter: '', offset: 0 });
+  const [modal, setModal] = useState({ opened: false, formKey: 0 });
+
+  // A new search starts again from the first page.
+  const offset = position.filter === filter ? position.offset : 0;
+  const customers = useQuery({
+    ...customerListQuery({ pageOffset: offset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }),
+    placeholderData: keepPreviousData,
+  });
+  const rows = customers.data?.data ?? [];
+  // The previous search's cards, kept on screen while the new one is fetched: dimmed, with the loader.
+  const stale = customers.isPlaceholderData && customers.isFetching;
+
+  return (
+    <Stack gap="md" py="md">
+      <PageHeader
+        title={t('customers.title')}
+        actions={
+          canAdd ? (
+            <Button
+              leftSection={<PlusIcon size={16} />}
+              onClick={() => setModal((m) => ({ opened: true, formKey: m.formKey + 1 }))}
+              data-testid="customers-add"
+            >
+              {t('customers.add')}
+            </Button>
+          ) : undefined
+        }
+      />
+      <TextInput
+        label={t('customers.search')}
+        placeholder={t('customers.searchPlaceholder')}
+        leftSection={<SearchIcon size={16} />}
+        type="search"
+        autoFocus
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={400}
+        data-testid="customers-search"
+      />
+      {(customers.isPending || stale) && <DelayedLoader />}
+      {customers.isError && (
+        <Alert color="red" role="alert" data-testid="customers-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('customers.loadError', { error: apiErrorText(customers.error, t) })}</Text>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              loading={customers.isFetching}
+              onClick={() => void customers.refetch()}
+            >
+              {t('app.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {customers.data && rows.length === 0 && (
+        <Stack gap={4} role="status" data-testid="customers-empty">
+          <Text fw={500}>{filter ? t('customers.empty', { filter }) : t('customers.emptyAll')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('customers.emptyHint')}
+          </Text>
+        </Stack>
+      )}
+      {customers.data && rows.length > 0 && (
+        <>
+          <Text size="sm" c="dimmed" data-testid="customers-count">
+            {t(customers.data.capped ? 'customers.countMore' : 'customers.count', { count: customers.data.total })}
+          </Text>
+          <SimpleGrid
+            cols={{ base: 1, sm: 2, lg: 3 }}
+            component="ul"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none', opacity: stale ? 0.5 : undefined }}
+            aria-busy={customers.isFetching}
+            aria-label={t('customers.title')}
+            data-testid="customers-list"
+          >
+            {rows.map((customer) => (
+              <li key={customer.id}>
+                <Card
+                  component={Link}
+                  to={localize(`/accounts/${customer.id}`)}
+                  withBorder
+                  padding="md"
+                  radius="md"
+                  h="100%"
+                  data-testid="customer-card"
+                >
+                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {customer.name}
+                  </Text>
+                  <Text size="sm" c="dimmed" ff="monospace">
+                    {customer.customerKey}
+                  </Text>
+                </Card>
+              </li>
+            ))}
+          </SimpleGrid>
+          <Pagination
+            offset={customers.data.offset}
+            pageLength={CUSTOMERS_PAGE_LENGTH}
+            total={customers.data.total}
+            capped={customers.data.capped}
+            onChange={(next) => setPosition({ filter, offset: next })}
+          />
+        </>
+      )}
+      {canAdd && (
+        <CustomerModal
+          opened={modal.opened}
+          customer={null}
+          formKey={modal.formKey}
+          onClose={() => setModal((m) => ({ ...m, opened: false }))}
+        />
+      )}
+    </Stack>
+  );
+}
