@@ -57,7 +57,7 @@ async function main() {
   starting = (async () => {
     app = await buildApp(config, { database });
     if (config.seedDemoData) {
-      const seeded = await seedDemoData(database.db);
+      const seeded = await seedDemoData(database.db, new Date(), config.sessionSecret);
       if (seeded) app.log.info('Empty database: demo data loaded (accounts are listed in README.md)');
     }
     if (closing) return;

@@ -5,14 +5,14 @@ import { ROLES } from '../../common/roles';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, seedDemoData } from './seed';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, DEMO_TEAM, seedDemoData } from './seed';
 
 let t: TestApp;
 let seeded: boolean;
 
 beforeAll(async () => {
   t = await createTestApp();
-  seeded = await seedDemoData(t.app.ctx.db);
+  seeded = await seedDemoData(t.app.ctx.db, new Date(), t.config.sessionSecret);
 });
 afterAll(async () => t?.close());
 
@@ -29,7 +29,7 @@ const count = async (table: 'users' | 'customers' | 'products' | 'versions' | 'l
 describe('demo data', () => {
   it('loads into an empty database, once', async () => {
     expect(seeded).toBe(true);
-    expect(await count('users')).toBe(DEMO_ACCOUNTS.length);
+    expect(await count('users')).toBe(DEMO_ACCOUNTS.length + DEMO_TEAM.length);
     expect(await count('customers')).toBeGreaterThanOrEqual(4);
     expect(await count('products')).toBeGreaterThanOrEqual(3);
     expect(await count('versions')).toBeGreaterThanOrEqual(6);
@@ -37,7 +37,7 @@ describe('demo data', () => {
     expect(await count('cloudInstances')).toBe(1);
 
     expect(await seedDemoData(t.app.ctx.db)).toBe(false);
-    expect(await count('users')).toBe(DEMO_ACCOUNTS.length);
+    expect(await count('users')).toBe(DEMO_ACCOUNTS.length + DEMO_TEAM.length);
   });
 
   it('uses a documented password that follows the password rule', () => {
@@ -116,5 +116,35 @@ describe('demo data', () => {
       expect(me.statusCode, account.email).toBe(200);
       expect(me.json()).toMatchObject({ email: account.email, fullName: account.fullName, type: account.type });
     }
+  });
+
+  it('gives every account that sees a team members, disabled ones and pending and expired invitations', async () => {
+    const { db } = t.app.ctx;
+    const customers = await db.selectFrom('customers').select(['id', 'name']).execute();
+    for (const account of DEMO_ACCOUNTS.filter((a) =>
+      ['businessOwner', 'accountExecutive', 'admin', 'supportEngineer'].includes(a.role),
+    )) {
+      const cookie = await login(t.app, account.email, DEMO_PASSWORD);
+      const names = account.customers.length > 0 ? account.customers : [DEMO_CUSTOMER_NAME];
+      for (const name of names) {
+        const id = customers.find((c) => c.name === name)!.id;
+        const members = (await request(t.app, cookie, { method: 'GET', url: `/api/customers/${id}/members` })).json();
+        const statuses = new Set(members.data.map((m: { status: string }) => m.status));
+        expect([...statuses].sort(), `${account.email} ${name}`).toEqual(['disabled', 'enabled']);
+        const invitations = (
+          await request(t.app, cookie, { method: 'GET', url: `/api/invitations?customerId=${id}` })
+        ).json();
+        const states = new Set(invitations.data.map((i: { status: string }) => i.status));
+        expect([...states].sort(), `${account.email} ${name}`).toEqual(['expired', 'pending']);
+      }
+    }
+    // the admin can copy a demo invitation's link
+    const admin = await login(t.app, 'admin@demo.portal', DEMO_PASSWORD);
+    const acme = customers.find((c) => c.name === DEMO_CUSTOMER_NAME)!.id;
+    const list = (await request(t.app, admin, { method: 'GET', url: `/api/invitations?customerId=${acme}` })).json();
+    const pending = list.data.find((i: { status: string }) => i.status === 'pending');
+    const link = await request(t.app, admin, { method: 'GET', url: `/api/invitations/${pending.id}/link` });
+    expect(link.statusCode).toBe(200);
+    expect(link.json().invitationLink).toMatch(/\/en\/invitation\/[A-Za-z0-9_-]{43}$/);
   });
 });

@@ -10,6 +10,7 @@ import { insertCloudInstance, insertSubscription } from '../modules/billing/repo
 import { insertProduct, insertVersion } from '../modules/catalogue/repo';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
 import { recordDownload } from '../modules/downloads/repo';
+import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
 import { insertLicence } from '../modules/licences/repo';
 import { insertUser } from '../modules/users/repo';
 import { type DB, isUniqueViolation } from '.';
@@ -76,6 +77,55 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     role: 'endUser',
     customers: [DEMO_CUSTOMER_NAME],
   },
+];
+
+/**
+ * More members of the demo customers, enabled and disabled, so the members sections have rows to
+ * manage. They sign in with the demo password too, but README.md lists only the accounts above.
+ */
+export const DEMO_TEAM: readonly {
+  email: string;
+  fullName: string;
+  customer: string;
+  role: MemberRole;
+  status: 'enabled' | 'disabled';
+}[] = [
+  {
+    email: 'lena.vogel@acme-analytics.example',
+    fullName: 'Lena Vogel',
+    customer: DEMO_CUSTOMER_NAME,
+    role: 'technicalContact',
+    status: 'enabled',
+  },
+  {
+    email: 'marc.dubois@acme-analytics.example',
+    fullName: 'Marc Dubois',
+    customer: DEMO_CUSTOMER_NAME,
+    role: 'endUser',
+    status: 'disabled',
+  },
+  {
+    email: 'grace.lee@globex.example',
+    fullName: 'Grace Lee',
+    customer: 'Globex Logistics',
+    role: 'businessOwner',
+    status: 'enabled',
+  },
+  {
+    email: 'omar.haddad@globex.example',
+    fullName: 'Omar Haddad',
+    customer: 'Globex Logistics',
+    role: 'technicalContact',
+    status: 'disabled',
+  },
+];
+
+/** Pending invitations of the demo customers: [customer, e-mail, full name, role, sent this many days ago] (7 or more: expired). */
+const DEMO_INVITATIONS: [string, string, string, MemberRole, number][] = [
+  [DEMO_CUSTOMER_NAME, 'new.analyst@acme-analytics.example', 'Noah Fischer', 'endUser', 0],
+  [DEMO_CUSTOMER_NAME, 'sara.costa@acme-analytics.example', 'Sara Costa', 'technicalContact', 10],
+  ['Globex Logistics', 'ivan.petrov@globex.example', 'Ivan Petrov', 'technicalContact', 1],
+  ['Globex Logistics', 'julia.nowak@globex.example', 'Julia Nowak', 'endUser', 9],
 ];
 
 interface DemoCustomer {
@@ -161,8 +211,11 @@ const LICENCES: [string, string, AccessLevel, number, number, object, boolean][]
 const DAY_MS = 24 * 60 * 60 * 1000;
 const random = () => crypto.randomBytes(24).toString('base64url');
 
-/** Loads the demo data when the database has no user at all; returns whether it did. */
-export async function seedDemoData(db: DB, today = new Date()): Promise<boolean> {
+/**
+ * Loads the demo data when the database has no user at all; returns whether it did. With the server
+ * secret, the demo invitations' keys are sealed so that an admin can copy their links (decision 027).
+ */
+export async function seedDemoData(db: DB, today = new Date(), secret?: string): Promise<boolean> {
   const empty = async (q: DB | Transaction<Database>) =>
     Number(
       (
@@ -177,7 +230,7 @@ export async function seedDemoData(db: DB, today = new Date()): Promise<boolean>
   try {
     return await db.transaction().execute(async (trx) => {
       if (!(await empty(trx))) return false;
-      await insertDemoData(trx, passwordHash, today);
+      await insertDemoData(trx, passwordHash, today, secret);
       return true;
     });
   } catch (error) {
@@ -187,7 +240,7 @@ export async function seedDemoData(db: DB, today = new Date()): Promise<boolean>
   }
 }
 
-async function insertDemoData(trx: Transaction<Database>, passwordHash: string, today: Date) {
+async function insertDemoData(trx: Transaction<Database>, passwordHash: string, today: Date, secret?: string) {
   const now = today.toISOString();
   const day = (offset: number) => new Date(today.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
   const ago = (days: number) => new Date(today.getTime() - days * DAY_MS).toISOString();
@@ -307,23 +360,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     createdAt: ago(2),
   });
 
-  await insertInvitation(trx, {
-    key: random(),
-    customerId: acme,
-    inviterId: userIds.get(owner.email)!,
-    invitedEmail: 'new.analyst@acme-analytics.example',
-    invitedFullName: 'Noah Fischer',
-    role: 'endUser',
-    locale: 'en',
-    state: 'pending',
-    selfService: 0,
-    signupData: null,
-    expiresAt: new Date(today.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString(),
-    acceptedAt: null,
-    acceptedUserId: null,
-    createdAt: now,
-  });
-
+  await insertDemoTeam(trx, { userIds, customerIds, owner: owner.email, passwordHash, today, secret });
   await seedRecentActions(trx, { userIds, customerIds, ago });
 }
 
@@ -470,6 +507,61 @@ async function seedRecentActions(
       action,
       data,
       createdAt: ago(daysAgo),
+    });
+  }
+}
+
+/** The extra members and the pending and expired invitations of the demo customers. */
+async function insertDemoTeam(
+  trx: Transaction<Database>,
+  seed: {
+    userIds: Map<string, number>;
+    customerIds: Map<string, number>;
+    owner: string;
+    passwordHash: string;
+    today: Date;
+    secret?: string;
+  },
+) {
+  const { userIds, customerIds, passwordHash, today, secret } = seed;
+  const now = today.toISOString();
+  for (const member of DEMO_TEAM) {
+    const user = await insertUser(trx, {
+      email: member.email,
+      fullName: member.fullName,
+      type: 'client',
+      preferredLocale: 'en',
+      passwordHash,
+    });
+    await insertMembership(trx, {
+      userId: user.id,
+      customerId: customerIds.get(member.customer)!,
+      role: member.role,
+      status: member.status,
+      createdAt: now,
+    });
+  }
+  const executive = DEMO_ACCOUNTS.find((a) => a.role === 'accountExecutive')!;
+  for (const [customer, email, fullName, role, daysAgo] of DEMO_INVITATIONS) {
+    const sent = today.getTime() - daysAgo * DAY_MS;
+    const key = newInvitationKey();
+    await insertInvitation(trx, {
+      key,
+      keySealed: secret ? sealInvitationKey(secret, key) : null,
+      customerId: customerIds.get(customer)!,
+      inviterId: userIds.get(customer === DEMO_CUSTOMER_NAME ? seed.owner : executive.email)!,
+      invitedEmail: email,
+      invitedFullName: fullName,
+      role,
+      locale: 'en',
+      state: 'pending',
+      selfService: 0,
+      signupData: null,
+      sentAt: new Date(sent).toISOString(),
+      expiresAt: new Date(sent + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString(),
+      acceptedAt: null,
+      acceptedUserId: null,
+      createdAt: new Date(sent).toISOString(),
     });
   }
 }
