@@ -10,7 +10,7 @@ import {
   signInThroughApi,
   VIEWPORTS,
 } from './helpers/axe';
-import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
+import { staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { inviteByMail } from './helpers/invitations';
@@ -385,15 +385,11 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
       found.push(...(await atEachWidth(page, locale, 'invitation sign-up form with errors')));
     }
 
-    const admin = await apiSession(demoAccount('admin'));
-    const { user, welcomeLink } = await createStaffUser(admin, {
+    const { user, password } = await staffUserWithPassword({
       label: 'axe-invited-exec',
       type: 'accountExecutive',
       fullname: 'Axel Executive',
     });
-    await admin.dispose();
-    const password = newPassword();
-    await setPasswordFromLink(welcomeLink, password);
     const { link } = await inviteByMail({ email: user.email, fullName: user.fullname, role: 'accountExecutive' });
     await signInThroughApi(page, { email: user.email, password });
     const path = link.pathname.replace(/^\/(en|fr)/, '');

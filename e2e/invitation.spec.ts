@@ -1,8 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import type { Locale } from '../common/roles';
-import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
+import { newPassword, staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { fillLoginForm, submitLogin } from './helpers/auth';
-import { demoAccount } from './helpers/demo';
 import { INVITED_CUSTOMER as CUSTOMER_NAME, inviteByMail } from './helpers/invitations';
 
 const TEXTS = {
@@ -76,15 +75,11 @@ for (const locale of ['en', 'fr'] as const) {
 }
 
 test('an existing user who is not signed in signs in from the invitation and comes back to join', async ({ page }) => {
-  const admin = await apiSession(demoAccount('admin'));
-  const { user, welcomeLink } = await createStaffUser(admin, {
+  const { user, password } = await staffUserWithPassword({
     label: 'invited-exec',
     type: 'accountExecutive',
     fullname: 'Evan Executive',
   });
-  await admin.dispose();
-  const password = newPassword();
-  await setPasswordFromLink(welcomeLink, password);
   const { link, customerId: target } = await inviteByMail({
     email: user.email,
     fullName: user.fullname,

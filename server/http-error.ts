@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '../common/api/errors';
+import { ERROR_CODES, ErrorBody, type ErrorCode } from '../common/api/errors';
 
 /** An error with an HTTP status and a stable code; the error handler turns it into the one error body. */
 export class HttpError extends Error {
@@ -33,3 +33,6 @@ export const fieldDetail = (path: string, code: string) => [{ path, message: `ap
 /** An e-mail address already belongs to another account (users, profile, later invitations). */
 export const emailTaken = (message: string, path = 'email') =>
   new HttpError(409, ERROR_CODES.emailTaken, message, fieldDetail(path, ERROR_CODES.emailTaken));
+
+/** The error answers a route declares in its schema: the one error body under each status. */
+export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));

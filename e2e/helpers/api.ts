@@ -3,6 +3,7 @@ import { type APIRequestContext, expect, request } from '@playwright/test';
 import type { User } from '../../common/api/users';
 import type { Locale, StaffType } from '../../common/roles';
 import type { Credentials } from './auth';
+import { demoAccount } from './demo';
 import { ENV, requireEnv } from './environment';
 import { linkIn, type Mail, waitForMail } from './mailbox';
 
@@ -62,5 +63,22 @@ export async function setPasswordFromLink(link: URL, password: string): Promise<
     expect(answer.status(), `PATCH /api/auth/reset-password: ${await answer.text()}`).toBe(200);
   } finally {
     await context.dispose();
+  }
+}
+
+/** A staff user created by the demo admin who has chosen a password: ready to sign in. */
+export async function staffUserWithPassword(options: {
+  label: string;
+  type: StaffType;
+  fullname: string;
+}): Promise<{ user: User; password: string }> {
+  const admin = await apiSession(demoAccount('admin'));
+  try {
+    const { user, welcomeLink } = await createStaffUser(admin, options);
+    const password = newPassword();
+    await setPasswordFromLink(welcomeLink, password);
+    return { user, password };
+  } finally {
+    await admin.dispose();
   }
 }

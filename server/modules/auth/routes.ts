@@ -13,15 +13,13 @@ import {
   UpdateProfileBody,
 } from '../../../common/api/auth';
 import { Ok } from '../../../common/api/common';
-import { ErrorBody } from '../../../common/api/errors';
 import { CAPTCHA_REQUIRED_STATUS } from '../../../common/constants';
+import { errorResponses } from '../../http-error';
 import { access } from '../../plugins/access';
 import { perMinute } from '../../plugins/rate-limit';
 import { actorOf, clearSessionCookie, withSessionCookie } from '../../plugins/session';
 import { confirmEmail } from './email-change';
 import * as service from './service';
-
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));
 
 /** Sign-in, sign-out, the profile, password reset and the captcha challenge. */
 export async function authRoutes(app: FastifyInstance) {
@@ -38,7 +36,7 @@ export async function authRoutes(app: FastifyInstance) {
         summary:
           'Sign in; after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
         body: LoginBody,
-        response: { 200: Profile, ...errors(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
+        response: { 200: Profile, ...errorResponses(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
       },
     },
     async (request, reply) =>
@@ -66,7 +64,7 @@ export async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user and their accounts',
-        response: { 200: Profile, ...errors(401) },
+        response: { 200: Profile, ...errorResponses(401) },
       },
     },
     async (request) => service.me(ctx, actorOf(request)),
@@ -81,7 +79,7 @@ export async function authRoutes(app: FastifyInstance) {
         summary:
           'Update full name or preferred language; a new e-mail needs currentPassword and takes effect when the link mailed to it is followed',
         body: UpdateProfileBody,
-        response: { 200: Profile, ...errors(400, 401) },
+        response: { 200: Profile, ...errorResponses(400, 401) },
       },
     },
     async (request) => service.updateProfile(ctx, actorOf(request), request.body),
@@ -95,7 +93,7 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Follow the link mailed to a new address: the account takes that address',
         body: ConfirmEmailBody,
-        response: { 200: ConfirmEmailResult, ...errors(400, 409, 429) },
+        response: { 200: ConfirmEmailResult, ...errorResponses(400, 409, 429) },
       },
     },
     async (request) => confirmEmail(ctx, actorOf(request), request.body),
@@ -109,7 +107,7 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Mail a reset link; answers the same whether or not the e-mail has an account',
         body: RequestPasswordResetBody,
-        response: { 200: Ok, ...errors(400, CAPTCHA_REQUIRED_STATUS, 429) },
+        response: { 200: Ok, ...errorResponses(400, CAPTCHA_REQUIRED_STATUS, 429) },
       },
     },
     async (request) => service.requestPasswordReset(ctx, actorOf(request), request.body),
@@ -123,7 +121,7 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Whether a password-reset token can still be used',
         querystring: CheckPasswordResetQuery,
-        response: { 200: Ok, ...errors(400) },
+        response: { 200: Ok, ...errorResponses(400) },
       },
     },
     async (request) => service.checkPasswordResetToken(ctx, actorOf(request), request.query),
@@ -137,7 +135,7 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Choose a new password with a reset token; ends every session of the user; answers the account e-mail',
         body: ResetPasswordBody,
-        response: { 200: ResetPasswordResult, ...errors(400, 429) },
+        response: { 200: ResetPasswordResult, ...errorResponses(400, 429) },
       },
     },
     async (request) => service.resetPassword(ctx, actorOf(request), request.body),
@@ -151,7 +149,7 @@ export async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'A proof-of-work challenge for the self-hosted captcha (ALTCHA format)',
-        response: { 200: CaptchaChallenge, ...errors(404, 429) },
+        response: { 200: CaptchaChallenge, ...errorResponses(404, 429) },
       },
     },
     async () => service.captchaChallenge(ctx),

@@ -1,18 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBody } from '../../../common/api/errors';
 import {
   AcceptInvitationResult,
   AcceptNewInvitationBody,
   InvitationKeyParam,
   InvitationPreview,
 } from '../../../common/api/invitation-acceptance';
+import { errorResponses } from '../../http-error';
 import { access } from '../../plugins/access';
 import { perMinute } from '../../plugins/rate-limit';
 import { actorOf, withSessionCookie } from '../../plugins/session';
 import * as accept from './accept';
-
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ErrorBody]));
 
 /**
  * Following an invitation link: what it offers, and joining (spec sections 2 and 7). The key is the
@@ -35,7 +33,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
         description:
           'An expired invitation answers with status expired; an unknown key 404 (invitation_invalid), a cancelled or accepted one 410.',
         params: InvitationKeyParam,
-        response: { 200: InvitationPreview, ...errors(400, 404, 410, 429) },
+        response: { 200: InvitationPreview, ...errorResponses(400, 404, 410, 429) },
       },
     },
     async (request) => accept.getInvitation(ctx, actorOf(request), request.params),
@@ -52,7 +50,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
           '409 invitation_account_exists when the address has an account (join with /existing); 410 when expired, cancelled or accepted.',
         params: InvitationKeyParam,
         body: AcceptNewInvitationBody,
-        response: { 200: AcceptInvitationResult, ...errors(400, 404, 409, 410, 429) },
+        response: { 200: AcceptInvitationResult, ...errorResponses(400, 404, 409, 410, 429) },
       },
     },
     async (request, reply) =>
@@ -73,7 +71,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
         description:
           '403 invitation_other_email for another address; 409 invitation_already_member; 410 when expired, cancelled or accepted.',
         params: InvitationKeyParam,
-        response: { 200: AcceptInvitationResult, ...errors(401, 403, 404, 409, 410, 429) },
+        response: { 200: AcceptInvitationResult, ...errorResponses(401, 403, 404, 409, 410, 429) },
       },
     },
     async (request) => accept.acceptAsExistingUser(ctx, actorOf(request), request.params),
