@@ -1,5 +1,5 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { MAX_ID } from '../../../common/api/common';
@@ -14,6 +14,7 @@ import { storage } from '../../app/storage';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
+import { CustomerModal } from '../customers/CustomerModal';
 import { ErrorPage } from '../error/ErrorPage';
 import { AccountHeader } from './AccountHeader';
 import { accountSections } from './sections';
@@ -70,9 +71,22 @@ function AccountView({ customerId }: { customerId: number }) {
 function AccountContent({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   const sections = accountSections(customer, customer.yourRole);
+  const [edit, setEdit] = useState({ opened: false, formKey: 0 });
   return (
     <Stack gap="md" py="md" data-testid="account-page">
-      <AccountHeader customer={customer} header={sections.header} />
+      <AccountHeader
+        customer={customer}
+        header={sections.header}
+        onEdit={() => setEdit((e) => ({ opened: true, formKey: e.formKey + 1 }))}
+      />
+      {sections.header.edit && (
+        <CustomerModal
+          opened={edit.opened}
+          customer={customer}
+          formKey={edit.formKey}
+          onClose={() => setEdit((e) => ({ ...e, opened: false }))}
+        />
+      )}
       {sections.payment && <PaymentSection customer={customer} />}
       {sections.subscriptionNotice && (
         <Alert color="yellow" data-testid="subscription-notice">

@@ -1,6 +1,8 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
+import { canInCustomer } from '../../../../common/permissions';
+import { AccountExecutiveControl } from '../AccountExecutiveControl';
 import { accountSections } from '../sections';
 
 /**
@@ -12,7 +14,8 @@ export function AccountFooter({ customer }: { customer: Customer }) {
   const { footer } = accountSections(customer, customer.yourRole);
   const executive = footer.accountExecutive ? customer.accountExecutive : null;
   const billingEmail = footer.billingContact ? customer.billingEmail : null;
-  if (!executive && !billingEmail) return null;
+  const canChange = canInCustomer(customer.yourRole, 'manageLicences');
+  if (!executive && !billingEmail && !canChange) return null;
   return (
     <Group
       component="footer"
@@ -21,13 +24,7 @@ export function AccountFooter({ customer }: { customer: Customer }) {
       data-testid="account-footer"
       style={{ rowGap: 'var(--mantine-spacing-xs)' }}
     >
-      {executive && (
-        <Text size="sm" data-testid="footer-account-executive">
-          {t('account.footer.accountExecutive')}{' '}
-          <Anchor href={`mailto:${executive.email}`}>{executive.fullName}</Anchor>
-          {` (${executive.email})`}
-        </Text>
-      )}
+      {(executive || canChange) && <AccountExecutiveControl customer={customer} />}
       {billingEmail && (
         <Text size="sm" data-testid="footer-billing">
           {t('account.footer.billing')} <Anchor href={`mailto:${billingEmail}`}>{billingEmail}</Anchor>
