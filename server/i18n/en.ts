@@ -61,6 +61,12 @@ export const en = {
       validity: 'This invitation is valid for {{validity}}.',
       ignore: 'If you do not expect this invitation, you can ignore this message.',
     },
+    invitationAccepted: {
+      subject: '{{memberFullName}} joined {{customerName}}',
+      intro: '{{memberFullName}} ({{memberEmail}}) accepted the invitation and joined {{customerName}} as {{role}}.',
+      action: 'See the team',
+      settings: 'You receive this message because invitation notices are on in your settings.',
+    },
   },
 };
 

@@ -66,5 +66,12 @@ export const fr: ServerTexts = {
       validity: 'Cette invitation est valable {{validity}}.',
       ignore: 'Si vous n’attendiez pas cette invitation, vous pouvez ignorer ce message.',
     },
+    invitationAccepted: {
+      subject: '{{memberFullName}} a rejoint {{customerName}}',
+      intro:
+        '{{memberFullName}} ({{memberEmail}}) a accepté l’invitation et a rejoint {{customerName}} en tant que {{role}}.',
+      action: 'Voir l’équipe',
+      settings: 'Vous recevez ce message car les avis d’invitation sont activés dans vos paramètres.',
+    },
   },
 };

@@ -95,6 +95,21 @@ const LAYOUTS: Layouts = {
     ],
     signature: t('mail.signature'),
   }),
+  invitationAccepted: (t, _locale, d) => ({
+    subject: t('mail.invitationAccepted.subject', { memberFullName: d.memberFullName, customerName: d.customerName }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [
+      t('mail.invitationAccepted.intro', {
+        memberFullName: d.memberFullName,
+        memberEmail: d.memberEmail,
+        customerName: d.customerName,
+        role: t(`roles.${d.role}`),
+      }),
+    ],
+    action: { label: t('mail.invitationAccepted.action'), link: d.link },
+    after: [t('mail.invitationAccepted.settings')],
+    signature: t('mail.signature'),
+  }),
 };
 
 function partsOf<T extends MailTemplate>(request: MailRequest<T>): Parts {

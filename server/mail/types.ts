@@ -23,6 +23,15 @@ export interface MailTemplates {
     link: string;
     validityHours: number;
   };
+  /** to the team's managers who asked for it (notifyInvitationAccepted): someone joined their customer */
+  invitationAccepted: {
+    fullName: string;
+    memberFullName: string;
+    memberEmail: string;
+    customerName: string;
+    role: MemberRole;
+    link: string;
+  };
 }
 
 export type MailTemplate = keyof MailTemplates;

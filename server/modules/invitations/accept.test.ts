@@ -301,6 +301,56 @@ describe('POST /api/invitations/:key/existing', () => {
   });
 });
 
+describe('the team is told who joined', () => {
+  async function outboxFor(email: string) {
+    return app.ctx.db
+      .selectFrom('mailOutbox')
+      .select(['template', 'subject', 'textBody'])
+      .where('toAddress', '=', email)
+      .execute();
+  }
+
+  it("mails the customer's enabled managers who asked for it, in their language, and nobody else", async () => {
+    const invited = await invitation({ name: 'Notice Corp' });
+    const { db } = app.ctx;
+    const manager = (fullName: string, preferredLocale: 'en' | 'fr' = 'en') =>
+      createUser(db, { type: 'client', fullName, preferredLocale });
+    const owner = await manager('Olga Owner', 'fr');
+    await addMembership(db, owner.id, invited.customerId, 'businessOwner');
+    const quiet = await manager('Quentin Quiet');
+    const quietMembership = await addMembership(db, quiet.id, invited.customerId, 'businessOwner');
+    await db
+      .updateTable('memberships')
+      .set({ notifyInvitationAccepted: 0 })
+      .where('id', '=', quietMembership.id)
+      .execute();
+    const disabled = await manager('Dora Disabled');
+    await addMembership(db, disabled.id, invited.customerId, 'businessOwner', 'disabled');
+    const tech = await manager('Tim Tech');
+    await addMembership(db, tech.id, invited.customerId, 'technicalContact');
+
+    expect((await acceptNew(invited.key, { fullName: 'Nora New', password: NEW_PASSWORD })).statusCode).toBe(200);
+
+    const [notice] = await outboxFor(owner.email);
+    expect(notice.template).toBe('invitationAccepted');
+    expect(notice.subject).toBe('Nora New a rejoint Notice Corp');
+    expect(notice.textBody).toContain(`Nora New (${invited.email})`);
+    expect(notice.textBody).toContain(`/fr/accounts/${invited.customerId}`);
+    const toInviter = await outboxFor(inviter.email);
+    expect(toInviter.filter((mail) => mail.subject === 'Nora New joined Notice Corp')).toHaveLength(1);
+    for (const silent of [quiet, disabled, tech]) expect(await outboxFor(silent.email)).toEqual([]);
+    expect(await outboxFor(invited.email)).toEqual([]);
+  });
+
+  it('mails nothing when joining is refused', async () => {
+    const invited = await invitation();
+    await expire(invited.id);
+    const before = await outboxFor(inviter.email);
+    expect((await acceptNew(invited.key, { fullName: 'Late', password: NEW_PASSWORD })).statusCode).toBe(410);
+    expect(await outboxFor(inviter.email)).toHaveLength(before.length);
+  });
+});
+
 describe('racing requests accept an invitation once', () => {
   it('two new-account requests at once: one account, one membership, one log entry', async () => {
     const invited = await invitation();

@@ -132,12 +132,32 @@ async function emailHasAccount(db: DB, email: string) {
   return row !== undefined;
 }
 
+/** The member roles that manage a team (invite, see members): they are told when someone joins. */
+const TEAM_MANAGER_ROLES: MemberRole[] = ['accountExecutive', 'businessOwner'];
+
+/** Who manages the customer's team and asked to hear of new members (notifyInvitationAccepted). */
+function teamManagersToNotify(db: DB, customerId: number, exceptUserId: number) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.userId')
+    .select(['users.email', 'users.fullName', 'users.preferredLocale'])
+    .where('memberships.customerId', '=', customerId)
+    .where('memberships.role', 'in', TEAM_MANAGER_ROLES)
+    .where('memberships.status', '=', 'enabled')
+    .where('memberships.notifyInvitationAccepted', '=', 1)
+    .where('users.status', '=', 'enabled')
+    .where('users.id', '!=', exceptUserId)
+    .execute();
+}
+
 /**
- * Claims the invitation for `member`, adds the membership and writes the `acceptInvitation` entry,
- * all through `trx`. The entry keeps the names and addresses a reader needs (spec section 3, Log
- * entry: invitationFrom), since the rows they come from may change later.
+ * Claims the invitation for `member`, adds the membership, writes the `acceptInvitation` entry and
+ * queues the notices of the team's managers, all through `trx`. The entry keeps the names and
+ * addresses a reader needs (spec section 3, Log entry: invitationFrom), since the rows they come
+ * from may change later.
  */
 async function join(
+  ctx: AppContext,
   trx: DB,
   key: string,
   invitation: InvitationRow,
@@ -161,6 +181,24 @@ async function join(
     },
     createdAt: now,
   });
+  for (const manager of await teamManagersToNotify(trx, invitation.customerId, member.id)) {
+    await ctx.mail.send(
+      {
+        to: manager.email,
+        template: 'invitationAccepted',
+        locale: manager.preferredLocale,
+        data: {
+          fullName: manager.fullName,
+          memberFullName: member.fullName,
+          memberEmail: member.email,
+          customerName: invitation.customerName,
+          role: invitation.role,
+          link: `${ctx.config.baseUrl}/${manager.preferredLocale}/accounts/${invitation.customerId}`,
+        },
+      },
+      trx,
+    );
+  }
 }
 
 /** A unique index refusing the second of two racing writes means the first one won. */
@@ -220,7 +258,7 @@ export async function acceptAsNewUser(
           preferredLocale: invitation.locale,
           passwordHash,
         });
-        await join(trx, input.key, invitation, user, now);
+        await join(ctx, trx, input.key, invitation, user, now);
         return user.id;
       }),
     accountExists,
@@ -242,7 +280,7 @@ export async function acceptAsExistingUser(
   if (invitation.invitedEmail.toLowerCase() !== user.email.toLowerCase()) throw otherEmail();
   if (deriveRole(user.type, invitation.role) === null) throw roleMismatch();
   await asAcceptanceError(
-    () => db.transaction().execute((trx) => join(trx, input.key, invitation, user, nowIso())),
+    () => db.transaction().execute((trx) => join(ctx, trx, input.key, invitation, user, nowIso())),
     alreadyMember,
   );
   return { customerId: invitation.customerId };
