@@ -113,7 +113,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
         </Alert>
       )}
       {!loading && !error && (
-        <DataTable label={t('account.members.title')} minWidth={720} striped data-testid="members-table">
+        <DataTable label={t('members.table')} minWidth={720} striped data-testid="members-table">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('members.columns.fullname')}</Table.Th>
