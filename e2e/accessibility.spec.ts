@@ -52,7 +52,7 @@ const STAFF_SCREENS: readonly Screen[] = [
   { path: '/users', ready: (page) => page.getByTestId('user-row') },
   { path: '/settings', ready: (page) => page.getByTestId('settings-profile') },
   { path: '/about', ready: (page) => page.getByTestId('about-contact') },
-  { path: '/customers' },
+  { path: '/customers', ready: (page) => page.getByTestId('customer-card').first() },
   { path: '/products' },
   { path: '/products/demo-product' },
   { path: '/no-such-page', ready: (page) => page.getByTestId('not-found-page') },
@@ -314,6 +314,56 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
           ...(await openedAtEachWidth(page, locale, openModal('user-edit', 'user modal (edit)'), closeModal)),
           ...(await searchingForNobody(page, locale)),
         ];
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
+  test('the customer modal, to create and to edit, the account executive picker, and a customer search that finds nobody', async ({
+    page,
+  }) => {
+    await signInAs(page, 'admin');
+    const dialog = page.getByRole('dialog');
+    const openModal = (button: string, what: string) => async () => {
+      await page.getByTestId(button).first().click();
+      await expect(dialog).toBeVisible();
+      return what;
+    };
+    const closeModal = async () => {
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    };
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        await openPage(page, locale, '/customers', (p) => p.getByTestId('customer-card').first());
+        const violations = await openedAtEachWidth(
+          page,
+          locale,
+          openModal('customers-add', 'customer modal (create)'),
+          closeModal,
+        );
+        await page.getByTestId('customers-search').fill('nobody-has-this-name');
+        await expect(page.getByTestId('customers-empty')).toBeVisible();
+        violations.push(...(await atEachWidth(page, locale, '/customers (no match)')));
+        await page.getByTestId('customers-search').fill('');
+        await page.getByTestId('customer-card').first().click();
+        await expect(page.getByTestId('account-page')).toBeVisible();
+        violations.push(
+          ...(await openedAtEachWidth(page, locale, openModal('account-edit', 'customer modal (edit)'), closeModal)),
+          ...(await openedAtEachWidth(
+            page,
+            locale,
+            openModal('account-executive-change', 'account executive picker (its list open)'),
+            // the first Escape closes the open list of the searchable select, as it should
+            async () => {
+              await page.keyboard.press('Escape');
+              await closeModal();
+            },
+          )),
+        );
+        return violations;
       });
       expectNoViolations(found);
     } finally {
