@@ -131,5 +131,38 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     from customers c
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
+  await seedAuditLog(db, pg, size.customers * AUDIT_ENTRIES_PER_CUSTOMER, size.customers, series);
   await sql`drop table bench_words`.execute(db);
+}
+
+/** Audit entries per customer on average: 1M at 100k customers. */
+export const AUDIT_ENTRIES_PER_CUSTOMER = 10;
+/** The customer whose recent actions the bench reads: one entry in ten is theirs (100k of 1M). */
+export const BUSY_CUSTOMER_ID = 1;
+/** Actions by share: every 1000th entry a rare one, then one in twenty an invitation. */
+export const RARE_ACTION = 'createCustomer';
+export const COMMON_ACTION = 'inviteMember';
+
+async function seedAuditLog(
+  db: DB,
+  pg: boolean,
+  entries: number,
+  customers: number,
+  series: (n: number) => ReturnType<typeof sql.raw>,
+) {
+  const createdAt = sql.raw(
+    pg
+      ? `to_char(timestamp '2024-01-01' + s.i * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', '2024-01-01', '+' || s.i || ' minutes')`,
+  );
+  await sql`
+    insert into audit_log (customer_id, actor_id, actor_email, action, data, created_at)
+    select case when s.i % 10 = 0 then ${sql.lit(BUSY_CUSTOMER_ID)} else 1 + s.i % ${sql.lit(customers)} end,
+           null, 'user' || (s.i % 997) || '@example.com',
+           case when s.i % 1000 = 0 then ${sql.lit(RARE_ACTION)}
+                when s.i % 20 = 0 then ${sql.lit(COMMON_ACTION)}
+                else 'downloadArtifact' end,
+           '{"productName":"Graph Server","productVersion":"4.1.0","productPlatform":"linux"}',
+           ${createdAt}
+    from ${series(entries)}`.execute(db);
 }

@@ -1,6 +1,6 @@
 /**
  * Scale benchmark: the list and search queries at 1k and at 100k customers (10 licences each: 1M
- * licences) and users, on SQLite and PostgreSQL, side by side in one table with the ratio 100k/1k.
+ * licences; 10 audit entries each: 1M, a tenth of them one customer's recent actions) and users, on SQLite and PostgreSQL, side by side in one table with the ratio 100k/1k.
  * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
  * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
  *
@@ -18,8 +18,17 @@ import pg from 'pg';
 import { type DatabaseHandle, type DialectName, migrateToLatest, openDatabase } from '../server/db';
 import { likePattern } from '../server/db/search';
 import { searchCustomers } from '../server/modules/customers/search';
+import { listAuditEntries } from '../server/modules/audit/repo';
 import { listUsers } from '../server/modules/users/repo';
-import { COMPANY_WORDS, FIRST_NAMES, LAST_NAMES, seed } from './scale-seed';
+import {
+  BUSY_CUSTOMER_ID,
+  COMMON_ACTION,
+  COMPANY_WORDS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  RARE_ACTION,
+  seed,
+} from './scale-seed';
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +71,21 @@ const QUERIES: Query[] = [
   },
   { name: 'customers: first page', firstPage: true, run: (h) => searchCustomers(h.db, page(0)) },
   { name: 'customers: tenth page', firstPage: false, run: (h) => searchCustomers(h.db, page(90)) },
+  {
+    name: "recent actions: a customer's first page",
+    firstPage: true,
+    run: (h) => listAuditEntries(h.db, BUSY_CUSTOMER_ID, { offset: 0, length: 10 }),
+  },
+  {
+    name: `recent actions: first page of "${COMMON_ACTION}"`,
+    firstPage: true,
+    run: (h) => listAuditEntries(h.db, BUSY_CUSTOMER_ID, { offset: 0, length: 10, action: COMMON_ACTION }),
+  },
+  {
+    name: `recent actions: first page of "${RARE_ACTION}" (rare)`,
+    firstPage: true,
+    run: (h) => listAuditEntries(h.db, BUSY_CUSTOMER_ID, { offset: 0, length: 10, action: RARE_ACTION }),
+  },
   {
     name: 'reference, no index: users name substring + exact count',
     firstPage: false,
@@ -186,7 +210,8 @@ const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
 const ms = (n: number) => n.toFixed(2);
 console.log(
   `\n${ITERATIONS} runs per query (20 for the reference); ${label(large)} = ${label(large)} customers with ` +
-    `${label(large * 10)} licences and ${label(large)} users. Budget: first pages within 2x of ${label(small)}.\n`,
+    `${label(large * 10)} licences, ${label(large * 10)} audit entries (a tenth of them one customer's) and ` +
+    `${label(large)} users. Budget: first pages within 2x of ${label(small)}.\n`,
 );
 console.log(
   `| database | query | ${label(small)} p50 ms | ${label(small)} p99 ms | ${label(large)} p50 ms | ${label(large)} p99 ms | ratio p50 | ratio p99 |`,
