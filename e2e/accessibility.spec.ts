@@ -465,4 +465,29 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     await restoreEnglish(page);
     expectNoViolations(found);
   });
+
+  test('recent actions filtered and the notification settings (business owner)', async ({ page }) => {
+    await signInAs(page, 'businessOwner');
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        await openPage(page, locale, '/select-account');
+        await expect(page).toHaveURL(/\/accounts\/\d+$/);
+        const section = page.getByTestId('recent-actions-section');
+        await expect(section.getByTestId('recent-action').first()).toBeVisible();
+        const violations = await atEachWidth(page, locale, 'recent actions');
+        await section.getByTestId('recent-actions-filter').selectOption('acceptInvitation');
+        await expect(
+          section.locator('[data-testid="recent-action"]:not([data-action="acceptInvitation"])'),
+        ).toHaveCount(0);
+        await expect(section.getByTestId('recent-action').first()).toBeVisible();
+        violations.push(...(await atEachWidth(page, locale, 'recent actions filtered')));
+        await openPage(page, locale, '/settings', (p) => p.getByTestId('settings-notification-block'));
+        violations.push(...(await atEachWidth(page, locale, '/settings with notification blocks')));
+        return violations;
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
 });

@@ -114,7 +114,7 @@ function RecentActions({ customerId }: { customerId: number }) {
         {logs.data && entries.length > 0 && (
           <>
             <DataTable
-              label={t('account.recentActions.title')}
+              label={t('recentActions.table')}
               minWidth={560}
               striped
               data-testid="recent-actions-table"
