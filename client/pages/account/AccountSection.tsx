@@ -1,5 +1,5 @@
 import { Paper, Title } from '@mantine/core';
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 
 export interface AccountSectionProps {
   title: ReactNode;
@@ -10,13 +10,15 @@ export interface AccountSectionProps {
   children?: ReactNode;
 }
 
-/** One section of the customer page: a region named by its h2. */
+/**
+ * One section of the customer page, under its h2. Not a named landmark: the tables inside are named
+ * scrolling regions with the section's title (DataTable), and two landmarks of one name are ambiguous.
+ */
 export function AccountSection({ title, testId, actions, children }: AccountSectionProps) {
-  const headingId = useId();
   return (
-    <Paper component="section" withBorder p="md" radius="md" aria-labelledby={headingId} data-testid={testId}>
+    <Paper component="section" withBorder p="md" radius="md" data-testid={testId}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--mantine-spacing-xs)', alignItems: 'center' }}>
-        <Title order={2} size="h3" id={headingId} style={{ flex: '1 1 12rem', overflowWrap: 'anywhere' }}>
+        <Title order={2} size="h3" style={{ flex: '1 1 12rem', overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         {actions}
