@@ -393,6 +393,47 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     }
   });
 
+  test('a customer page as admin: the customer modal, the sync failure toast, a customer not found', async ({
+    page,
+  }) => {
+    await signInAs(page, 'admin');
+    const list = (await (await page.request.get('/api/customers?filter=Acme')).json()) as { data: { id: number }[] };
+    const path = `/accounts/${list.data[0].id}`;
+    const dialog = page.getByRole('dialog');
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        const violations = await scanScreens(
+          page,
+          [{ path: '/accounts/2000000000', ready: (p) => p.getByTestId('account-not-found') }],
+          locale,
+        );
+        await openPage(page, locale, path, (p) => p.getByTestId('account-edit'));
+        violations.push(
+          ...(await openedAtEachWidth(
+            page,
+            locale,
+            async () => {
+              await page.getByTestId('account-edit').click();
+              await expect(dialog).toBeVisible();
+              return `${path} customer modal (edit)`;
+            },
+            async () => {
+              await page.keyboard.press('Escape');
+              await expect(dialog).toBeHidden();
+            },
+          )),
+        );
+        await page.getByTestId('account-sync').click();
+        await expect(page.getByTestId('notification-error')).toBeVisible();
+        violations.push(...(await atEachWidth(page, locale, `${path} sync failure toast`)));
+        return violations;
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
+  });
+
   test("a client's home, its menus and the about page (business owner)", async ({ page }) => {
     await signInAs(page, 'businessOwner');
     try {

@@ -21,11 +21,11 @@ test.describe('the customer page from sign-in', () => {
     await signIn(page, demoAccount('technicalContact'));
     await expect(page).toHaveURL(/\/en\/accounts\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: DEMO_CUSTOMER_NAME })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Resources and support' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Resources and support' })).toBeVisible();
     await expect(page.getByTestId('footer-account-executive')).toBeVisible();
 
-    await expect(page.getByRole('region', { name: 'Members' })).toHaveCount(0);
-    await expect(page.getByRole('region', { name: 'Recent actions' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 2, name: 'Members' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 2, name: 'Recent actions' })).toHaveCount(0);
     await expect(page.getByTestId('account-telemetry')).toHaveCount(0);
     await expect(page.getByTestId('account-sync')).toHaveCount(0);
     await expect(page.getByTestId('footer-billing')).toHaveCount(0);
@@ -39,8 +39,8 @@ test.describe('the customer page from sign-in', () => {
     await signIn(page, demoAccount('businessOwner'));
     await expect(page).toHaveURL(/\/en\/accounts\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: DEMO_CUSTOMER_NAME })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Members' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Recent actions' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Members' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Recent actions' })).toBeVisible();
     await expect(page.getByTestId('footer-billing')).toHaveText('Billing contact: billing@acme-analytics.example');
     const support = page.getByTestId('resources-support');
     await expect(support).toHaveAttribute('target', '_blank');

@@ -13,7 +13,7 @@ import { type AccountSections, telemetryLink } from './sections';
 export interface AccountHeaderProps {
   customer: Customer;
   header: AccountSections['header'];
-  /** opens the customer modal; the pencil shows for admins once the page can open it */
+  /** opens the customer modal (admins) */
   onEdit?: () => void;
 }
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { Customer } from '../../../common/api/customers';
@@ -116,6 +116,19 @@ describe('AccountPage: header per role', () => {
     }
   });
 
+  it('gives admins alone the pencil, which opens the customer modal on this customer', async () => {
+    openAccount({ status: 200, body: customer('admin') });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit the customer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit customer' });
+    expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Acme Analytics');
+    for (const role of ['accountExecutive', 'productManager', 'supportEngineer', 'businessOwner'] as const) {
+      cleanup();
+      openAccount({ status: 200, body: customer(role) });
+      await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
+      expect(screen.queryByTestId('account-edit'), role).toBeNull();
+    }
+  });
+
   it('gives the customer’s own contacts neither telemetry nor sync', async () => {
     for (const role of ['businessOwner', 'technicalContact', 'endUser'] as const) {
       const { unmount } = openAccount({ status: 200, body: customer(role) }, '/en/accounts/7', clientProfile);
@@ -143,8 +156,8 @@ describe('AccountPage: sections and what they load per role', () => {
   it('shows members and recent actions to the roles that see the team', async () => {
     for (const role of ['admin', 'accountExecutive', 'supportEngineer', 'businessOwner'] as const) {
       const { unmount } = openAccount({ status: 200, body: customer(role) });
-      expect(await screen.findByRole('region', { name: 'Members' }), role).toBeTruthy();
-      expect(screen.getByRole('region', { name: 'Recent actions' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 2, name: 'Members' }), role).toBeTruthy();
+      expect(screen.getByRole('heading', { level: 2, name: 'Recent actions' })).toBeTruthy();
       unmount();
     }
   });
@@ -152,7 +165,7 @@ describe('AccountPage: sections and what they load per role', () => {
   it('never renders, so never loads, members, invitations or logs for a technical contact or an end user', async () => {
     for (const role of ['technicalContact', 'endUser', 'productManager'] as const) {
       const { api, unmount } = openAccount({ status: 200, body: customer(role) }, '/en/accounts/7', clientProfile);
-      expect(await screen.findByRole('region', { name: 'Resources and support' }), role).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 2, name: 'Resources and support' }), role).toBeTruthy();
       expect(screen.queryByTestId('members-section'), role).toBeNull();
       expect(screen.queryByTestId('recent-actions-section'), role).toBeNull();
       await delay(50);
