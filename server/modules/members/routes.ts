@@ -5,6 +5,7 @@ import { ErrorBody } from '../../../common/api/errors';
 import { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
 import { access, customerAccessOf, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
+import { customerOfMembership } from '../notification-settings/repo';
 import * as service from './service';
 
 /** Members of a customer (spec section 7: GET /customers/{id}/members, PATCH /members/{id}/status). */
@@ -32,14 +33,7 @@ export async function memberRoutes(app: FastifyInstance) {
     {
       config: {
         access: access.customer('viewTeam', {
-          load: async ({ db }, request) => {
-            const row = await db
-              .selectFrom('memberships')
-              .select('customerId')
-              .where('id', '=', idFrom(request, 'params.id'))
-              .executeTakeFirst();
-            return row?.customerId ?? null;
-          },
+          load: ({ db }, request) => customerOfMembership(db, idFrom(request, 'params.id')),
         }),
       },
       schema: {

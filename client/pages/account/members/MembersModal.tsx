@@ -12,6 +12,26 @@ import { apiErrorText } from '../../../components/forms';
 import { notify } from '../../../components/notify';
 import { useSchemaForm } from '../../../components/useSchemaForm';
 
+/** Spec 8's "Oh snap... {error}" when the save failed, then Cancel and the submit button. */
+function FormFooter({ error, saving, submit }: { error: unknown; saving: boolean; submit: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {error ? (
+        <Alert color="red" role="alert" data-testid="members-modal-feedback">
+          {t('members.error', { error: apiErrorText(error, t) })}
+        </Alert>
+      ) : null}
+      <Group justify="flex-end">
+        <ModalCancelButton>{t('members.form.cancel')}</ModalCancelButton>
+        <Button type="submit" loading={saving}>
+          {submit}
+        </Button>
+      </Group>
+    </>
+  );
+}
+
 interface InviteValues extends Record<string, unknown> {
   invitedEmail: string;
   invitedFullName: string;
@@ -95,17 +115,7 @@ function InviteForm({ customerId, role }: { customerId: number; role: Role }) {
             {...form.getInputProps('locale')}
           />
         )}
-        {save.error ? (
-          <Alert color="red" role="alert" data-testid="members-modal-feedback">
-            {t('members.error', { error: apiErrorText(save.error, t) })}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <ModalCancelButton>{t('members.form.cancel')}</ModalCancelButton>
-          <Button type="submit" loading={save.isPending}>
-            {t('members.form.invite')}
-          </Button>
-        </Group>
+        <FormFooter error={save.error} saving={save.isPending} submit={t('members.form.invite')} />
       </Stack>
     </form>
   );
@@ -144,17 +154,7 @@ function StatusForm({ customerId, member }: { customerId: number; member: Member
           data={MEMBERSHIP_STATUSES.map((value) => ({ value, label: t(`members.status.${value}`) }))}
           {...form.getInputProps('status')}
         />
-        {save.error ? (
-          <Alert color="red" role="alert" data-testid="members-modal-feedback">
-            {t('members.error', { error: apiErrorText(save.error, t) })}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <ModalCancelButton>{t('members.form.cancel')}</ModalCancelButton>
-          <Button type="submit" loading={save.isPending}>
-            {t('members.form.save')}
-          </Button>
-        </Group>
+        <FormFooter error={save.error} saving={save.isPending} submit={t('members.form.save')} />
       </Stack>
     </form>
   );
