@@ -14,6 +14,8 @@ import { staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { inviteByMail } from './helpers/invitations';
+import type { CustomerList } from '../common/api/customers';
+import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
 
 /**
  * WCAG 2.1 AA: axe-core finds no violation on any page, open menu or modal, in English and French,
@@ -227,6 +229,20 @@ async function searchingForNobody(page: Page, locale: Locale): Promise<string[]>
   return atEachWidth(page, locale, '/users (no match)');
 }
 
+/** Opens a modal with the first control of `testId`; answers what it opened, for the scan's label. */
+function modalOpener(page: Page, testId: string, what: string) {
+  return async () => {
+    await page.getByTestId(testId).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    return what;
+  };
+}
+
+async function closeDialog(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+}
+
 async function signInAs(page: Page, role: Role): Promise<void> {
   await signInThroughApi(page, demoAccount(role));
 }
@@ -296,16 +312,8 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
 
   test('the user modal, to create and to edit, and a search that finds nobody', async ({ page }) => {
     await signInAs(page, 'admin');
-    const dialog = page.getByRole('dialog');
-    const openModal = (button: string, what: string) => async () => {
-      await page.getByTestId(button).first().click();
-      await expect(dialog).toBeVisible();
-      return what;
-    };
-    const closeModal = async () => {
-      await page.keyboard.press('Escape');
-      await expect(dialog).toBeHidden();
-    };
+    const openModal = (button: string, what: string) => modalOpener(page, button, what);
+    const closeModal = () => closeDialog(page);
     try {
       const found = await inEachLanguage(page, true, async (locale) => {
         await openPage(page, locale, '/users', (p) => p.getByTestId('user-row'));
@@ -491,6 +499,35 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
       })),
     );
     expectNoViolations(found);
+  });
+
+  test('the members section, the members modal to invite and to edit, and the cancel confirmation (admin)', async ({
+    page,
+  }) => {
+    await signInAs(page, 'admin');
+    const customers = await page.request.get(`/api/customers?filter=${encodeURIComponent(DEMO_CUSTOMER_NAME)}`);
+    const customerId = ((await customers.json()) as CustomerList).data.find((c) => c.name === DEMO_CUSTOMER_NAME)!.id;
+    const openModal = (testId: string, what: string) => modalOpener(page, testId, what);
+    const closeModal = () => closeDialog(page);
+    try {
+      const found = await inEachLanguage(page, true, async (locale) => {
+        await openPage(page, locale, `/accounts/${customerId}`, (p) => p.getByTestId('invitation-row'));
+        return [
+          ...(await atEachWidth(page, locale, 'members section')),
+          ...(await openedAtEachWidth(page, locale, openModal('members-add', 'members modal (invite)'), closeModal)),
+          ...(await openedAtEachWidth(page, locale, openModal('member-edit', 'members modal (status)'), closeModal)),
+          ...(await openedAtEachWidth(
+            page,
+            locale,
+            openModal('invitation-cancel', 'invitation cancel confirmation'),
+            closeModal,
+          )),
+        ];
+      });
+      expectNoViolations(found);
+    } finally {
+      await restoreEnglish(page);
+    }
   });
 
   test('the logout page', async ({ page }) => {
