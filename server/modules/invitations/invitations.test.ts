@@ -49,6 +49,14 @@ const keyIn = (text: string, locale: string) =>
 describe('POST /api/invitations', () => {
   it('needs a session (401), a customer (400), a role there (404) that manages the team (403)', async () => {
     expect((await invite(null, body())).statusCode).toBe(401);
+    // the session is decided before the body is read: an anonymous caller learns nothing of the input
+    const unread = await request(t.app, null, {
+      method: 'POST',
+      url: '/api/invitations',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(unread.statusCode).toBe(401);
     const missing = await invite(owner.cookie, { invitedEmail: address(), invitedFullName: 'No Customer' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.details).toEqual([{ path: 'targetCustomer', message: 'errors.required' }]);
