@@ -1,7 +1,9 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { isPublicPage } from './common/public-pages';
 
 const API_SERVER = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 
@@ -36,10 +38,25 @@ const stylesAfterLoader: Plugin = {
   },
 };
 
+/** As the server does (server/plugins/spa.ts): the sign-in pages are answered with public.html. */
+const signInPages: Plugin = {
+  name: 'sign-in-pages',
+  configureServer(server) {
+    server.middlewares.use((request, _response, next) => {
+      const accept = request.headers.accept ?? '';
+      if (request.url && accept.includes('text/html') && isPublicPage(request.url.split('?')[0])) {
+        request.url = `/public.html${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`;
+      }
+      next();
+    });
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
     stylesAfterLoader,
+    signInPages,
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;
     // the server sends the one the browser accepts (server/plugins/spa.ts, decision 020).
     compression({
@@ -61,7 +78,14 @@ export default defineConfig({
     // Written for reading a production stack trace, referenced by no file and never served.
     sourcemap: 'hidden',
     // Compressing at the strongest settings takes seconds by design; no warning about it each build.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // Two pages: the application, and the sign-in pages without its libraries (decision 024).
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        public: fileURLToPath(new URL('public.html', import.meta.url)),
+      },
+    },
   },
   server: {
     proxy: {

@@ -10,6 +10,7 @@ import { configQuery, profileQuery } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
+import { stylesLoaded } from './app/stylesLoaded';
 
 // Start in the locale of the address so the first paint is already in the right language.
 const locale =
@@ -19,20 +20,6 @@ document.documentElement.lang = locale;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
-
-/** The style sheet sits after index.html's loader (vite.config.ts): the app waits for it, not the loader. */
-function stylesLoaded(): Promise<unknown> {
-  const pending = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((l) => !l.sheet);
-  return Promise.all(
-    pending.map(
-      (link) =>
-        new Promise((resolve) => {
-          link.addEventListener('load', resolve, { once: true });
-          link.addEventListener('error', resolve, { once: true });
-        }),
-    ),
-  );
-}
 
 // Until the language's texts and the styles arrive, index.html's own loading indicator stays on screen.
 const ready = Promise.all([startI18n(locale), stylesLoaded()]);

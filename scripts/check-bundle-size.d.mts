@@ -14,6 +14,8 @@ export interface Sizes {
 }
 export interface Route {
   name: string;
+  /** The HTML page that serves the route (a manifest key); the first entry when left out. */
+  entry?: string;
   budgetKb: number;
   /** Where the route should get to; printed, not enforced. */
   goalKb?: number;
@@ -28,7 +30,7 @@ export interface Row extends Sizes {
 }
 export const ROUTES: Route[];
 export const APP_BUDGET_KB: number;
-export function entryKey(manifest: Manifest): string;
+export function entryKey(manifest: Manifest, name?: string): string;
 export function staticClosure(manifest: Manifest, keys: string[]): string[];
 export function compressedSizes(buffer: Buffer): Sizes;
 export function measure(options: {

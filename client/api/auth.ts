@@ -18,7 +18,6 @@ import { ApiError, api } from './client';
 export const authKeys = {
   profile: ['auth', 'me'] as const,
   config: ['config'] as const,
-  passwordReset: (token: string) => ['auth', 'password-reset', token] as const,
 };
 
 export const getConfig = () => api.get('/config', { schema: PublicConfig });
@@ -61,12 +60,3 @@ export const checkPasswordReset = (passwordResetToken: string) =>
 /** Answers the account's address, for the sign-in form that follows. */
 export const resetPassword = (body: ResetPasswordBody) =>
   api.patch('/auth/reset-password', body, { schema: ResetPasswordResult });
-
-/** Whether a reset link can still be used: asked once per page, an answer does not go stale. */
-export const passwordResetQuery = (token: string) =>
-  queryOptions({
-    queryKey: authKeys.passwordReset(token),
-    queryFn: () => checkPasswordReset(token),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });

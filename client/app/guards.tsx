@@ -1,23 +1,14 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { STORAGE_KEYS } from '../../common/constants';
 import { ApiError } from '../api/client';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { apiErrorText } from '../components/forms';
 import { ErrorPage } from '../pages/error/ErrorPage';
 import { useLocalize } from './locale';
-import {
-  isRememberablePath,
-  isSafeLocalPath,
-  localizePath,
-  loginTarget,
-  type RouteRule,
-  routeAccess,
-  splitLocale,
-  toBarePath,
-} from './routing';
+import { isRememberablePath, type RouteRule, routeAccess, splitLocale } from './routing';
 import { useProfile } from './session';
 import { storage } from './storage';
 
@@ -64,23 +55,4 @@ export function Guard({ rule, children }: { rule: RouteRule; children: ReactNode
     case 'redirect':
       return <Navigate replace to={localize(access.to)} />;
   }
-}
-
-/** Login, password-lost and reset: a signed-in user goes to the `redirect` parameter or their home. */
-export function UnauthenticatedOnly({ children }: { children: ReactNode }) {
-  const profileQuery = useProfile();
-  const [searchParams] = useSearchParams();
-  if (profileQuery.isPending) return <DelayedLoader />;
-  const profile = profileQuery.data;
-  if (!profile) return <>{children}</>;
-  const requested = searchParams.get('redirect');
-  const target = isSafeLocalPath(requested)
-    ? toBarePath(requested)
-    : loginTarget({
-        type: profile.type,
-        storedRedirect: storage.get(STORAGE_KEYS.redirect),
-        storedCustomer: storage.get(STORAGE_KEYS.customer),
-        accounts: { ids: profile.accounts.map((a) => a.id), total: profile.accountsTotal },
-      });
-  return <Navigate replace to={localizePath(profile.preferredLocale, target)} />;
 }

@@ -5,7 +5,7 @@ import { isLocale, type Locale } from '../../common/roles';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
-import { Guard, UnauthenticatedOnly } from './guards';
+import { Guard } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
 import { switchLanguage } from '../i18n';
 import { reloadOnce } from './reload';
@@ -37,18 +37,7 @@ export function preloadPage(pathname: string): void {
     .catch(() => {});
 }
 
-const LoginPage = page(() => import('../pages/login/LoginPage'), 'LoginPage', 'login');
 const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage', 'logout');
-const PasswordLostPage = page(
-  () => import('../pages/password-lost/PasswordLostPage'),
-  'PasswordLostPage',
-  'password-lost',
-);
-const ResetPasswordPage = page(
-  () => import('../pages/reset-password/ResetPasswordPage'),
-  'ResetPasswordPage',
-  'reset-password',
-);
 const ConfirmEmailPage = page(
   () => import('../pages/confirm-email/ConfirmEmailPage'),
   'ConfirmEmailPage',
@@ -113,7 +102,17 @@ function LocaleRoot() {
   return isLocale(locale) ? <Localized locale={locale} /> : <AddLocale />;
 }
 
-const unauthenticated = (element: React.ReactNode) => <UnauthenticatedOnly>{element}</UnauthenticatedOnly>;
+/**
+ * Login, password-lost and reset-password are a page of their own, public.html, lighter than this
+ * application (decision 024): reached from here, they are loaded as a page.
+ */
+function SignInPages() {
+  const location = useLocation();
+  useLayoutEffect(() => {
+    window.location.replace(`${location.pathname}${location.search}${location.hash}`);
+  }, [location]);
+  return <DelayedLoader />;
+}
 
 export function AppRoutes() {
   return (
@@ -121,10 +120,10 @@ export function AppRoutes() {
       <Route path="/" element={<AddLocale />} />
       <Route path="/:locale" element={<LocaleRoot />}>
         <Route index element={<Guard rule={ROUTE_RULES.home}>{<HomePage />}</Guard>} />
-        <Route path="login" element={unauthenticated(<LoginPage />)} />
+        <Route path="login" element={<SignInPages />} />
         <Route path="logout" element={<LogoutPage />} />
-        <Route path="password-lost" element={unauthenticated(<PasswordLostPage />)} />
-        <Route path="reset-password/:token" element={unauthenticated(<ResetPasswordPage />)} />
+        <Route path="password-lost" element={<SignInPages />} />
+        <Route path="reset-password/:token" element={<SignInPages />} />
         <Route path="confirm-email/:token" element={<ConfirmEmailPage />} />
         <Route path="invitation/:key" element={<InvitationPage />} />
         <Route path="sign-up" element={<SignUpPage />} />

@@ -1,7 +1,5 @@
-import { Anchor, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { useLocalize } from '../app/locale';
+import { PublicLink, usePublicLocalize } from '../public/router';
 
 /**
  * Spec 4: the cookie notice at the bottom of the login page. Its link sits inside a sentence, so it is
@@ -10,13 +8,13 @@ import { useLocalize } from '../app/locale';
  */
 export function CookieNotice() {
   const { t } = useTranslation();
-  const localize = useLocalize();
+  const localize = usePublicLocalize();
   return (
-    <Text size="xs" ta="center" data-testid="cookie-notice">
+    <p className="p-text-xs" data-testid="cookie-notice">
       {t('login.cookieNotice')}{' '}
-      <Anchor component={Link} to={localize('/cookies-information')} size="xs" underline="always" fw={600}>
+      <PublicLink to={localize('/cookies-information')} className="p-anchor p-underline">
         {t('login.cookieNoticeLink')}
-      </Anchor>
-    </Text>
+      </PublicLink>
+    </p>
   );
 }

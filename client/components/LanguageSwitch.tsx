@@ -3,13 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { LOCALES, type Locale } from '../../common/roles';
+import type { Locale } from '../../common/roles';
 import { updateProfile } from '../api/auth';
 import { errorText } from '../api/client';
 import { switchLocale } from '../app/routing';
 import { setProfile, useProfile } from '../app/session';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
 import { currentLocale } from '../i18n';
+import { languageSwitchText } from './languageSwitchText';
 import { notify } from './notify';
 
 /** Changes the interface language; a signed-in user's choice is saved, since their profile locale wins. */
@@ -44,11 +45,7 @@ export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const { switchTo, pending } = useSwitchLanguage();
   const locale = currentLocale(i18n.language);
-  const other = LOCALES.find((l) => l !== locale) ?? locale;
-  // The button shows the language's own name; its accessible name starts with it (so speech control
-  // finds it) and goes on in the current language.
-  const name = t(`language.${other}`);
-  const label = t('language.switchTo', { native: name, language: t(`language.names.${other}`) });
+  const { other, name, label } = languageSwitchText(t, locale);
   return (
     <Button
       variant="subtle"

@@ -9,6 +9,8 @@ import type { Locale } from '../../common/roles';
 import { CONFIG_KEY, PROFILE_KEY } from '../app/session';
 import { cssVariablesResolver, theme } from '../app/theme';
 import { createI18n } from '../i18n';
+import { PublicRouter, usePublicRouter } from '../public/router';
+import { PublicSessionProvider } from '../public/session';
 
 export const builtinConfig: PublicConfig = {
   captcha: { provider: 'builtin' },
@@ -80,4 +82,36 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
     </I18nextProvider>,
   );
   return { ...result, queryClient };
+}
+
+/** Shows where the sign-in pages' router is, so that a navigation can be asserted. */
+function PublicLocation() {
+  const { location } = usePublicRouter();
+  return (
+    <output data-testid="location" data-state={JSON.stringify(location.state ?? null)}>
+      {location.pathname}
+    </output>
+  );
+}
+
+/**
+ * Renders one sign-in page as public.html does (translations, the visitor's session and settings,
+ * the sign-in pages' router), at `path` with the history `state` another page handed over.
+ */
+export function renderPublicPage(
+  ui: ReactElement,
+  { path = '/en/login', profile = null, config = builtinConfig, state }: Omit<RenderPageOptions, 'route'> = {},
+) {
+  const locale = (path.split('/')[1] || 'en') as Locale;
+  window.history.replaceState(state ?? null, '', path);
+  return render(
+    <I18nextProvider i18n={createI18n(locale)}>
+      <PublicSessionProvider session={{ profile: Promise.resolve(profile), config: Promise.resolve(config) }}>
+        <PublicRouter>
+          {ui}
+          <PublicLocation />
+        </PublicRouter>
+      </PublicSessionProvider>
+    </I18nextProvider>,
+  );
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-const CLIENT_SOURCES = ['client', 'common', 'index.html', 'vite.config.ts'];
+const CLIENT_SOURCES = ['client', 'common', 'index.html', 'public.html', 'vite.config.ts'];
 
 function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;

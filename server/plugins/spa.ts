@@ -4,29 +4,28 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
+import { isPublicPage } from '../../common/public-pages';
 
 /** Files the build writes for its own use, never served: source maps, and the .br/.gz twins by name. */
 const PRIVATE_FILE = /\.(map|br|gz)$/i;
 
 /**
- * Serves the built client: hashed assets cached for good, every other page path answered with
- * index.html (history fallback) so the client's router decides; unknown /api paths answer the JSON 404.
+ * Serves the built client: hashed assets cached for good, the sign-in pages answered with public.html
+ * (their light page, decision 024), every other page path with index.html (history fallback) so the
+ * client's router decides; unknown /api paths answer the JSON 404.
  * The build writes a brotli and a gzip copy of each text file (vite.config.ts); the copy the browser
  * accepts is sent as it is, with no compression per request (decision 020).
  */
 async function spaPlugin(app: FastifyInstance) {
   const root = app.ctx.config.staticDir;
-  const index = path.join(root, 'index.html');
 
-  const sendIndex = (reply: FastifyReply) => {
+  const sendIndex = (reply: FastifyReply, pathname = '/') => {
+    const page = isPublicPage(pathname) ? 'public.html' : 'index.html';
     // Checked per request: a rebuild during development empties the folder for a moment.
-    if (!fs.existsSync(index)) {
+    if (!fs.existsSync(path.join(root, page))) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');
     }
-    return reply
-      .header('Cache-Control', 'no-cache')
-      .type('text/html')
-      .sendFile('index.html', root, { cacheControl: false });
+    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile(page, root, { cacheControl: false });
   };
 
   if (fs.existsSync(root)) {
@@ -62,7 +61,7 @@ async function spaPlugin(app: FastifyInstance) {
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
       return reply.status(404).type('text/plain').send('Not found');
     }
-    return sendIndex(reply);
+    return sendIndex(reply, pathname);
   });
 }
 

@@ -11,6 +11,7 @@ import { COMPRESS_THRESHOLD_BYTES } from './compression';
 // source map next to the script, the build manifest, and a small file left uncompressed.
 const SCRIPT = `console.log(${JSON.stringify('portal '.repeat(500))});\n`;
 const INDEX = `<!doctype html><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
+const PUBLIC = `<!doctype html><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
 
 function clientBuild() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
@@ -19,6 +20,7 @@ function clientBuild() {
   const write = (file: string, content: string | Buffer) => fs.writeFileSync(path.join(dir, file), content);
   for (const [file, content] of [
     ['index.html', INDEX],
+    ['public.html', PUBLIC],
     ['assets/index-abc123.js', SCRIPT],
   ]) {
     write(file, content);
@@ -84,13 +86,23 @@ describe('static files and compression', () => {
   });
 
   it('sends index.html compressed and never cached without asking again', async () => {
-    for (const url of ['/', '/en/login']) {
+    for (const url of ['/', '/en/users', '/fr/accounts/3', '/en/login/more', '/login']) {
       const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-encoding'], url).toBe('br');
       expect(page.headers['content-type'], url).toMatch(/text\/html/);
       expect(page.headers['cache-control'], url).toBe('no-cache');
       expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(INDEX);
+    }
+  });
+
+  it('answers the sign-in pages with their own light page, compressed and never cached', async () => {
+    for (const url of ['/en/login', '/fr/login?redirect=%2Fusers', '/en/password-lost', '/fr/reset-password/abc']) {
+      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-encoding'], url).toBe('br');
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(PUBLIC);
     }
   });
 

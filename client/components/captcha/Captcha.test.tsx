@@ -2,13 +2,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
-import { renderPage } from '../../test/render';
+import { renderPublicPage } from '../../test/render';
 import { Captcha } from './Captcha';
 
 function renderCaptcha(path = '/en/login') {
   fakeApi({});
   const onChange = vi.fn();
-  renderPage(<Captcha onChange={onChange} />, { path, route: '/:locale/login', profile: null });
+  renderPublicPage(<Captcha onChange={onChange} />, { path });
   return onChange;
 }
 

@@ -1,7 +1,7 @@
-import { Alert, Loader } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConfig } from '../../app/session';
+import { usePublicConfig } from '../../public/session';
+import { Alert, Spinner } from '../../public/ui';
 import { Recaptcha } from './Recaptcha';
 
 export interface CaptchaProps {
@@ -12,15 +12,15 @@ export interface CaptchaProps {
 /** Remount (change its `key`) to get a fresh challenge: the server accepts each answer once. */
 export function Captcha({ onChange }: CaptchaProps) {
   const { t } = useTranslation();
-  const config = useConfig();
-  if (config.isError) {
+  const config = usePublicConfig();
+  if (config.error !== undefined) {
     return (
       <Alert color="red" role="alert" data-testid="captcha">
         {t('captcha.recaptchaFailed')}
       </Alert>
     );
   }
-  if (!config.data) return <Loader size="sm" aria-label={t('captcha.loading')} />;
+  if (!config.data) return <Spinner label={t('captcha.loading')} />;
   const captcha = config.data.captcha;
   return (
     <div data-testid="captcha">
@@ -62,6 +62,6 @@ function BuiltinCaptcha({ onChange }: CaptchaProps) {
   }, []);
 
   if (widget === 'failed') return <Alert color="red">{t('captcha.loadFailed')}</Alert>;
-  if (!widget) return <Loader size="sm" aria-label={t('captcha.loading')} />;
+  if (!widget) return <Spinner label={t('captcha.loading')} />;
   return <widget.Component onChange={onChange} />;
 }

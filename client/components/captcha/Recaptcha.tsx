@@ -1,6 +1,6 @@
-import { Alert, Loader } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Alert, Spinner } from '../../public/ui';
 
 interface Grecaptcha {
   ready(callback: () => void): void;
@@ -75,7 +75,7 @@ export function Recaptcha({ siteKey, onChange }: { siteKey: string; onChange: (r
 
   return (
     <>
-      {state === 'loading' && <Loader size="sm" aria-label={t('captcha.loading')} />}
+      {state === 'loading' && <Spinner label={t('captcha.loading')} />}
       {state === 'failed' && <Alert color="red">{t('captcha.recaptchaFailed')}</Alert>}
       <div ref={container} />
     </>

@@ -2,11 +2,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '../../test/fakeApi';
-import { renderPage } from '../../test/render';
+import { renderPublicPage } from '../../test/render';
 import { LoginPage } from './LoginPage';
 
-const renderLogin = (path = '/en/login', state?: unknown) =>
-  renderPage(<LoginPage />, { path, route: '/:locale/login', profile: null, state });
+const renderLogin = (path = '/en/login', state?: unknown) => renderPublicPage(<LoginPage />, { path, state });
 
 function signIn(email = 'casey@demo.portal', password = 'Demo-Password-2024!') {
   fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });

@@ -1,29 +1,29 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
 import { LoginBody } from '../../../common/api/auth';
 import { CAPTCHA_REQUIRED_STATUS, STORAGE_KEYS } from '../../../common/constants';
 import { login } from '../../api/auth';
 import { ApiError } from '../../api/client';
-import { useLocalize } from '../../app/locale';
-import { setProfile, useConfig } from '../../app/session';
 import { storage } from '../../app/storage';
+import { usePageTitle } from '../../app/title';
 import { Captcha } from '../../components/captcha/Captcha';
 import { CookieNotice } from '../../components/CookieNotice';
 import { apiErrorText, namesField } from '../../components/forms';
 import { useSchemaForm } from '../../components/useSchemaForm';
-import { usePageTitle } from '../../app/title';
+import { pageLoad, PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
+import { signedInTarget, useAction, usePublicConfig } from '../../public/session';
+import { Alert, Button, Card, TextField } from '../../public/ui';
 
 interface Values extends Record<string, unknown> {
   email: string;
   password: string;
 }
 
-/** What another page may hand the login page: the address just used (after a password reset). */
+/** What another page may hand the login page: the address just used, after a password reset. */
 export interface LoginLocationState {
   email?: string;
+  /** The password was just changed: the page says so. */
+  passwordChanged?: boolean;
 }
 
 /** Where a sign-in for the support site goes once the session exists (spec 4, SSO return target). */
@@ -33,11 +33,12 @@ export function ssoRedirectUrl(target: string): string {
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const localize = useLocalize();
+  const localize = usePublicLocalize();
+  const { location } = usePublicRouter();
   usePageTitle(t('login.pageTitle'));
-  const queryClient = useQueryClient();
-  const config = useConfig().data;
-  const givenEmail = (useLocation().state as LoginLocationState | null)?.email ?? '';
+  const config = usePublicConfig().data;
+  const given = (location.state as LoginLocationState | null) ?? {};
+  const givenEmail = given.email ?? '';
   const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: { email: givenEmail, password: '' },
@@ -47,6 +48,7 @@ export function LoginPage() {
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaKey, setCaptchaKey] = useState(0);
   const [feedback, setFeedback] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
 
   function onCaptcha(response: string | null) {
     setCaptcha(response);
@@ -64,15 +66,12 @@ export function LoginPage() {
     }
   }
 
-  const signIn = useMutation({
-    mutationFn: (body: LoginBody) => login(LoginBody.parse(body)),
+  const signIn = useAction((body: LoginBody) => login(LoginBody.parse(body)), {
     onSuccess: (profile) => {
-      if (ssoRedirect) {
-        window.location.assign(ssoRedirectUrl(ssoRedirect));
-        return;
-      }
-      // The unauthenticated-only guard sends the now signed-in user on (spec 4 "Login success").
-      setProfile(queryClient, profile);
+      // Spec 4 "Login success": on to the support site, else into the application (a page load:
+      // the signed-in application is another page, decision 024).
+      setLeaving(true);
+      pageLoad.assign(ssoRedirect ? ssoRedirectUrl(ssoRedirect) : signedInTarget(profile, location.search));
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === CAPTCHA_REQUIRED_STATUS) {
@@ -96,66 +95,65 @@ export function LoginPage() {
       return;
     }
     setFeedback(null);
-    signIn.mutate({ ...values, recaptchaResponse: captcha ?? undefined });
+    signIn.run({ ...values, recaptchaResponse: captcha ?? undefined });
   }
 
   return (
-    <Stack maw={440} mx="auto" mt="xl" gap="lg">
-      <Paper withBorder shadow="sm" p="xl" radius="md">
-        <Stack gap="md">
-          <Title order={1} size="h2">
-            {ssoRedirect ? t('login.titleSupport') : t('login.titleDownloadCenter')}
-          </Title>
-          <Group>
-            <Button variant="light" size="compact-sm" onClick={toggleSso} data-testid="login-sso-switch">
-              {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
-            </Button>
-          </Group>
-          <form ref={ref} onSubmit={onSubmit(send)} noValidate>
-            <Stack gap="sm">
-              <TextInput
-                label={t('login.email')}
-                type="email"
-                name="email"
-                autoComplete="username"
-                autoFocus={!givenEmail}
-                {...form.getInputProps('email')}
-              />
-              <TextInput
-                label={t('login.password')}
-                type="password"
-                name="password"
-                autoComplete="current-password"
-                autoFocus={Boolean(givenEmail)}
-                {...form.getInputProps('password')}
-              />
-              {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
-              {feedback && (
-                <Alert color="red" role="alert" data-testid="login-error">
-                  {feedback}
-                </Alert>
-              )}
-              <Button type="submit" loading={signIn.isPending} fullWidth>
-                {t('login.submit')}
-              </Button>
-            </Stack>
-          </form>
-          <Group justify="space-between">
-            <Anchor component={Link} to={localize('/password-lost')} size="sm">
-              {t('login.forgotPassword')}
-            </Anchor>
-            <Anchor component={Link} to={localize('/cookies-information')} size="sm">
-              {t('login.cookiesInformation')}
-            </Anchor>
-          </Group>
-          {config?.devMailbox && (
-            <Anchor href="/dev/mailbox" size="sm" data-testid="dev-mailbox-link">
-              {t('login.devMailbox')}
-            </Anchor>
+    <div className="p-page p-stack">
+      <Card>
+        <h1 className="p-title">{ssoRedirect ? t('login.titleSupport') : t('login.titleDownloadCenter')}</h1>
+        <div>
+          <Button variant="light" size="compact" onClick={toggleSso} data-testid="login-sso-switch">
+            {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
+          </Button>
+        </div>
+        {given.passwordChanged && !feedback && (
+          <Alert color="teal" role="status" data-testid="login-notice">
+            {t('resetPassword.success')}
+          </Alert>
+        )}
+        <form ref={ref} onSubmit={onSubmit(send)} noValidate className="p-stack-sm">
+          <TextField
+            label={t('login.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            autoFocus={!givenEmail}
+            {...form.getInputProps('email')}
+          />
+          <TextField
+            label={t('login.password')}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            autoFocus={Boolean(givenEmail)}
+            {...form.getInputProps('password')}
+          />
+          {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
+          {feedback && (
+            <Alert color="red" role="alert" data-testid="login-error">
+              {feedback}
+            </Alert>
           )}
-        </Stack>
-      </Paper>
+          <Button type="submit" loading={signIn.pending || leaving} fullWidth>
+            {t('login.submit')}
+          </Button>
+        </form>
+        <div className="p-group">
+          <PublicLink to={localize('/password-lost')} className="p-anchor p-anchor-sm">
+            {t('login.forgotPassword')}
+          </PublicLink>
+          <PublicLink to={localize('/cookies-information')} className="p-anchor p-anchor-sm">
+            {t('login.cookiesInformation')}
+          </PublicLink>
+        </div>
+        {config?.devMailbox && (
+          <a href="/dev/mailbox" className="p-anchor p-anchor-sm" data-testid="dev-mailbox-link">
+            {t('login.devMailbox')}
+          </a>
+        )}
+      </Card>
       <CookieNotice />
-    </Stack>
+    </div>
   );
 }

@@ -2,11 +2,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '../../test/fakeApi';
-import { renderPage } from '../../test/render';
+import { renderPublicPage } from '../../test/render';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
 const renderReset = (path: string) =>
-  renderPage(<ResetPasswordPage />, { path, route: '/:locale/reset-password/:token', profile: null });
+  renderPublicPage(<ResetPasswordPage token={path.split('/').at(-1) ?? ''} />, { path });
 
 describe('ResetPasswordPage', () => {
   it('checks the token of the address on load and shows the invalid view with a way to a new link', async () => {
@@ -73,9 +73,13 @@ describe('ResetPasswordPage', () => {
     fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: password } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
 
-    const location = await screen.findByTestId('location');
-    expect(location.textContent).toBe('/en/login');
-    expect(JSON.parse(location.getAttribute('data-state') ?? 'null')).toEqual({ email: 'casey@demo.portal' });
+    const location = screen.getByTestId('location');
+    await waitFor(() => expect(location.textContent).toBe('/en/login'));
+    expect(window.location.pathname).toBe('/en/login');
+    expect(JSON.parse(location.getAttribute('data-state') ?? 'null')).toEqual({
+      email: 'casey@demo.portal',
+      passwordChanged: true,
+    });
     expect(api.calls('PATCH /api/auth/reset-password')[0].body).toEqual({
       passwordResetToken: 'fresh-token',
       password,

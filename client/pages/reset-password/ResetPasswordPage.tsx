@@ -1,17 +1,15 @@
-import { Alert, Anchor, Button, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
 import { ResetPasswordForm } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { passwordResetQuery, resetPassword } from '../../api/auth';
+import { checkPasswordReset, resetPassword } from '../../api/auth';
 import { ApiError } from '../../api/client';
-import { useLocalize } from '../../app/locale';
-import { DelayedLoader } from '../../components/DelayedLoader';
-import { apiErrorText, fieldErrorsOf } from '../../components/forms';
-import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
 import { usePageTitle } from '../../app/title';
+import { apiErrorText, fieldErrorsOf } from '../../components/forms';
+import { useSchemaForm } from '../../components/useSchemaForm';
+import { PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
+import { useAction, useSettled } from '../../public/session';
+import { Alert, Button, Card, DelayedLoader, TextField } from '../../public/ui';
 import type { LoginLocationState } from '../login/LoginPage';
 
 function isInvalidToken(error: unknown): boolean {
@@ -21,92 +19,87 @@ function isInvalidToken(error: unknown): boolean {
   );
 }
 
-export function ResetPasswordPage() {
+export function ResetPasswordPage({ token }: { token: string }) {
   const { t } = useTranslation();
-  const localize = useLocalize();
+  const localize = usePublicLocalize();
+  const { navigate } = usePublicRouter();
   usePageTitle(t('resetPassword.title'));
-  const navigate = useNavigate();
-  const token = useParams().token ?? '';
-  const check = useQuery(passwordResetQuery(token));
+  const check = useSettled(useMemo(() => checkPasswordReset(token), [token]));
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<ResetPasswordForm>({
     initialValues: { password: '', confirmation: '' },
     schema: ResetPasswordForm,
     options: { validateInputOnBlur: true },
   });
 
-  const reset = useMutation({
-    mutationFn: (password: string) => resetPassword({ passwordResetToken: token, password }),
+  const reset = useAction((password: string) => resetPassword({ passwordResetToken: token, password }), {
     onSuccess: ({ email }) => {
-      notify({ status: 'success', message: t('resetPassword.success') });
-      // The sign-in form opens with the account's address filled in: only the password is left to type.
-      const state: LoginLocationState = { email };
-      void navigate(localize('/login'), { replace: true, state });
+      // The sign-in form opens with the account's address filled in and says the password changed:
+      // only the password is left to type.
+      const state: LoginLocationState = { email, passwordChanged: true };
+      navigate(localize('/login'), { replace: true, state });
     },
     onError: showFieldErrors,
   });
-  const feedback = reset.error
-    ? t('resetPassword.error', { error: fieldErrorsOf(reset.error, t).password ?? apiErrorText(reset.error, t) })
-    : null;
+  const feedback =
+    reset.error !== undefined
+      ? t('resetPassword.error', {
+          error: fieldErrorsOf(reset.error, t).password ?? apiErrorText(reset.error, t),
+        })
+      : null;
 
   let body: React.ReactNode;
-  if (check.isPending) {
+  if (check.pending) {
     body = <DelayedLoader />;
-  } else if (check.isError) {
+  } else if (check.error !== undefined) {
     body = (
-      <Stack gap="sm">
+      <div className="p-stack-sm">
         <Alert color="red" role="alert" data-testid="reset-invalid-token">
           {isInvalidToken(check.error) ? t('resetPassword.invalidToken') : apiErrorText(check.error, t)}
         </Alert>
-        <Anchor component={Link} to={localize('/password-lost')}>
+        <PublicLink to={localize('/password-lost')} className="p-anchor">
           {t('resetPassword.requestNewLink')}
-        </Anchor>
-      </Stack>
+        </PublicLink>
+      </div>
     );
   } else {
     body = (
-      <form ref={ref} onSubmit={onSubmit((values) => reset.mutate(values.password))} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label={t('resetPassword.password')}
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            autoFocus
-            description={t('resetPassword.rules')}
-            required
-            withAsterisk={false}
-            {...form.getInputProps('password')}
-          />
-          <TextInput
-            label={t('resetPassword.confirmation')}
-            type="password"
-            name="confirm-password"
-            required
-            withAsterisk={false}
-            autoComplete="new-password"
-            {...form.getInputProps('confirmation')}
-          />
-          {feedback && (
-            <Alert color="red" role="alert" data-testid="reset-feedback">
-              {feedback}
-            </Alert>
-          )}
-          <Button type="submit" loading={reset.isPending} fullWidth>
-            {t('resetPassword.submit')}
-          </Button>
-        </Stack>
+      <form ref={ref} onSubmit={onSubmit((values) => reset.run(values.password))} noValidate className="p-stack-sm">
+        <TextField
+          label={t('resetPassword.password')}
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          autoFocus
+          description={t('resetPassword.rules')}
+          required
+          {...form.getInputProps('password')}
+        />
+        <TextField
+          label={t('resetPassword.confirmation')}
+          type="password"
+          name="confirm-password"
+          required
+          autoComplete="new-password"
+          {...form.getInputProps('confirmation')}
+        />
+        {feedback && (
+          <Alert color="red" role="alert" data-testid="reset-feedback">
+            {feedback}
+          </Alert>
+        )}
+        <Button type="submit" loading={reset.pending} fullWidth>
+          {t('resetPassword.submit')}
+        </Button>
       </form>
     );
   }
 
   return (
-    <Paper withBorder shadow="sm" p="xl" radius="md" maw={440} mx="auto" mt="xl">
-      <Stack gap="md">
-        <Title order={1} size="h2">
-          {t('resetPassword.title')}
-        </Title>
+    <div className="p-page">
+      <Card>
+        <h1 className="p-title">{t('resetPassword.title')}</h1>
         {body}
-      </Stack>
-    </Paper>
+      </Card>
+    </div>
   );
 }

@@ -1,0 +1,186 @@
+import type { i18n as I18n } from 'i18next';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useLayoutEffect } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { ErrorBoundary } from '../app/ErrorBoundaryBase';
+import { isChunkLoadError, reloadOnce, reloader } from '../app/reload';
+import { splitLocale, switchLocale } from '../app/routing';
+import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
+import { usePageTitle } from '../app/title';
+import { LogoMark } from '../components/LogoMark';
+import { languageSwitchText } from '../components/languageSwitchText';
+import { switchLanguage } from '../i18n';
+import { pageLoad, PublicLink, PublicRouter, usePublicLocalize, usePublicRouter } from './router';
+import { type PublicSession, PublicSessionProvider, signedInTarget, usePublicProfile } from './session';
+import { Button, DelayedLoader } from './ui';
+
+/**
+ * The sign-in pages (public.html): the portal's header, the pages, and the error page when a page
+ * fails, with React, i18next and the shared form pattern but without the signed-in application's
+ * libraries (decision 024). A signed-in visitor is sent on to the application.
+ */
+
+const pageCode = new Map<string, () => Promise<unknown>>();
+
+function page<K extends string, M extends Record<K, ComponentType<any>>>(
+  segment: string,
+  load: () => Promise<M>,
+  name: K,
+) {
+  pageCode.set(segment, load);
+  return lazy(() => load().then((module) => ({ default: module[name] as M[K] })));
+}
+
+const LoginPage = page('login', () => import('../pages/login/LoginPage'), 'LoginPage');
+const PasswordLostPage = page(
+  'password-lost',
+  () => import('../pages/password-lost/PasswordLostPage'),
+  'PasswordLostPage',
+);
+const ResetPasswordPage = page(
+  'reset-password',
+  () => import('../pages/reset-password/ResetPasswordPage'),
+  'ResetPasswordPage',
+);
+
+/** Starts fetching the page's code at once, beside its texts and the session. */
+export function preloadPublicPage(pathname: string): void {
+  const segment = splitLocale(pathname).path.split('/')[1] ?? '';
+  pageCode
+    .get(segment)?.()
+    .catch(() => {});
+}
+
+const MAIN_ID = 'main-content';
+
+function LanguageButton() {
+  const { t } = useTranslation();
+  const { location, locale, navigate } = usePublicRouter();
+  const { other, name, label } = languageSwitchText(t, locale);
+  return (
+    <Button
+      variant="subtle"
+      size="compact"
+      title={label}
+      aria-label={label}
+      onClick={() => {
+        storage.set(LOCALE_STORAGE_KEY, other);
+        navigate(switchLocale(location.pathname, location.search, location.hash, other), { state: location.state });
+      }}
+      data-testid="language-switch"
+    >
+      <span lang={other}>{name}</span>
+    </Button>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const localize = usePublicLocalize();
+  return (
+    <>
+      <a
+        href={`#${MAIN_ID}`}
+        className="skip-link"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById(MAIN_ID)?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
+      <header className="p-header">
+        <PublicLink to={localize('/login')} className="p-brand" data-testid="nav-brand">
+          <LogoMark />
+          {t('app.name')}
+        </PublicLink>
+        <LanguageButton />
+      </header>
+      <main id={MAIN_ID} tabIndex={-1} className="p-main">
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** Spec 8's error page for a page that failed: a reload for a new release, and the link home. */
+function PageFailed({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const localize = usePublicLocalize();
+  const title = t('errors.titleUnknown');
+  usePageTitle(title);
+  return (
+    <div className="p-stack p-error-page" data-testid="error-page">
+      <h1 className="p-title">{title}</h1>
+      <p role="alert">{isChunkLoadError(error) ? t('errors.pageLoadFailed') : t('errors.pageFailed')}</p>
+      <div className="p-group">
+        <Button variant="light" onClick={() => reloader.reload()} data-testid="error-retry">
+          {t('app.reload')}
+        </Button>
+        <a href={localize('/')} className="p-anchor">
+          {t('errors.backHome')}
+        </a>
+      </div>
+    </div>
+  );
+}
+
+function Page() {
+  const { location } = usePublicRouter();
+  const { path } = splitLocale(location.pathname);
+  const reset = /^\/reset-password\/([^/]+)\/?$/.exec(path);
+  if (reset) return <ResetPasswordPage key={reset[1]} token={decodeURIComponent(reset[1])} />;
+  if (path.startsWith('/password-lost')) return <PasswordLostPage />;
+  return <LoginPage />;
+}
+
+/** Login, password-lost and reset are for visitors: a signed-in user goes on to the application. */
+function VisitorsOnly({ children }: { children: ReactNode }) {
+  const profile = usePublicProfile();
+  const { location } = usePublicRouter();
+  const target = profile.data ? signedInTarget(profile.data, location.search) : null;
+  useEffect(() => {
+    if (target) pageLoad.replace(target);
+  }, [target]);
+  if (profile.pending || target) return <DelayedLoader />;
+  return <>{children}</>;
+}
+
+function Localized({ i18n }: { i18n: I18n }) {
+  const { location, locale } = usePublicRouter();
+  useLayoutEffect(() => {
+    // Texts that cannot be fetched: reload once; until then the page stays in the language it has.
+    if (i18n.language !== locale)
+      void switchLanguage(i18n, locale).then((switched) => {
+        if (!switched) reloadOnce();
+      });
+    document.documentElement.lang = locale;
+    storage.set(LOCALE_STORAGE_KEY, locale);
+  }, [i18n, locale]);
+  return (
+    <Shell>
+      <ErrorBoundary
+        resetKey={location.pathname}
+        onChunkError={() => reloadOnce()}
+        fallback={(error) => <PageFailed error={error} />}
+      >
+        <Suspense fallback={<DelayedLoader />}>
+          <VisitorsOnly>
+            <Page />
+          </VisitorsOnly>
+        </Suspense>
+      </ErrorBoundary>
+    </Shell>
+  );
+}
+
+export function PublicApp({ i18n, session }: { i18n: I18n; session: PublicSession }) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <PublicSessionProvider session={session}>
+        <PublicRouter>
+          <Localized i18n={i18n} />
+        </PublicRouter>
+      </PublicSessionProvider>
+    </I18nextProvider>
+  );
+}

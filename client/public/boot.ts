@@ -1,0 +1,19 @@
+import { getConfig, getProfile } from '../api/auth';
+import { detectLocale, splitLocale } from '../app/routing';
+import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
+import { loadTranslations } from '../i18n';
+
+/*
+ * Imported first by the sign-in pages' entry, so that it runs before the rest of the entry: what the
+ * first page needs (its texts, the session, the public settings) is asked for side by side at once.
+ */
+export const locale =
+  splitLocale(window.location.pathname).locale ??
+  detectLocale(storage.get(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]);
+document.documentElement.lang = locale;
+
+export const texts = loadTranslations(locale);
+export const session = { profile: getProfile(), config: getConfig() };
+// Read later by the page; a failure here is not one to report before then.
+session.profile.catch(() => {});
+session.config.catch(() => {});
