@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
@@ -17,6 +18,18 @@ const toApi: ProxyOptions = {
     proxy.on('proxyReq', (proxyRequest) => {
       if (proxyRequest.getHeader('origin')) proxyRequest.setHeader('origin', new URL(API_SERVER).origin);
     });
+  },
+};
+
+/** Both HTML pages paint the same loader at once (client/boot-loader.html), in place of its comment. */
+const bootLoader: Plugin = {
+  name: 'boot-loader',
+  transformIndexHtml: {
+    order: 'pre',
+    handler(html) {
+      const loader = fs.readFileSync(fileURLToPath(new URL('client/boot-loader.html', import.meta.url)), 'utf8');
+      return html.replace('<!-- boot-loader -->', loader);
+    },
   },
 };
 
@@ -55,6 +68,7 @@ const signInPages: Plugin = {
 export default defineConfig({
   plugins: [
     react(),
+    bootLoader,
     stylesAfterLoader,
     signInPages,
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;

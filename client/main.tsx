@@ -4,7 +4,7 @@ import './app/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
-import { reloadOnce } from './app/reload';
+import { startFailed } from './app/reload';
 import { preloadPage } from './app/routes';
 import { configQuery, profileQuery } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
@@ -38,17 +38,5 @@ ready.then(
         <App i18n={i18n} queryClient={queryClient} />
       </StrictMode>,
     ),
-  (error: unknown) => {
-    // The texts could not be fetched (a new release, the network): one reload, else say so in both
-    // languages, as the texts needed to say it in one are what is missing.
-    if (reloadOnce()) return;
-    console.error(error);
-    const message = document.createElement('p');
-    message.setAttribute('role', 'alert');
-    message.style.cssText = 'margin: 32px 16px; font-family: system-ui, sans-serif';
-    message.textContent =
-      'The portal could not be loaded: check the connection and reload the page. / ' +
-      'Le portail n’a pas pu être chargé : vérifiez la connexion et rechargez la page.';
-    root.replaceChildren(message);
-  },
+  (error: unknown) => startFailed(root, error),
 );

@@ -1,7 +1,7 @@
 import { AppShell, Container, Group } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { SkipLink } from '../components/SkipLink';
 import { HEADER_HEIGHT } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
@@ -22,30 +22,12 @@ function PublicHeader() {
   );
 }
 
-/** Hidden until focused: keyboard users jump over the top bar to the page itself. */
-function SkipLink() {
-  const { t } = useTranslation();
-  return (
-    <a
-      href={`#${MAIN_ID}`}
-      style={{ position: 'absolute', left: 8, top: 8, zIndex: 1000 }}
-      className="skip-link"
-      onClick={(event) => {
-        event.preventDefault();
-        document.getElementById(MAIN_ID)?.focus();
-      }}
-    >
-      {t('app.skipToContent')}
-    </a>
-  );
-}
-
 /** The top bar is for signed-in users only (spec 2); visitors get the brand and the language switch. */
 export function Shell({ children }: { children: ReactNode }) {
   const profile = useProfile().data;
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={{ base: 'xs', sm: 'md' }}>
-      <SkipLink />
+      <SkipLink targetId={MAIN_ID} />
       <AppShell.Header>
         {profile ? (
           <Suspense fallback={null}>

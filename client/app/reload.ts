@@ -49,3 +49,20 @@ export function reloadOnce(now = Date.now()): boolean {
   reloader.reload();
   return true;
 }
+
+/**
+ * What a page does when the texts it needs before its first render cannot be fetched (a new release,
+ * the network): one reload, else it says so in both languages, as the texts needed to say it in one
+ * are what is missing.
+ */
+export function startFailed(root: HTMLElement, error: unknown): void {
+  if (reloadOnce()) return;
+  console.error(error);
+  const message = document.createElement('p');
+  message.setAttribute('role', 'alert');
+  message.style.cssText = 'margin: 32px 16px; font-family: system-ui, sans-serif';
+  message.textContent =
+    'The portal could not be loaded: check the connection and reload the page. / ' +
+    'Le portail n’a pas pu être chargé : vérifiez la connexion et rechargez la page.';
+  root.replaceChildren(message);
+}

@@ -7,9 +7,8 @@ import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
-import { switchLanguage } from '../i18n';
-import { reloadOnce } from './reload';
 import { Shell } from './Shell';
+import { useInterfaceLocale } from './useInterfaceLocale';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
 
@@ -69,16 +68,7 @@ function Localized({ locale }: { locale: Locale }) {
   const { i18n } = useTranslation();
   const location = useLocation();
   const profile = useProfile().data;
-  useLayoutEffect(() => {
-    // Texts that cannot be fetched (a new release, no network): reload once to pick up the release;
-    // until then the page stays readable in the language it has.
-    if (i18n.language !== locale)
-      void switchLanguage(i18n, locale).then((switched) => {
-        if (!switched) reloadOnce();
-      });
-    document.documentElement.lang = locale;
-    storage.set(LOCALE_STORAGE_KEY, locale);
-  }, [i18n, locale]);
+  useInterfaceLocale(i18n, locale);
   // Spec 2: the signed-in user's preferred locale wins over the one in the path.
   if (profile && profile.preferredLocale !== locale) {
     return (

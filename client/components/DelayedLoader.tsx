@@ -1,18 +1,12 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOADER_DELAY_MS } from '../../common/constants';
+import { useDelayedVisible } from './useDelayedVisible';
 
 /** Spec 9: the loader only appears after 200 ms, so fast answers do not flash a spinner. */
 export function DelayedLoader({ delay = LOADER_DELAY_MS }: { delay?: number }) {
   const { t } = useTranslation();
-  const [visible, setVisible] = useState(delay <= 0);
-  useEffect(() => {
-    if (delay <= 0) return;
-    const timer = setTimeout(() => setVisible(true), delay);
-    return () => clearTimeout(timer);
-  }, [delay]);
-  if (!visible) return null;
+  if (!useDelayedVisible(delay)) return null;
   return (
     // The spinner is decoration; the status text is what assistive technologies read.
     <Center py="xl" role="status" data-testid="loader">

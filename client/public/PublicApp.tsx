@@ -1,14 +1,15 @@
 import type { i18n as I18n } from 'i18next';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useLayoutEffect } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../app/ErrorBoundaryBase';
 import { isChunkLoadError, reloadOnce, reloader } from '../app/reload';
+import { useInterfaceLocale } from '../app/useInterfaceLocale';
 import { splitLocale, switchLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
 import { usePageTitle } from '../app/title';
 import { LogoMark } from '../components/LogoMark';
 import { languageSwitchText } from '../components/languageSwitchText';
-import { switchLanguage } from '../i18n';
+import { SkipLink } from '../components/SkipLink';
 import { pageLoad, PublicLink, PublicRouter, usePublicLocalize, usePublicRouter } from './router';
 import { type PublicSession, PublicSessionProvider, signedInTarget, usePublicProfile } from './session';
 import { Button, DelayedLoader } from './ui';
@@ -78,16 +79,7 @@ function Shell({ children }: { children: ReactNode }) {
   const localize = usePublicLocalize();
   return (
     <>
-      <a
-        href={`#${MAIN_ID}`}
-        className="skip-link"
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById(MAIN_ID)?.focus();
-        }}
-      >
-        {t('app.skipToContent')}
-      </a>
+      <SkipLink targetId={MAIN_ID} />
       <header className="p-header">
         <PublicLink to={localize('/login')} className="p-brand" data-testid="nav-brand">
           <LogoMark />
@@ -147,15 +139,7 @@ function VisitorsOnly({ children }: { children: ReactNode }) {
 
 function Localized({ i18n }: { i18n: I18n }) {
   const { location, locale } = usePublicRouter();
-  useLayoutEffect(() => {
-    // Texts that cannot be fetched: reload once; until then the page stays in the language it has.
-    if (i18n.language !== locale)
-      void switchLanguage(i18n, locale).then((switched) => {
-        if (!switched) reloadOnce();
-      });
-    document.documentElement.lang = locale;
-    storage.set(LOCALE_STORAGE_KEY, locale);
-  }, [i18n, locale]);
+  useInterfaceLocale(i18n, locale);
   return (
     <Shell>
       <ErrorBoundary

@@ -1,6 +1,7 @@
-import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOADER_DELAY_MS } from '../../common/constants';
+import { useDelayedVisible } from '../components/useDelayedVisible';
 
 /*
  * The few widgets the sign-in pages need, drawn by public.css in the theme's colours and sizes, so
@@ -109,13 +110,7 @@ export function Spinner({ label }: { label: string }) {
 /** Spec 9: the loader appears after 200 ms, so fast answers do not flash a spinner. */
 export function DelayedLoader({ delay = LOADER_DELAY_MS }: { delay?: number }) {
   const { t } = useTranslation();
-  const [visible, setVisible] = useState(delay <= 0);
-  useEffect(() => {
-    if (delay <= 0) return;
-    const timer = setTimeout(() => setVisible(true), delay);
-    return () => clearTimeout(timer);
-  }, [delay]);
-  if (!visible) return null;
+  if (!useDelayedVisible(delay)) return null;
   return (
     <div className="p-loader" role="status" data-testid="loader">
       <span className="p-spinner p-spinner-large" aria-hidden="true" />
