@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { isPublicPage } from './common/public-pages';
+import { pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
 
 const API_SERVER = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 
@@ -18,6 +19,19 @@ const toApi: ProxyOptions = {
     proxy.on('proxyReq', (proxyRequest) => {
       if (proxyRequest.getHeader('origin')) proxyRequest.setHeader('origin', new URL(API_SERVER).origin);
     });
+  },
+};
+
+/** `<language>.json?sign-in`: the sections of the texts the sign-in pages use (decision 024). */
+const signInTexts: Plugin = {
+  name: 'sign-in-texts',
+  enforce: 'pre',
+  async load(id) {
+    const [file, query] = id.split('?');
+    if (query !== 'sign-in' || !file.endsWith('.json')) return null;
+    this.addWatchFile(file);
+    const texts = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Record<string, unknown>;
+    return `export default ${JSON.stringify(pickSections(texts, SIGN_IN_TEXT_SECTIONS))};`;
   },
 };
 
@@ -68,6 +82,7 @@ const signInPages: Plugin = {
 export default defineConfig({
   plugins: [
     react(),
+    signInTexts,
     bootLoader,
     stylesAfterLoader,
     signInPages,

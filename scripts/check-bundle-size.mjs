@@ -21,7 +21,7 @@ export const ROUTES = [
     name: '/en/login',
     entry: 'public.html',
     budgetKb: 120,
-    lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json'],
+    lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json?sign-in'],
   },
 ];
 export const APP_BUDGET_KB = 400;

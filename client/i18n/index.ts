@@ -7,10 +7,17 @@ import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/rol
  * page does not carry the French texts (decision 020). Every key exists in both languages
  * (locales.test.ts), so there is no fallback language to load as well.
  */
-const importers: Record<Locale, () => Promise<{ default: ResourceKey }>> = {
+export type TranslationSource = Record<Locale, () => Promise<{ default: ResourceKey }>>;
+
+let importers: TranslationSource = {
   en: () => import('./en.json'),
   fr: () => import('./fr.json'),
 };
+
+/** Where the languages' texts come from: a page that needs only some of them says so first. */
+export function setTranslationSource(source: TranslationSource): void {
+  importers = source;
+}
 
 const loaded = new Map<Locale, ResourceKey>();
 

@@ -1,7 +1,7 @@
 import { getConfig, getProfile } from '../api/auth';
 import { detectLocale, splitLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
-import { loadTranslations } from '../i18n';
+import { loadTranslations, setTranslationSource } from '../i18n';
 
 /*
  * Imported first by the sign-in pages' entry, so that it runs before the rest of the entry: what the
@@ -12,6 +12,11 @@ export const locale =
   detectLocale(storage.get(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]);
 document.documentElement.lang = locale;
 
+// Only the sign-in pages' sections of the texts (signInTexts.ts), for this language and the other.
+setTranslationSource({
+  en: () => import('../i18n/en.json?sign-in'),
+  fr: () => import('../i18n/fr.json?sign-in'),
+});
 export const texts = loadTranslations(locale);
 export const session = { profile: getProfile(), config: getConfig() };
 // Read later by the page; a failure here is not one to report before then.

@@ -25,7 +25,7 @@ export function PublicSessionProvider({ session, children }: { session: PublicSe
 
 const settled = new WeakMap<Promise<unknown>, Settled<unknown>>();
 
-export function useSettled<T>(promise: Promise<T>): Settled<T> {
+function useSettled<T>(promise: Promise<T>): Settled<T> {
   const [state, setState] = useState<Settled<T>>(() => (settled.get(promise) as Settled<T>) ?? { pending: true });
   useEffect(() => {
     let current = true;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResetPasswordForm } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
@@ -8,7 +8,7 @@ import { usePageTitle } from '../../app/title';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
-import { useAction, useSettled } from '../../public/session';
+import { type Settled, useAction } from '../../public/session';
 import { Alert, Button, Card, DelayedLoader, TextField } from '../../public/ui';
 import type { LoginLocationState } from '../login/LoginPage';
 
@@ -24,7 +24,17 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const localize = usePublicLocalize();
   const { navigate } = usePublicRouter();
   usePageTitle(t('resetPassword.title'));
-  const check = useSettled(useMemo(() => checkPasswordReset(token), [token]));
+  const [check, setCheck] = useState<Settled<unknown>>({ pending: true });
+  useEffect(() => {
+    let current = true;
+    checkPasswordReset(token).then(
+      (data) => current && setCheck({ pending: false, data }),
+      (error: unknown) => current && setCheck({ pending: false, error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<ResetPasswordForm>({
     initialValues: { password: '', confirmation: '' },
     schema: ResetPasswordForm,

@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Locale } from '../../common/roles';
+import en from '../i18n/en.json';
+import fr from '../i18n/fr.json';
+import { apiError, fakeApi } from '../test/fakeApi';
+import { builtinConfig } from '../test/render';
+import { PublicApp } from './PublicApp';
+import { pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
+
+/** An i18next holding only the sign-in pages' sections, which records every key it lacks. */
+function signInI18n(locale: Locale, missing: string[]) {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    resources: { [locale]: { translation: pickSections(locale === 'en' ? en : fr, SIGN_IN_TEXT_SECTIONS) } },
+    lng: locale,
+    fallbackLng: false,
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    saveMissing: true,
+    missingKeyHandler: (_languages, _namespace, key) => missing.push(key),
+  });
+  return instance;
+}
+
+function open(path: string, missing: string[]) {
+  window.history.replaceState(null, '', path);
+  render(
+    <PublicApp
+      i18n={signInI18n(path.startsWith('/fr') ? 'fr' : 'en', missing)}
+      session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
+    />,
+  );
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the sign-in pages’ texts', () => {
+  it('keep the sections the pages use and leave the others out', () => {
+    expect(Object.keys(pickSections(en, SIGN_IN_TEXT_SECTIONS)).sort()).toEqual([...SIGN_IN_TEXT_SECTIONS].sort());
+    expect(pickSections(en, SIGN_IN_TEXT_SECTIONS)).not.toHaveProperty('users');
+  });
+
+  for (const locale of ['en', 'fr'] as const) {
+    it(`are enough for the login page, its refusals and the captcha (${locale})`, async () => {
+      const missing: string[] = [];
+      fakeApi({ 'POST /api/auth/login': () => apiError(420, 'captcha_required', 'Please solve the captcha') });
+      open(`/${locale}/login`, missing);
+      const submit = await screen.findByRole('button', { name: locale === 'en' ? 'Sign in' : 'Se connecter' });
+      fireEvent.click(submit); // empty fields: the schema's messages
+      fireEvent.change(screen.getByLabelText(locale === 'en' ? 'Email' : 'E-mail'), {
+        target: { value: 'casey@demo.portal' },
+      });
+      fireEvent.change(screen.getByLabelText(locale === 'en' ? 'Password' : 'Mot de passe'), {
+        target: { value: 'x' },
+      });
+      fireEvent.click(submit);
+      await screen.findByTestId('captcha');
+      await screen.findByRole('checkbox');
+      expect(missing).toEqual([]);
+    });
+
+    it(`are enough for the password pages (${locale})`, async () => {
+      const missing: string[] = [];
+      fakeApi({
+        'GET /api/auth/check-password-reset': () => apiError(400, 'invalid_token', 'This token seems invalid'),
+      });
+      open(`/${locale}/reset-password/spent`, missing);
+      await screen.findByTestId('reset-invalid-token');
+      fireEvent.click(screen.getByRole('link', { name: locale === 'en' ? 'Request a new link' : /nouveau lien/i }));
+      fireEvent.click(await screen.findByRole('button', { name: locale === 'en' ? 'Send reset link' : /Envoyer/ }));
+      expect(missing).toEqual([]);
+    });
+  }
+});
