@@ -70,6 +70,11 @@ const QUERIES: Query[] = [
     run: (h) => searchCustomers(h.db, page(0, CUSTOMER_PART)),
   },
   { name: 'customers: first page', firstPage: true, run: (h) => searchCustomers(h.db, page(0)) },
+  {
+    name: 'customers: first page with all! (every customer)',
+    firstPage: true,
+    run: (h) => searchCustomers(h.db, page(0, 'all!')),
+  },
   { name: 'customers: tenth page', firstPage: false, run: (h) => searchCustomers(h.db, page(90)) },
   {
     name: "recent actions: a customer's first page",

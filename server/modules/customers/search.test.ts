@@ -145,5 +145,8 @@ describe('searchCustomers', () => {
     const beyond = await search('bulk', 1000);
     expect(beyond).toMatchObject({ total: 1005, capped: false });
     expect(beyond.rows.map((r) => r.name)).toEqual(rows.slice(1000).map((r) => r.name));
+    // a page past the last match still says how many there are
+    expect(await search('bulk', 2000)).toEqual({ rows: [], total: 1005, capped: false });
+    expect(await search('bulk 100', 3)).toMatchObject({ total: 5, capped: false });
   });
 });
