@@ -51,6 +51,7 @@ const members = [
   member(70, ME, 'Alice Martin', { role: 'businessOwner' }),
   member(71, 2, 'Bob Tech'),
   member(72, 3, 'Dora Gone', { status: 'disabled', role: 'endUser' }),
+  member(73, 4, 'Ann Exec', { role: 'accountExecutive' }),
 ];
 const invitations = [invitation(80, 'pending', 'Pia Pending'), invitation(81, 'expired', 'Eve Expired')];
 
@@ -84,10 +85,17 @@ describe('MembersSection', () => {
     expect(api.calls('GET /api/invitations')[0].query.get('customerId')).toBe('7');
   });
 
-  it('offers no edit action on one’s own row', async () => {
+  it('offers no edit action on one’s own row, nor on a role the editor could not invite', async () => {
     open('businessOwner');
     expect(within(await rowOf('Alice Martin')).queryByTestId('member-edit')).toBeNull();
+    expect(within(await rowOf('Ann Exec')).queryByTestId('member-edit')).toBeNull();
     expect(within(await rowOf('Bob Tech')).getByTestId('member-edit')).toBeTruthy();
+  });
+
+  it('lets an admin edit every other member, the account executive included', async () => {
+    open('admin');
+    expect(within(await rowOf('Ann Exec')).getByTestId('member-edit')).toBeTruthy();
+    expect(within(await rowOf('Alice Martin')).queryByTestId('member-edit')).toBeNull();
   });
 
   it('lets a project manager invite with the roles of spec 6, without a language, technical contact first', async () => {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation } from '../../../../common/api/invitations';
 import type { Member } from '../../../../common/api/members';
+import { invitableRoles } from '../../../../common/permissions';
 import {
   cancelInvitation,
   getInvitationLink,
@@ -40,7 +41,9 @@ interface ModalState {
 
 /**
  * The members of a customer and its pending or expired invitations, as rows of one table (spec
- * section 2, "Members"), with the members modal and the invitation actions (spec section 4).
+ * section 2, "Members"), with the members modal and the invitation actions (spec section 4). A
+ * member's status can be edited by others only, and only for a role the editor could invite (the
+ * server's rule, decision 027).
  */
 export function MembersTable({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
@@ -135,7 +138,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  {member.userId !== me?.id && (
+                  {member.userId !== me?.id && invitableRoles(role).includes(member.role) && (
                     <ActionIcon
                       variant="subtle"
                       aria-label={t('members.edit', { name: member.fullname })}
