@@ -1,4 +1,4 @@
-import { Alert, Button, Card, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,11 +12,11 @@ import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { apiErrorText } from '../../components/forms';
 import { PlusIcon, SearchIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { CustomerModal } from './CustomerModal';
+import { LoadError } from '../../components/LoadError';
 
 /**
  * The customer list (spec 2 "Customer list"): a search debounced 300 ms, pages of 10 cards linking to
@@ -72,22 +72,7 @@ export function CustomersPage() {
         data-testid="customers-search"
       />
       {(customers.isPending || stale) && <DelayedLoader />}
-      {customers.isError && (
-        <Alert color="red" role="alert" data-testid="customers-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('customers.loadError', { error: apiErrorText(customers.error, t) })}</Text>
-            <Button
-              size="compact-sm"
-              variant="light"
-              color="red"
-              loading={customers.isFetching}
-              onClick={() => void customers.refetch()}
-            >
-              {t('app.retry')}
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      <LoadError query={customers} messageKey="customers.loadError" testId="customers-error" />
       {customers.data && rows.length === 0 && (
         <Stack gap={4} role="status" data-testid="customers-empty">
           <Text fw={500}>{filter ? t('customers.empty', { filter }) : t('customers.emptyAll')}</Text>

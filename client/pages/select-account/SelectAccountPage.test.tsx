@@ -105,6 +105,24 @@ describe('SelectAccountPage', () => {
     ]);
   });
 
+  it('says why the accounts could not be loaded, and tries again', async () => {
+    let down = true;
+    const accounts = [account(1, 'Acme Analytics', 'businessOwner'), account(2, 'Globex', 'businessOwner')];
+    fakeApi({ 'GET /api/customers': ({ query }) => (down ? 'network-error' : listAnswer(query, accounts)) });
+    renderPage(<SelectAccountPage />, {
+      path: '/en/select-account',
+      route: '/:locale/select-account',
+      profile: clientProfile,
+    });
+    const error = await screen.findByTestId('accounts-error');
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.textContent).toContain('Your accounts could not be loaded: The portal cannot be reached.');
+    down = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(entries()).toEqual(['Open Acme Analytics', 'Open Globex']));
+    expect(screen.queryByTestId('accounts-error')).toBeNull();
+  });
+
   it('says so when the user has no account yet', async () => {
     openPicker([], clientProfile);
     expect((await screen.findByTestId('accounts-empty')).textContent).toBe(

@@ -1,4 +1,4 @@
-import { Alert, Avatar, Button, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Avatar, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,10 +12,10 @@ import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { apiErrorText } from '../../components/forms';
 import { SearchIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
+import { LoadError } from '../../components/LoadError';
 
 /**
  * Spec 2 "Select account": the user's accounts a page at a time, from the customer list API (the
@@ -60,22 +60,7 @@ export function SelectAccountPage() {
         />
       )}
       {(accounts.isPending || stale) && <DelayedLoader />}
-      {accounts.isError && (
-        <Alert color="red" role="alert" data-testid="accounts-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('selectAccount.loadError', { error: apiErrorText(accounts.error, t) })}</Text>
-            <Button
-              size="compact-sm"
-              variant="light"
-              color="red"
-              loading={accounts.isFetching}
-              onClick={() => void accounts.refetch()}
-            >
-              {t('app.retry')}
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      <LoadError query={accounts} messageKey="selectAccount.loadError" testId="accounts-error" />
       {list && list.data.length === 0 && (
         <Text role="status" data-testid="accounts-empty">
           {filter ? t('selectAccount.noMatch', { filter }) : t('selectAccount.empty')}

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,11 +10,11 @@ import { userListQuery } from '../../api/users';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { apiErrorText } from '../../components/forms';
 import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
 import { UserModal } from './UserModal';
 import { usePageTitle } from '../../app/title';
+import { LoadError } from '../../components/LoadError';
 
 interface ModalState {
   opened: boolean;
@@ -65,23 +65,7 @@ export function UsersPage() {
         data-testid="users-search"
       />
       {(users.isPending || stale) && <DelayedLoader />}
-      {users.isError && (
-        <Alert color="red" role="alert" data-testid="users-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('users.loadError', { error: apiErrorText(users.error, t) })}</Text>
-            <Button
-              size="compact-sm"
-              variant="light"
-              color="red"
-              loading={users.isFetching}
-              onClick={() => void users.refetch()}
-              data-testid="users-retry"
-            >
-              {t('app.retry')}
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      <LoadError query={users} messageKey="users.loadError" testId="users-error" />
       {users.data && results.length === 0 && (
         <Stack gap={4} role="status" data-testid="users-empty">
           <Text fw={500}>{filter ? t('users.empty', { filter }) : t('users.emptyAll')}</Text>

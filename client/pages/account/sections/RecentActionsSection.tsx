@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,9 +12,9 @@ import { logExportUrl, logPageQuery, type LogPosition } from '../../../api/logs'
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
-import { apiErrorText } from '../../../components/forms';
 import { Pagination } from '../../../components/Pagination';
 import { AccountSection } from '../AccountSection';
+import { LoadError } from '../../../components/LoadError';
 
 type TFunction = ReturnType<typeof useTranslation>['t'];
 
@@ -94,16 +94,7 @@ function RecentActions({ customerId }: { customerId: number }) {
     >
       <Stack gap="md" mt="md">
         {(logs.isPending || stale) && <DelayedLoader />}
-        {logs.isError && (
-          <Alert color="red" role="alert" data-testid="recent-actions-error">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{t('recentActions.loadError', { error: apiErrorText(logs.error, t) })}</Text>
-              <Button size="compact-sm" variant="light" color="red" onClick={() => void logs.refetch()}>
-                {t('app.retry')}
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        <LoadError query={logs} messageKey="recentActions.loadError" testId="recent-actions-error" />
         {logs.data && entries.length === 0 && (
           <Text role="status" c="dimmed" data-testid="recent-actions-empty">
             {position.action
