@@ -167,6 +167,19 @@ describe('CustomersPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('shows a load failure with the reason and a retry that reloads the list', async () => {
+    let down = true;
+    fakeApi({ 'GET /api/customers': ({ query }) => (down ? 'network-error' : customersAnswer(query)) });
+    renderCustomers();
+    const error = await screen.findByTestId('customers-error');
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.textContent).toContain('The customers could not be loaded: The portal cannot be reached.');
+    down = false;
+    fireEvent.click(within(error).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Globex')).toBeTruthy();
+    expect(screen.queryByTestId('customers-error')).toBeNull();
+  });
+
   it('shows no Add button to support engineers', async () => {
     fakeApi({ 'GET /api/customers': ({ query }) => customersAnswer(query) });
     renderCustomers('/en/customers', supportProfile);
