@@ -27,8 +27,8 @@ const signInTexts: Plugin = {
   name: 'sign-in-texts',
   enforce: 'pre',
   async load(id) {
-    const [file, query] = id.split('?');
-    if (query !== 'sign-in' || !file.endsWith('.json')) return null;
+    const [file, query = ''] = id.split('?');
+    if (!new URLSearchParams(query).has('sign-in') || !file.endsWith('.json')) return null;
     this.addWatchFile(file);
     const texts = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Record<string, unknown>;
     return `export default ${JSON.stringify(pickSections(texts, SIGN_IN_TEXT_SECTIONS))};`;

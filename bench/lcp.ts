@@ -134,11 +134,20 @@ async function main() {
   const sorted = readings.map((r) => r.lcpMs).sort((a, b) => a - b);
   const median = percentile(sorted, 50);
   const p90 = percentile(sorted, 90);
-  console.log('\n| runs | LCP median ms | LCP p90 ms | budget ms | result |');
-  console.log('|---:|---:|---:|---:|---|');
-  console.log(
-    `| ${runs} | ${median.toFixed(0)} | ${p90.toFixed(0)} | ${BUDGET_MS} | ${p90 < BUDGET_MS ? 'pass' : 'FAIL'} |`,
+  // The HTML page's own first paint (its inline loader, before any script): what the machine takes
+  // for the least a page can do, beside what the sign-in page takes.
+  const fcpMedian = percentile(
+    readings.map((r) => r.fcpMs).sort((a, b) => a - b),
+    50,
   );
+  console.log(
+    '\n| runs | first paint median ms (no script) | LCP median ms | LCP p90 ms | best LCP ms | budget ms | result |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---|');
+  console.log(
+    `| ${runs} | ${fcpMedian.toFixed(0)} | ${median.toFixed(0)} | ${p90.toFixed(0)} | ${sorted[0].toFixed(0)} | ${BUDGET_MS} | ${p90 < BUDGET_MS ? 'pass' : 'FAIL'} |`,
+  );
+  console.log(`load average while measuring: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
 }
 
 main().catch((error: unknown) => {
