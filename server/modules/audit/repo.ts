@@ -39,7 +39,7 @@ const COLUMNS = ['id', 'actorEmail', 'action', 'data', 'createdAt'] as const;
 
 /**
  * The entries of one customer, optionally of one action, newest first. Served by the
- * (customer_id, created_at) index, and with an action by (customer_id, action, created_at).
+ * (customer_id, created_at, id) index, and with an action by (customer_id, action, created_at, id).
  */
 function entriesOf(db: DB, customerId: number, action: AuditAction | undefined) {
   let query = db.selectFrom('auditLog').where('customerId', '=', customerId);

@@ -13,7 +13,8 @@ export async function createActivity(db: Kysely<any>, { id }: Columns) {
       .addColumn('data', 'text', (c) => c.notNull().defaultTo('{}'))
       .addColumn('created_at', 'text', (c) => c.notNull()),
   );
-  await index(db, 'audit_log', ['customer_id', 'created_at']);
+  // a customer's recent actions, newest first; the id orders entries of one instant (decision 029)
+  await index(db, 'audit_log', ['customer_id', 'created_at', 'id']);
   await index(db, 'audit_log', ['actor_id', 'created_at']);
 
   // a message key and its parameters, rendered in the reader's language when read
