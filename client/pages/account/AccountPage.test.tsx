@@ -60,13 +60,13 @@ describe('AccountPage: loading and not found', () => {
     openAccount(() => new Promise<FakeAnswer>((resolve) => (release = resolve)));
     expect(screen.queryByTestId('loader')).toBeNull();
     // A lower bound only: a busy machine may show it later, never sooner.
-    expect(await screen.findByTestId('loader', {}, { timeout: 2000 })).toBeTruthy();
+    expect(await screen.findByTestId('loader', {}, { timeout: 5000 })).toBeTruthy();
     expect(performance.now() - start).toBeGreaterThanOrEqual(200);
     release({ status: 200, body: customer('admin') });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' }, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByTestId('loader')).toBeNull();
     expect(document.title).toBe('Acme Analytics · Graph Portal');
-  });
+  }, 15_000);
 
   it('shows the not-found view for a customer the server does not show, and does not remember it', async () => {
     storage.set(STORAGE_KEYS.customer, '3');
@@ -127,7 +127,7 @@ describe('AccountPage: header per role', () => {
       await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
       expect(screen.queryByTestId('account-edit'), role).toBeNull();
     }
-  });
+  }, 20_000);
 
   it('gives the customer’s own contacts neither telemetry nor sync', async () => {
     for (const role of ['businessOwner', 'technicalContact', 'endUser'] as const) {

@@ -92,7 +92,7 @@ describe('SelectAccountPage', () => {
     expect(screen.getByText('Page 1 of 6')).toBeTruthy();
     for (let page = 2; page <= 6; page += 1) {
       fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
-      await screen.findByText(`Page ${page} of 6`);
+      await screen.findByText(`Page ${page} of 6`, {}, { timeout: 3000 });
     }
     await waitFor(() => expect(entries()).toEqual(accounts.slice(50).map((a) => `Open ${a.name}`)));
     expect(api.calls('GET /api/customers').map((r) => r.query.get('pageOffset'))).toEqual([
@@ -103,7 +103,7 @@ describe('SelectAccountPage', () => {
       '40',
       '50',
     ]);
-  });
+  }, 20_000);
 
   it('says why the accounts could not be loaded, and tries again', async () => {
     let down = true;
