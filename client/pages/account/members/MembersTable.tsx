@@ -104,7 +104,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
           {t('members.add')}
         </Button>
       </Group>
-      {loading && <DelayedLoader />}
+      {loading && <DelayedLoader testId="members-loader" />}
       {error && (
         <Alert color="red" role="alert" data-testid="members-load-error">
           <Stack gap="xs" align="flex-start">
