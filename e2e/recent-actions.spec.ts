@@ -19,7 +19,7 @@ test('an admin reads a customer’s recent actions, filters them by action and e
 }) => {
   await signIn(page, demoAccount('admin'));
   await openDemoCustomer(page);
-  const section = page.getByRole('region', { name: 'Recent actions' });
+  const section = page.getByTestId('recent-actions-section');
   const rows = section.getByTestId('recent-action');
   const others = (action: string) => section.locator(`[data-testid="recent-action"]:not([data-action="${action}"])`);
   // the demo history is more than a page, newest first; other journeys may have added to it
