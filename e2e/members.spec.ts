@@ -17,7 +17,7 @@ async function acmeId(session: APIRequestContext): Promise<number> {
   return ((await answer.json()) as CustomerList).data.find((c) => c.name === DEMO_CUSTOMER_NAME)!.id;
 }
 
-const membersSection = (page: Page) => page.getByRole('region', { name: 'Members' });
+const membersSection = (page: Page) => page.getByTestId('members-section');
 
 test('a project manager disables a member from the customer page', async ({ page }) => {
   const admin = await apiSession(demoAccount('admin'));
