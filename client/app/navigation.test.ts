@@ -62,6 +62,14 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
     expect(links.accountExecutiveEmail).toBeNull();
   });
 
+  it('keeps the brand on a stored account beyond the 50 the profile lists', () => {
+    const first50 = { yourRole: 'accountExecutive' as const, accounts: [acme, globex], accountsTotal: 80 };
+    expect(topBarLinks(first50, '77').brand).toBe('/accounts/77');
+    expect(topBarLinks(first50, null).brand).toBe('/accounts/1');
+    // when the profile lists every account, one not among them is not the user's
+    expect(topBarLinks(profile('technicalContact', [acme, globex]), '77').brand).toBe('/accounts/1');
+  });
+
   it('labels the home link Customers for an account executive, who gets no contact link', () => {
     const links = topBarLinks(profile('accountExecutive', [{ ...acme, role: 'accountExecutive' }]), null);
     expect(links.home?.label).toBe('customers');

@@ -1,5 +1,6 @@
 import type { AccountSummary, Profile } from '../../common/api/auth';
 import { canGlobally, canInCustomer } from '../../common/permissions';
+import { storedCustomerOf } from './routing';
 
 type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal'>;
 
@@ -7,6 +8,17 @@ type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal'>;
 export function currentAccount(profile: NavProfile, storedCustomer: string | null): AccountSummary | null {
   const stored = profile.accounts.find((a) => String(a.id) === storedCustomer);
   return stored ?? profile.accounts[0] ?? null;
+}
+
+/**
+ * The brand of those who work inside their accounts: the account they work on. The profile lists the
+ * first 50 accounts only, so a stored one beyond them (an account executive's 51st customer) still counts.
+ */
+function brandPath(profile: NavProfile, account: AccountSummary | null, storedCustomer: string | null): string {
+  const accounts = { ids: profile.accounts.map((a) => a.id), total: profile.accountsTotal };
+  const stored = storedCustomerOf(storedCustomer, accounts);
+  if (stored) return `/accounts/${stored}`;
+  return account ? `/accounts/${account.id}` : '/select-account';
 }
 
 function accountPath(profile: NavProfile, account: AccountSummary | null): string {
@@ -32,7 +44,7 @@ export interface TopBarLinks {
 export function topBarLinks(profile: NavProfile, storedCustomer: string | null): TopBarLinks {
   const role = profile.yourRole;
   const account = currentAccount(profile, storedCustomer);
-  const brand = canInCustomer(role, 'brandToAccount') ? (account ? `/accounts/${account.id}` : '/select-account') : '/';
+  const brand = canInCustomer(role, 'brandToAccount') ? brandPath(profile, account, storedCustomer) : '/';
   return {
     brand,
     home: canInCustomer(role, 'homeLink')

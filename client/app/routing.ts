@@ -64,7 +64,7 @@ export interface LoginTargetInput {
  * one's customer if their session simply expired, and the next user must not land on a page that is
  * not theirs. When the profile lists all the user's accounts, the stored one must be among them.
  */
-function storedCustomerOf(stored: string | null, accounts: LoginTargetInput['accounts']): string | null {
+export function storedCustomerOf(stored: string | null, accounts: LoginTargetInput['accounts']): string | null {
   if (!stored || !/^\d+$/.test(stored)) return null;
   if (accounts && accounts.total <= accounts.ids.length && !accounts.ids.includes(Number(stored))) return null;
   return stored;
