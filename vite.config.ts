@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import { createServer, defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { isPublicPage } from './common/public-pages';
 import { pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
@@ -34,6 +35,67 @@ const signInTexts: Plugin = {
     return `export default ${JSON.stringify(pickSections(texts, SIGN_IN_TEXT_SECTIONS))};`;
   },
 };
+
+/** The sign-in pages pre-rendered at build time, per language: the markup paints before any script. */
+export const PRERENDERED = [
+  { path: '/login', file: 'login.html' },
+  { path: '/password-lost', file: 'password-lost.html' },
+];
+
+/**
+ * Writes `prerendered/<locale>/<page>.html`: public.html with the page's first render in #root (to
+ * be hydrated) and its small style sheet inlined, so that the page paints with nothing else to fetch;
+ * each with its brotli and gzip twins. The server sends it for that address (decision 024).
+ */
+function prerenderSignInPages(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'prerender-sign-in-pages',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const server = await createServer({
+        configFile: false,
+        logLevel: 'error',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, watch: null },
+      });
+      try {
+        const { renderSignInPage } = (await server.ssrLoadModule('/client/public/prerender.tsx')) as {
+          renderSignInPage: (locale: string, path: string) => Promise<string>;
+        };
+        const page = fs.readFileSync(path.join(outDir, 'public.html'), 'utf8');
+        const link = /<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>\s*/.exec(page);
+        if (!link) throw new Error('public.html links no style sheet');
+        const css = fs.readFileSync(path.join(outDir, link[1]), 'utf8');
+        const shell = page.replace(link[0], '').replace('</head>', `<style>${css}</style>\n  </head>`);
+        for (const locale of ['en', 'fr']) {
+          fs.mkdirSync(path.join(outDir, 'prerendered', locale), { recursive: true });
+          for (const { path: pagePath, file } of PRERENDERED) {
+            const markup = await renderSignInPage(locale, pagePath);
+            const html = shell
+              .replace(/<html lang="[a-z]+">/, `<html lang="${locale}">`)
+              .replace(
+                /<div id="root">[\s\S]*?<\/div>\s*<noscript>/,
+                () => `<div id="root" data-prerendered>${markup}</div>\n    <noscript>`,
+              );
+            const target = path.join(outDir, 'prerendered', locale, file);
+            fs.writeFileSync(target, html);
+            fs.writeFileSync(
+              `${target}.br`,
+              zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+            );
+            fs.writeFileSync(`${target}.gz`, zlib.gzipSync(html, { level: 9 }));
+          }
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
 
 /** Both HTML pages paint the same loader at once (client/boot-loader.html), in place of its comment. */
 const bootLoader: Plugin = {
@@ -86,6 +148,7 @@ export default defineConfig({
     bootLoader,
     stylesAfterLoader,
     signInPages,
+    prerenderSignInPages(),
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;
     // the server sends the one the browser accepts (server/plugins/spa.ts, decision 020).
     compression({

@@ -10,7 +10,14 @@ import { usePageTitle } from '../app/title';
 import { LogoMark } from '../components/LogoMark';
 import { languageSwitchText } from '../components/languageSwitchText';
 import { SkipLink } from '../components/SkipLink';
-import { pageLoad, PublicLink, PublicRouter, usePublicLocalize, usePublicRouter } from './router';
+import {
+  pageLoad,
+  PublicLink,
+  type PublicLocation,
+  PublicRouter,
+  usePublicLocalize,
+  usePublicRouter,
+} from './router';
 import { type PublicSession, PublicSessionProvider, signedInTarget, usePublicProfile } from './session';
 import { Button, DelayedLoader } from './ui';
 
@@ -125,7 +132,10 @@ function Page() {
   return <LoginPage />;
 }
 
-/** Login, password-lost and reset are for visitors: a signed-in user goes on to the application. */
+/**
+ * Login, password-lost and reset are for visitors: a signed-in user goes on to the application. The
+ * page shows while the session is being asked for, as its pre-rendered markup does (decision 024).
+ */
 function VisitorsOnly({ children }: { children: ReactNode }) {
   const profile = usePublicProfile();
   const { location } = usePublicRouter();
@@ -133,7 +143,7 @@ function VisitorsOnly({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (target) pageLoad.replace(target);
   }, [target]);
-  if (profile.pending || target) return <DelayedLoader />;
+  if (target) return <DelayedLoader />;
   return <>{children}</>;
 }
 
@@ -157,11 +167,20 @@ function Localized({ i18n }: { i18n: I18n }) {
   );
 }
 
-export function PublicApp({ i18n, session }: { i18n: I18n; session: PublicSession }) {
+export function PublicApp({
+  i18n,
+  session,
+  location,
+}: {
+  i18n: I18n;
+  session: PublicSession;
+  /** Where to render when there is no browser (the build's pre-rendering). */
+  location?: PublicLocation;
+}) {
   return (
     <I18nextProvider i18n={i18n}>
       <PublicSessionProvider session={session}>
-        <PublicRouter>
+        <PublicRouter initial={location}>
           <Localized i18n={i18n} />
         </PublicRouter>
       </PublicSessionProvider>

@@ -1,7 +1,7 @@
 import { locale, session, texts } from './boot';
 import './public.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startFailed } from '../app/reload';
 import { stylesLoaded } from '../app/stylesLoaded';
 import { createI18n } from '../i18n';
@@ -12,13 +12,18 @@ if (!root) throw new Error('The page has no #root element');
 
 preloadPublicPage(window.location.pathname);
 
-// Until the texts and the style sheet arrive, public.html's own loading indicator stays on screen.
-Promise.all([texts, stylesLoaded()]).then(
-  () =>
-    createRoot(root).render(
+// A pre-rendered page (decision 024) is on screen already, styled: it is hydrated once its texts are
+// there. Otherwise public.html's own loading indicator stays until the texts and the style sheet arrive.
+const prerendered = root.hasAttribute('data-prerendered');
+Promise.all([texts, prerendered || stylesLoaded()]).then(
+  () => {
+    const app = (
       <StrictMode>
         <PublicApp i18n={createI18n(locale)} session={session} />
-      </StrictMode>,
-    ),
+      </StrictMode>
+    );
+    if (prerendered) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  },
   (error: unknown) => startFailed(root, error),
 );

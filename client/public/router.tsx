@@ -48,8 +48,9 @@ function currentLocation(): PublicLocation {
   return { pathname, search, hash, state: window.history.state as unknown };
 }
 
-export function PublicRouter({ children }: { children: ReactNode }) {
-  const [location, setLocation] = useState(currentLocation);
+/** `initial`: the address to render at where there is no browser (the build's pre-rendering). */
+export function PublicRouter({ children, initial }: { children: ReactNode; initial?: PublicLocation }) {
+  const [location, setLocation] = useState(() => initial ?? currentLocation());
   useEffect(() => {
     const onPopState = () => setLocation(currentLocation());
     window.addEventListener('popstate', onPopState);

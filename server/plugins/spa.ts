@@ -19,8 +19,14 @@ const PRIVATE_FILE = /\.(map|br|gz)$/i;
 async function spaPlugin(app: FastifyInstance) {
   const root = app.ctx.config.staticDir;
 
+  /** The sign-in page's own HTML: pre-rendered for its language when the build made it, else public.html. */
+  const publicPage = (pathname: string) => {
+    const prerendered = path.join('prerendered', `${pathname.replace(/\/$/, '')}.html`);
+    return fs.existsSync(path.join(root, prerendered)) ? prerendered : 'public.html';
+  };
+
   const sendIndex = (reply: FastifyReply, pathname = '/') => {
-    const page = isPublicPage(pathname) ? 'public.html' : 'index.html';
+    const page = isPublicPage(pathname) ? publicPage(pathname) : 'index.html';
     // Checked per request: a rebuild during development empties the folder for a moment.
     if (!fs.existsSync(path.join(root, page))) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');

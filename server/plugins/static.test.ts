@@ -12,15 +12,18 @@ import { COMPRESS_THRESHOLD_BYTES } from './compression';
 const SCRIPT = `console.log(${JSON.stringify('portal '.repeat(500))});\n`;
 const INDEX = `<!doctype html><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
 const PUBLIC = `<!doctype html><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
+const LOGIN_EN = `<!doctype html><div id="root" data-prerendered>${'<!-- the login form -->'.repeat(200)}</div>`;
 
 function clientBuild() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.mkdirSync(path.join(dir, '.vite'));
+  fs.mkdirSync(path.join(dir, 'prerendered', 'en'), { recursive: true });
   const write = (file: string, content: string | Buffer) => fs.writeFileSync(path.join(dir, file), content);
   for (const [file, content] of [
     ['index.html', INDEX],
     ['public.html', PUBLIC],
+    ['prerendered/en/login.html', LOGIN_EN],
     ['assets/index-abc123.js', SCRIPT],
   ]) {
     write(file, content);
@@ -97,12 +100,18 @@ describe('static files and compression', () => {
   });
 
   it('answers the sign-in pages with their own light page, compressed and never cached', async () => {
-    for (const url of ['/en/login', '/fr/login?redirect=%2Fusers', '/en/password-lost', '/fr/reset-password/abc']) {
+    for (const url of ['/fr/login?redirect=%2Fusers', '/en/password-lost', '/fr/reset-password/abc']) {
       const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-encoding'], url).toBe('br');
       expect(page.headers['cache-control'], url).toBe('no-cache');
       expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(PUBLIC);
+    }
+    // The build's pre-rendered page for that address and language, when there is one.
+    for (const url of ['/en/login', '/en/login/', '/en/login?redirect=%2Fusers']) {
+      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(LOGIN_EN);
     }
   });
 
