@@ -7,12 +7,16 @@ import { z } from 'zod/mini';
 import type { Customer } from '../../../common/api/customers';
 import { DEBOUNCE_MS } from '../../../common/constants';
 import { canInCustomer } from '../../../common/permissions';
+import type { Role } from '../../../common/roles';
 import { accountExecutiveCandidatesQuery, customerKeys, setAccountExecutive } from '../../api/customers';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { apiErrorText } from '../../components/forms';
 import { PencilIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
+
+/** The customer's own people read "your account executive". */
+const CONTACT_ROLES: readonly Role[] = ['businessOwner', 'technicalContact', 'endUser'];
 
 interface Values extends Record<string, unknown> {
   userId: string | null;
@@ -117,7 +121,9 @@ export function AccountExecutiveControl({ customer }: { customer: Customer }) {
       <Text size="sm">
         {executive ? (
           <>
-            {t('account.footer.accountExecutive')}{' '}
+            {CONTACT_ROLES.includes(customer.yourRole)
+              ? t('account.footer.accountExecutive')
+              : t('customers.accountExecutive.label')}{' '}
             <Anchor href={`mailto:${executive.email}`}>{executive.fullName}</Anchor>
             {` (${executive.email})`}
           </>
