@@ -84,12 +84,14 @@ describe('HTTP surface', () => {
     expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
   });
 
-  it('serves the client: page paths get index.html, hashed assets are cached for good', async () => {
+  it('serves the client: page paths get index.html (sign-in pages public.html), hashed assets are cached for good', async () => {
     for (const url of ['/', '/en/users', '/fr/reset-password/abc']) {
       const page = await t.app.inject({ url });
       expect(page.statusCode, url).toBe(200);
-      expect(page.body).toContain('<div id="root">');
+      expect(page.body).toContain('<div id="root"');
       expect(page.headers['cache-control']).toBe('no-cache');
+      // the sign-in pages have their own light page, every other page path the application
+      expect(page.body.includes('data-public'), url).toBe(url.includes('reset-password'));
     }
     const asset = await t.app.inject({ url: FAKE_ASSET });
     expect(asset.statusCode).toBe(200);
