@@ -1,8 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
-import type { Locale } from '../common/roles';
+import { expect, test } from '@playwright/test';
 import { newPassword, staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { fillLoginForm, submitLogin } from './helpers/auth';
-import { INVITED_CUSTOMER as CUSTOMER_NAME, inviteByMail } from './helpers/invitations';
+import { INVITED_CUSTOMER as CUSTOMER_NAME, inviteByMail, readAndAccept } from './helpers/invitations';
 
 const TEXTS = {
   en: {
@@ -29,18 +28,6 @@ const TEXTS = {
   },
 } as const;
 
-/** Reads a legal step to its end by the keyboard (the scroller takes the focus) and accepts it. */
-async function readAndAccept(page: Page, locale: Locale, title: string): Promise<void> {
-  const text = TEXTS[locale];
-  const scroller = page.getByRole('region', { name: title });
-  await expect(scroller).toBeVisible();
-  expect((await scroller.boundingBox())?.height).toBe(320);
-  await scroller.focus();
-  await page.keyboard.press('End');
-  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
-  await page.getByRole('button', { name: text.accept, exact: true }).click();
-}
-
 for (const locale of ['en', 'fr'] as const) {
   test(`a new contact joins from the invitation mail through the EULA and the GDPR notice (${locale})`, async ({
     page,
@@ -55,8 +42,8 @@ for (const locale of ['en', 'fr'] as const) {
     await page.goto(link.href);
     await expect(page.getByTestId('invitation-summary')).toHaveText(text.summary);
     await page.getByRole('button', { name: text.join, exact: true }).click();
-    await readAndAccept(page, locale, text.eula);
-    await readAndAccept(page, locale, text.gdpr);
+    await readAndAccept(page, text.eula, text.accept);
+    await readAndAccept(page, text.gdpr, text.accept);
 
     await expect(page.getByLabel(text.fullName)).toHaveValue('Nina Newcomer');
     const password = newPassword();

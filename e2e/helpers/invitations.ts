@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import type { CustomerList } from '../../common/api/customers';
 import type { Locale, MemberRole } from '../../common/roles';
 import { apiSession } from './api';
@@ -45,4 +45,18 @@ export async function inviteByMail(options: {
   } finally {
     await admin.dispose();
   }
+}
+
+/**
+ * Reads a legal step of the invitation (EULA, GDPR notice) to its end by the keyboard (the 320 px
+ * scroller takes the focus) and accepts it.
+ */
+export async function readAndAccept(page: Page, title: string, acceptLabel: string): Promise<void> {
+  const scroller = page.getByRole('region', { name: title });
+  await expect(scroller).toBeVisible();
+  expect((await scroller.boundingBox())?.height).toBe(320);
+  await scroller.focus();
+  await page.keyboard.press('End');
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: acceptLabel, exact: true }).click();
 }
