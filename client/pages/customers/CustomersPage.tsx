@@ -1,10 +1,8 @@
-import { Button, Card, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DEBOUNCE_MS } from '../../../common/constants';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { canGlobally } from '../../../common/permissions';
 import { customerListQuery } from '../../api/customers';
@@ -12,11 +10,12 @@ import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { PlusIcon, SearchIcon } from '../../components/icons';
+import { PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { CustomerModal } from './CustomerModal';
 import { LoadError } from '../../components/LoadError';
+import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
 
 /**
  * The customer list (spec 2 "Customer list"): a search debounced 300 ms, pages of 10 cards linking to
@@ -29,20 +28,15 @@ export function CustomersPage() {
   usePageTitle(t('customers.title'));
   const localize = useLocalize();
   const canAdd = canGlobally(useProfile().data?.yourRole, 'addCustomer');
-  const [search, setSearch] = useState('');
-  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
-  const [position, setPosition] = useState({ filter: '', offset: 0 });
+  const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
   const [modal, setModal] = useState({ opened: false, formKey: 0 });
 
-  // A new search starts again from the first page.
-  const offset = position.filter === filter ? position.offset : 0;
   const customers = useQuery({
     ...customerListQuery({ pageOffset: offset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }),
     placeholderData: keepPreviousData,
   });
   const rows = customers.data?.data ?? [];
-  // The previous search's cards, kept on screen while the new one is fetched: dimmed, with the loader.
-  const stale = customers.isPlaceholderData && customers.isFetching;
+  const stale = isStale(customers);
 
   return (
     <Stack gap="md" py="md">
@@ -60,16 +54,13 @@ export function CustomersPage() {
           ) : undefined
         }
       />
-      <TextInput
+      <SearchBox
         label={t('customers.search')}
         placeholder={t('customers.searchPlaceholder')}
-        leftSection={<SearchIcon size={16} />}
-        type="search"
         autoFocus
         value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        maw={400}
-        data-testid="customers-search"
+        onChange={setSearch}
+        testId="customers-search"
       />
       {(customers.isPending || stale) && <DelayedLoader />}
       <LoadError query={customers} messageKey="customers.loadError" testId="customers-error" />
@@ -122,7 +113,7 @@ export function CustomersPage() {
             pageLength={CUSTOMERS_PAGE_LENGTH}
             total={customers.data.total}
             capped={customers.data.capped}
-            onChange={(next) => setPosition({ filter, offset: next })}
+            onChange={setOffset}
           />
         </>
       )}

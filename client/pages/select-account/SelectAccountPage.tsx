@@ -1,21 +1,18 @@
-import { Avatar, Card, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Avatar, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import type { CustomerList } from '../../../common/api/customers';
-import { DEBOUNCE_MS } from '../../../common/constants';
 import { initials } from '../../../common/format';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { SearchIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { LoadError } from '../../components/LoadError';
+import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
 
 /**
  * Spec 2 "Select account": the user's accounts a page at a time, from the customer list API (the
@@ -25,18 +22,14 @@ export function SelectAccountPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
   usePageTitle(t('selectAccount.title'));
-  const [search, setSearch] = useState('');
-  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
-  const [position, setPosition] = useState({ filter: '', offset: 0 });
-  // A new filter starts again from the first page.
-  const offset = position.filter === filter ? position.offset : 0;
+  const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
 
   const accounts = useQuery({
     ...customerListQuery({ pageOffset: offset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }),
     placeholderData: keepPreviousData,
   });
   const list = accounts.data;
-  const stale = accounts.isPlaceholderData && accounts.isFetching;
+  const stale = isStale(accounts);
 
   const only = onlyAccount(list, filter, offset);
   if (only !== null) return <Navigate replace to={localize(`/accounts/${only}`)} />;
@@ -49,15 +42,7 @@ export function SelectAccountPage() {
     <Stack gap="md" py="md">
       <PageHeader title={t('selectAccount.title')} />
       {showFilter && (
-        <TextInput
-          label={t('selectAccount.filter')}
-          leftSection={<SearchIcon size={16} />}
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maw={400}
-          data-testid="account-filter"
-        />
+        <SearchBox label={t('selectAccount.filter')} value={search} onChange={setSearch} testId="account-filter" />
       )}
       {(accounts.isPending || stale) && <DelayedLoader />}
       <LoadError query={accounts} messageKey="selectAccount.loadError" testId="accounts-error" />
@@ -109,7 +94,7 @@ export function SelectAccountPage() {
           pageLength={CUSTOMERS_PAGE_LENGTH}
           total={list.total}
           capped={list.capped}
-          onChange={(next) => setPosition({ filter, offset: next })}
+          onChange={setOffset}
         />
       )}
     </Stack>

@@ -1,20 +1,19 @@
-import { ActionIcon, Badge, Button, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Badge, Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../common/api/users';
-import { DEBOUNCE_MS } from '../../../common/constants';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
 import { userListQuery } from '../../api/users';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { DelayedLoader } from '../../components/DelayedLoader';
-import { PencilIcon, PlusIcon, SearchIcon } from '../../components/icons';
+import { PencilIcon, PlusIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
 import { UserModal } from './UserModal';
 import { usePageTitle } from '../../app/title';
 import { LoadError } from '../../components/LoadError';
+import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
 
 interface ModalState {
   opened: boolean;
@@ -25,23 +24,16 @@ interface ModalState {
 export function UsersPage() {
   const { t } = useTranslation();
   usePageTitle(t('users.title'));
-  const [search, setSearch] = useState('');
-  const [filter] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
-  const [position, setPosition] = useState({ filter: '', offset: 0 });
+  const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
   const [modal, setModal] = useState<ModalState>({ opened: false, user: null, formKey: 0 });
   const openModal = (user: User | null) => setModal((m) => ({ opened: true, user, formKey: m.formKey + 1 }));
-
-  // A new search starts again from the first page.
-  const offset = position.filter === filter ? position.offset : 0;
-  const setOffset = (next: number) => setPosition({ filter, offset: next });
 
   const users = useQuery({
     ...userListQuery({ offset, filter }, DEFAULT_PAGE_LENGTH),
     placeholderData: keepPreviousData,
   });
   const results = users.data?.results ?? [];
-  // The previous search's rows, kept on screen while the new one is fetched: dimmed, with the loader.
-  const stale = users.isPlaceholderData && users.isFetching;
+  const stale = isStale(users);
 
   return (
     <Stack gap="md" py="md">
@@ -53,16 +45,13 @@ export function UsersPage() {
           </Button>
         }
       />
-      <TextInput
+      <SearchBox
         label={t('users.search')}
         placeholder={t('users.searchPlaceholder')}
-        leftSection={<SearchIcon size={16} />}
-        type="search"
         autoFocus
         value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        maw={400}
-        data-testid="users-search"
+        onChange={setSearch}
+        testId="users-search"
       />
       {(users.isPending || stale) && <DelayedLoader />}
       <LoadError query={users} messageKey="users.loadError" testId="users-error" />
