@@ -1,6 +1,8 @@
 import { schemaResolver, type UseFormInput, type UseFormReturnType, useForm } from '@mantine/form';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf, translateFieldErrors } from './forms';
+import { takeTypedValue } from './typedBeforeHydration';
 import { useFocusFirstInvalid } from './useFocusFirstInvalid';
 
 /** A schema of common/ (zod implements Standard Schema), the one the server checks the request with. */
@@ -55,6 +57,15 @@ export function useSchemaForm<Values extends Record<string, unknown>>({
       return translateFieldErrors(schemaResolver(applied, { sync: true })(select ? select(values) : values), t);
     },
   });
+  // A field typed into on a page rendered at build time, before the script ran, keeps what was typed.
+  useEffect(() => {
+    for (const name of Object.keys(initialValues)) {
+      const value = takeTypedValue(name);
+      if (value !== undefined) form.setFieldValue(name, value as never);
+    }
+    // once, on mount: later renders have the form's own values
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return {
     form,
     ref,

@@ -10,14 +10,7 @@ import { usePageTitle } from '../app/title';
 import { LogoMark } from '../components/LogoMark';
 import { languageSwitchText } from '../components/languageSwitchText';
 import { SkipLink } from '../components/SkipLink';
-import {
-  pageLoad,
-  PublicLink,
-  type PublicLocation,
-  PublicRouter,
-  usePublicLocalize,
-  usePublicRouter,
-} from './router';
+import { pageLoad, PublicLink, type PublicLocation, PublicRouter, usePublicLocalize, usePublicRouter } from './router';
 import { type PublicSession, PublicSessionProvider, signedInTarget, usePublicProfile } from './session';
 import { Button, DelayedLoader } from './ui';
 

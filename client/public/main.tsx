@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startFailed } from '../app/reload';
 import { stylesLoaded } from '../app/stylesLoaded';
+import { keepTypedValues } from '../components/typedBeforeHydration';
 import { createI18n } from '../i18n';
 import { PublicApp, preloadPublicPage } from './PublicApp';
 
@@ -22,8 +23,10 @@ Promise.all([texts, prerendered || stylesLoaded()]).then(
         <PublicApp i18n={createI18n(locale)} session={session} />
       </StrictMode>
     );
-    if (prerendered) hydrateRoot(root, app);
-    else createRoot(root).render(app);
+    if (prerendered) {
+      keepTypedValues(root);
+      hydrateRoot(root, app);
+    } else createRoot(root).render(app);
   },
   (error: unknown) => startFailed(root, error),
 );

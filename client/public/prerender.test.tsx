@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
 import { fakeApi } from '../test/fakeApi';
 import { builtinConfig } from '../test/render';
+import { keepTypedValues } from '../components/typedBeforeHydration';
 import { renderSignInPage } from './prerender';
 import { PublicApp } from './PublicApp';
 
@@ -45,4 +46,32 @@ describe('the sign-in pages rendered at build time', () => {
       root.remove();
     });
   }
+
+  it('keep what a visitor typed before the script took over', async () => {
+    const markup = await renderSignInPage('en', '/login');
+    fakeApi({});
+    window.history.replaceState(null, '', '/en/login');
+    const root = document.createElement('div');
+    root.innerHTML = markup;
+    document.body.append(root);
+    const email = () => root.querySelector<HTMLInputElement>('input[name="email"]')!;
+    // typed into the pre-rendered page while its script was still on its way
+    email().value = 'early@example.com';
+    keepTypedValues(root);
+    await act(async () => {
+      hydrateRoot(
+        root,
+        <PublicApp
+          i18n={createI18n('en')}
+          session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
+        />,
+      );
+    });
+    await waitFor(() => expect(document.title).toContain('Sign'));
+    expect(email().value).toBe('early@example.com');
+    // the form has it too: submitting reports only the empty password
+    fireEvent.submit(root.querySelector('form')!);
+    expect(await screen.findAllByText('This field is required.')).toHaveLength(1);
+    root.remove();
+  });
 });
