@@ -51,3 +51,9 @@ export async function isMember(db: DB, customerId: number, email: string) {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The customer of a membership, or null when there is none with that id (access answers 404). */
+export async function customerOfMembership(db: DB, membershipId: number): Promise<number | null> {
+  const row = await db.selectFrom('memberships').select('customerId').where('id', '=', membershipId).executeTakeFirst();
+  return row?.customerId ?? null;
+}

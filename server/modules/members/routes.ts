@@ -5,7 +5,7 @@ import { ErrorBody } from '../../../common/api/errors';
 import { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
 import { access, customerAccessOf, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
-import { customerOfMembership } from '../notification-settings/repo';
+import { customerOfMembership } from './repo';
 import * as service from './service';
 
 /** Members of a customer (spec section 7: GET /customers/{id}/members, PATCH /members/{id}/status). */

@@ -14,12 +14,6 @@ function settingsOf(row: FlagRow): NotificationSettings {
   ) as NotificationSettings;
 }
 
-/** The customer of a membership, or null when there is none with that id (access answers 404). */
-export async function customerOfMembership(db: DB, membershipId: number): Promise<number | null> {
-  const row = await db.selectFrom('memberships').select('customerId').where('id', '=', membershipId).executeTakeFirst();
-  return row?.customerId ?? null;
-}
-
 export interface MembershipWithSettings extends MembershipSettings {
   userId: number;
   userEmail: string;

@@ -10,7 +10,7 @@ import {
 } from '../../../common/api/settings';
 import { access, customerAccessOf, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
-import { customerOfMembership } from './repo';
+import { customerOfMembership } from '../members/repo';
 import * as service from './service';
 
 /** Notification flags per membership (spec section 3), changed from the settings page. */
