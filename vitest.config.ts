@@ -17,6 +17,7 @@ export default defineConfig({
           environment: 'node',
           // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
           setupFiles: ['client/test/setup.ts'],
+          testTimeout: 20_000,
         },
       },
       {

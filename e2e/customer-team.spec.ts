@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import type { Customer } from '../common/api/customers';
 import type { Locale } from '../common/roles';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
@@ -9,21 +8,7 @@ import { demoAccount } from './helpers/demo';
 import { INVITATION_LINK, readAndAccept } from './helpers/invitations';
 import { linkIn, waitForMail } from './helpers/mailbox';
 import { chooseOption } from './helpers/ui';
-
-/** The texts of the interface, read from the client's own translation files. */
-async function textsOf(locale: Locale): Promise<TFunction> {
-  const file = new URL(`../client/i18n/${locale}.json`, import.meta.url);
-  const translation = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const instance = i18next.createInstance();
-  await instance.init({ lng: locale, resources: { [locale]: { translation } }, interpolation: { escapeValue: false } });
-  return instance.t;
-}
-
-/** Month abbreviations of the log dates, written out here rather than taken from the product. */
-const MONTHS: Record<Locale, readonly string[]> = {
-  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-  fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
-};
+import { MONTHS, textsOf } from './helpers/texts';
 
 /** DD MMM YYYY HH:mm of an instant in the browser's time zone (playwright.config.ts: Europe/Paris). */
 function logDate(iso: string, locale: Locale): string {

@@ -22,7 +22,10 @@ if (typeof window !== 'undefined') {
     }
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
   }
-  const { cleanup } = await import('@testing-library/react');
+  const { cleanup, configure } = await import('@testing-library/react');
+  // findBy and waitFor give up after one second by default, which a busy two-core machine can
+  // exceed while a lazy chunk or a debounced request is on its way; what they wait for is unchanged.
+  configure({ asyncUtilTimeout: 5000 });
   afterEach(() => {
     cleanup();
     // Fake APIs are installed per test; storage would otherwise carry one test's session into the next.

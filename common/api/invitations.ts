@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
 import { INVITATION_STATUSES } from '../domain';
 import { LOCALES, MEMBER_ROLES } from '../roles';
-import { Email, IdParam, RequiredText } from './common';
+import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
+import { Email, IdParam, MAX_ID, RequiredText, wholeNumber } from './common';
 
 /**
  * A pending invitation as the members section lists it (spec section 3, "Invitation"): `status` is
@@ -25,11 +26,25 @@ export const Invitation = z.object({
 });
 export type Invitation = z.infer<typeof Invitation>;
 
-export const InvitationList = z.object({ data: z.array(Invitation) });
+/** `offset` and `total` (the count of every matching invitation) page the list. */
+export const InvitationList = z.object({ data: z.array(Invitation), offset: z.int(), total: z.int() });
 export type InvitationList = z.infer<typeof InvitationList>;
 
-/** `GET /api/invitations?customerId`: the customer whose invitations are listed. */
-export const InvitationListQuery = z.object({ customerId: IdParam.shape.id });
+/**
+ * `GET /api/invitations[?customerId][&pageOffset&pageLength]` (spec section 7, customerId optional;
+ * docs/decisions/030): with customerId, that customer's pending invitations, all of them unless a
+ * page length is given (the members section shows every one); without it, those of every customer
+ * where the caller may see the team, ten at a time unless a page length is given.
+ */
+export const InvitationListQuery = z.object({
+  customerId: z.optional(IdParam.shape.id),
+  pageOffset: z._default(wholeNumber(0, MAX_ID), 0),
+  pageLength: z.optional(wholeNumber(1, MAX_PAGE_LENGTH)),
+});
+export type InvitationListQuery = z.infer<typeof InvitationListQuery>;
+
+/** The page length of the list without a customer when none is asked for. */
+export const INVITATIONS_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
 
 export const DEFAULT_INVITATION_ROLE = 'technicalContact';
 

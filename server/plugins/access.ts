@@ -42,6 +42,13 @@ import type { SessionUser } from '../actor';
  * The 401 is still decided before the body is read; the customer is decided once the body is
  * parsed, before the route's schema validates it.
  *
+ * When the customer is optional (`GET /api/invitations` lists one customer's invitations, or those
+ * of every customer where the caller may see the team), the rule is "that customer when the query
+ * names it, else any signed-in user"; the route reads `customerAccessIfGiven(request)` and scopes
+ * the answer to the caller itself:
+ *
+ *     access.customerIfGiven('viewTeam', 'query.customerId')
+ *
  * The plugin then loads the customer with the caller's membership and answers 404 (the same body
  * whether the customer exists or not) to a caller with no role there, 403 to a role without the
  * capability; otherwise the route reads `customerAccessOf(request)` and hands it to its service.
@@ -61,7 +68,7 @@ export type BodyRef = `body.${string}`;
 /** The id of the route's customer, or null when the entity the route names does not exist. */
 export type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
 
-export type CustomerLocator = { from: InputRef } | { from: BodyRef } | { load: CustomerLoader };
+export type CustomerLocator = { from: InputRef; optional?: true } | { from: BodyRef } | { load: CustomerLoader };
 
 export const access = {
   public: { kind: 'public' } as Access,
@@ -71,6 +78,11 @@ export const access = {
     kind: 'customer',
     capability,
     locate,
+  }),
+  customerIfGiven: (capability: CustomerCapability, from: `query.${string}`): Access => ({
+    kind: 'customer',
+    capability,
+    locate: { from, optional: true },
   }),
 };
 
@@ -129,6 +141,25 @@ export function customerAccessOf(request: FastifyRequest): CustomerAccess {
   return request.customerAccess;
 }
 
+/**
+ * The customer access of a route whose customer is optional (`access.customerIfGiven`): null when
+ * the request names no customer.
+ */
+export function customerAccessIfGiven(request: FastifyRequest): CustomerAccess | null {
+  const rule = request.routeOptions.config.access;
+  if (rule?.kind !== 'customer' || !('optional' in rule.locate)) {
+    throw new Error(`${request.routeOptions.url} declares no optional customer access rule`);
+  }
+  return request.customerAccess;
+}
+
+/** Whether the raw request leaves out a value: the parameter is absent. */
+function absent(request: FastifyRequest, ref: InputRef): boolean {
+  const [source, name] = ref.split('.', 2) as ['params' | 'query', string];
+  const input = (source === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
+  return input?.[name] === undefined;
+}
+
 /** A customer id in the parsed JSON body: a whole number by the schemas' id rule, 400 otherwise. */
 export function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
   const name = ref.slice('body.'.length);
@@ -150,6 +181,7 @@ async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Pro
   if (!user) throw unauthenticated();
   if (rule.kind === 'capability' && !canGlobally(globalRole(user.type), rule.capability)) throw forbidden();
   if (rule.kind === 'customer' && !fromBody(rule.locate)) {
+    if ('optional' in rule.locate && absent(request, rule.locate.from)) return;
     const { ctx } = request.server;
     const customerId =
       'from' in rule.locate ? idFrom(request, rule.locate.from as InputRef) : await rule.locate.load(ctx, request);

@@ -89,7 +89,7 @@ describe('CustomersPage', () => {
     await type(search, ['acme']);
     await waitFor(() => expect(api.calls('GET /api/customers').map((r) => r.query.get('filter'))).toContain('acme'));
     await type(search, ['initech']);
-    await waitFor(() => expect(cardNames()).toEqual(['Initech']), { timeout: 2000 });
+    await waitFor(() => expect(cardNames()).toEqual(['Initech']), { timeout: 5000 });
 
     releaseSlow();
     // Give the late answer every chance to land, then check that the screen still shows the newer one.
@@ -103,7 +103,7 @@ describe('CustomersPage', () => {
     const { unmount } = renderCustomers();
     await screen.findByText('Globex');
     await type(screen.getByLabelText('Search customers'), ['zzz']);
-    const empty = await screen.findByTestId('customers-empty', {}, { timeout: 2000 });
+    const empty = await screen.findByTestId('customers-empty', {}, { timeout: 5000 });
     expect(empty.getAttribute('role')).toBe('status');
     expect(empty.textContent).toContain('No customer matches “zzz”.');
     expect(empty.textContent).toContain('add “all!” to the search to include them');
@@ -111,7 +111,7 @@ describe('CustomersPage', () => {
 
     renderCustomers('/fr/customers');
     await type(await screen.findByLabelText('Rechercher des clients'), ['zzz']);
-    const vide = await screen.findByTestId('customers-empty', {}, { timeout: 2000 });
+    const vide = await screen.findByTestId('customers-empty', {}, { timeout: 5000 });
     expect(vide.textContent).toContain('Aucun client ne correspond à « zzz ».');
     expect(vide.textContent).toContain('ajoutez « all! » à la recherche');
   });

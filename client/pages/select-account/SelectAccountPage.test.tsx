@@ -69,13 +69,13 @@ describe('SelectAccountPage', () => {
     const filter = await screen.findByLabelText('Filter by name');
     // keystrokes in a row: one request for the text once typing pauses, none per keystroke
     for (const text of ['g', 'gl', 'glo']) fireEvent.change(filter, { target: { value: text } });
-    await waitFor(() => expect(entries()).toEqual(['Open Globex Logistics']), { timeout: 2000 });
+    await waitFor(() => expect(entries()).toEqual(['Open Globex Logistics']), { timeout: 5000 });
     // one match under a filter is not "one account": the list stays, nothing navigates
     expect(screen.queryByTestId('location')).toBeNull();
     expect(api.calls('GET /api/customers').map((r) => r.query.get('filter'))).toEqual([null, 'glo']);
 
     fireEvent.change(filter, { target: { value: 'zzz' } });
-    expect((await screen.findByTestId('accounts-empty', {}, { timeout: 2000 })).textContent).toBe(
+    expect((await screen.findByTestId('accounts-empty', {}, { timeout: 5000 })).textContent).toBe(
       'No account matches “zzz”.',
     );
     // the filter stays while it is set, even though no entry is left to show the role
@@ -92,7 +92,7 @@ describe('SelectAccountPage', () => {
     expect(screen.getByText('Page 1 of 6')).toBeTruthy();
     for (let page = 2; page <= 6; page += 1) {
       fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
-      await screen.findByText(`Page ${page} of 6`, {}, { timeout: 3000 });
+      await screen.findByText(`Page ${page} of 6`, {}, { timeout: 5000 });
     }
     await waitFor(() => expect(entries()).toEqual(accounts.slice(50).map((a) => `Open ${a.name}`)));
     expect(api.calls('GET /api/customers').map((r) => r.query.get('pageOffset'))).toEqual([

@@ -50,7 +50,7 @@ describe('UsersPage', () => {
       fireEvent.change(search, { target: { value: text } });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const empty = await screen.findByTestId('users-empty', {}, { timeout: 2000 });
+    const empty = await screen.findByTestId('users-empty', {}, { timeout: 5000 });
     expect(empty.textContent).toContain('No user matches “zzz”.');
     expect(empty.getAttribute('role')).toBe('status');
     expect(screen.queryByTestId('users-table')).toBeNull();
@@ -62,7 +62,7 @@ describe('UsersPage', () => {
     fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
     renderUsers('/fr/users');
     fireEvent.change(await screen.findByLabelText('Rechercher des utilisateurs'), { target: { value: 'nobody' } });
-    const empty = await screen.findByTestId('users-empty', {}, { timeout: 2000 });
+    const empty = await screen.findByTestId('users-empty', {}, { timeout: 5000 });
     expect(empty.textContent).toContain('Aucun utilisateur ne correspond à « nobody ».');
     expect(document.title).toBe('Utilisateurs · Graph Portal');
   });

@@ -188,10 +188,12 @@ describe('POST /api/invitations', () => {
 });
 
 describe('GET /api/invitations?customerId', () => {
-  it('needs a session (401), a customer (400), a role there (404) that sees the team (403)', async () => {
+  it('needs a session (401), a valid customer (400), a role there (404) that sees the team (403)', async () => {
     expect((await list(null, `?customerId=${customerA.id}`)).statusCode).toBe(401);
-    expect((await list(owner.cookie, '')).statusCode).toBe(400);
+    expect((await list(owner.cookie, '?customerId=')).statusCode).toBe(400);
     expect((await list(owner.cookie, '?customerId=abc')).statusCode).toBe(400);
+    expect((await list(owner.cookie, `?customerId=${customerA.id}&customerId=${customerA.id}`)).statusCode).toBe(400);
+    expect((await list(owner.cookie, `?customerId=${customerA.id}&pageLength=0`)).statusCode).toBe(400);
     expect((await list(owner.cookie, `?customerId=${customerB.id}`)).statusCode).toBe(404);
     expect((await list(executiveOfB.cookie, `?customerId=${customerA.id}`)).statusCode).toBe(404);
     expect((await list(technical.cookie, `?customerId=${customerA.id}`)).statusCode).toBe(403);
@@ -224,6 +226,77 @@ describe('GET /api/invitations?customerId', () => {
       newUser: true,
     });
     expect(rows.find((r: { id: number }) => r.id === expired.id).inviterFullName).toBeNull();
+  });
+});
+
+describe('GET /api/invitations without customerId', () => {
+  const ids = (response: { json: () => { data: { id: number }[] } }) => response.json().data.map((r) => r.id);
+
+  it('needs a session (401) and valid paging (400)', async () => {
+    expect((await list(null, '')).statusCode).toBe(401);
+    expect((await list(null, '?pageLength=abc')).statusCode).toBe(401);
+    expect((await list(owner.cookie, '?pageLength=abc')).statusCode).toBe(400);
+    expect((await list(owner.cookie, '?pageLength=101')).statusCode).toBe(400);
+    expect((await list(owner.cookie, '?pageOffset=-1')).statusCode).toBe(400);
+  });
+
+  it("lists the invitations of the customers where the caller sees the team, and nobody else's", async () => {
+    const { db } = t.app.ctx;
+    const [mine, alsoMine, onlyTechnical, disabled, elsewhere] = await Promise.all(
+      ['Own 1', 'Own 2', 'Technical there', 'Disabled there', 'Elsewhere'].map((name) =>
+        createCustomer(db, { name: `Across ${name}` }),
+      ),
+    );
+    const invitationTo = async (customer: { id: number }) => (await createInvitation(db, customer.id)).id;
+    const inMine = [await invitationTo(mine), await invitationTo(mine), await invitationTo(alsoMine)];
+    const outside = [await invitationTo(onlyTechnical), await invitationTo(disabled), await invitationTo(elsewhere)];
+
+    const businessOwner = await signedIn(t.app, 'client', { id: mine.id, role: 'businessOwner' });
+    await addMembership(db, businessOwner.id, alsoMine.id, 'businessOwner');
+    await addMembership(db, businessOwner.id, onlyTechnical.id, 'technicalContact');
+    await addMembership(db, businessOwner.id, disabled.id, 'businessOwner', 'disabled');
+    const ofOwner = await list(businessOwner.cookie, '?pageLength=100');
+    expect(ofOwner.statusCode).toBe(200);
+    expect(ids(ofOwner).sort()).toEqual([...inMine].sort());
+    expect(ofOwner.json()).toMatchObject({ offset: 0, total: 3 });
+
+    const accountExecutive = await signedIn(t.app, 'accountExecutive', { id: mine.id, role: 'accountExecutive' });
+    await addMembership(db, accountExecutive.id, alsoMine.id, 'accountExecutive');
+    expect(ids(await list(accountExecutive.cookie, '')).sort()).toEqual([...inMine].sort());
+
+    // every customer's for admins and support engineers; none for roles that never see a team
+    const everything = await list(admin.cookie, '?pageLength=100');
+    expect(ids(everything)).toEqual(expect.arrayContaining([...inMine, ...outside]));
+    const support = await signedIn(t.app, 'supportEngineer');
+    expect(ids(await list(support.cookie, '?pageLength=100'))).toEqual(expect.arrayContaining([...inMine, ...outside]));
+    const productManager = await signedIn(t.app, 'productManager');
+    expect((await list(productManager.cookie, '')).json()).toEqual({ data: [], offset: 0, total: 0 });
+    const technicalOnly = await signedIn(t.app, 'client', { id: onlyTechnical.id, role: 'technicalContact' });
+    expect((await list(technicalOnly.cookie, '')).json()).toEqual({ data: [], offset: 0, total: 0 });
+  });
+
+  it('pages the list, newest first, ten at a time unless told otherwise', async () => {
+    const { db } = t.app.ctx;
+    const customer = await createCustomer(db, { name: 'Across many' });
+    const manager = await signedIn(t.app, 'client', { id: customer.id, role: 'businessOwner' });
+    const created: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const sentAt = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+      created.push((await createInvitation(db, customer.id, { fullName: `Many ${i}` })).id);
+      await db.updateTable('invitations').set({ sentAt }).where('id', '=', created[i]).execute();
+    }
+    const newestFirst = [...created].reverse();
+    const first = await list(manager.cookie, '');
+    expect(first.json()).toMatchObject({ offset: 0, total: 12 });
+    expect(ids(first)).toEqual(newestFirst.slice(0, 10));
+    const second = await list(manager.cookie, '?pageOffset=10');
+    expect(second.json()).toMatchObject({ offset: 10, total: 12 });
+    expect(ids(second)).toEqual(newestFirst.slice(10));
+    expect(ids(await list(manager.cookie, '?pageOffset=3&pageLength=2'))).toEqual(newestFirst.slice(3, 5));
+    // one customer's list is whole unless a page length is given
+    expect(ids(await list(manager.cookie, `?customerId=${customer.id}`))).toEqual(newestFirst);
+    expect(ids(await list(manager.cookie, `?customerId=${customer.id}&pageOffset=11`))).toEqual(newestFirst.slice(11));
+    expect(ids(await list(manager.cookie, `?customerId=${customer.id}&pageLength=2`))).toEqual(newestFirst.slice(0, 2));
   });
 });
 

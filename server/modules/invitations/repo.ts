@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { DB } from '../../db';
+import type { Database } from '../../db/schema';
+import { type CustomerScope, memberCustomerIds } from '../../scope';
 
 /** Invitations of the managing side: listing, resending (a new key) and cancelling. */
 
@@ -34,16 +36,45 @@ function invitationQuery(db: DB) {
 
 export type InvitationRow = Awaited<ReturnType<typeof findInvitation>> & {};
 
-/** The pending invitations of a customer (expired ones included: they are still pending), newest first. */
-export function listPendingInvitations(db: DB, customerId: number) {
-  return invitationQuery(db)
-    .where('invitations.customerId', '=', customerId)
-    .where('invitations.state', '=', 'pending')
-    .where('invitations.selfService', '=', 0)
-    .orderBy('invitations.sentAt', 'desc')
-    .orderBy('invitations.id', 'desc')
-    .execute();
+/**
+ * Whose pending invitations a list holds: one customer's; every customer's; those of the customers
+ * where a user holds an enabled membership with one of `roles`; or nobody's.
+ */
+export type InvitationScope = { customerId: number } | CustomerScope;
+
+/**
+ * The pending invitations in scope (expired ones included: they are still pending), newest first,
+ * the whole list or one page of it, with the count of all of them.
+ */
+export async function listPendingInvitations(
+  db: DB,
+  scope: InvitationScope,
+  page: { offset: number; length?: number } = { offset: 0 },
+) {
+  if ('none' in scope || ('roles' in scope && scope.roles.length === 0)) return { rows: [], total: 0 };
+  const inScope = (eb: ExpressionBuilder<Database, 'invitations'>) => {
+    const conditions = [eb('invitations.state', '=', 'pending'), eb('invitations.selfService', '=', 0)];
+    if ('customerId' in scope) conditions.push(eb('invitations.customerId', '=', scope.customerId));
+    if ('memberId' in scope) {
+      conditions.push(eb('invitations.customerId', 'in', memberCustomerIds(db, scope)));
+    }
+    return eb.and(conditions);
+  };
+  let rows = invitationQuery(db).where(inScope).orderBy('invitations.sentAt', 'desc').orderBy('invitations.id', 'desc');
+  if (page.length !== undefined || page.offset > 0) rows = rows.limit(page.length ?? MAX_ROWS).offset(page.offset);
+  const [found, counted] = await Promise.all([
+    rows.execute(),
+    db
+      .selectFrom('invitations')
+      .where(inScope)
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: found, total: Number(counted.n) };
 }
+
+/** The limit of a list asked for whole from an offset (SQL needs one with an offset). */
+const MAX_ROWS = 2_147_483_647;
 
 export function findInvitation(db: DB, id: number) {
   return invitationQuery(db).where('invitations.id', '=', id).executeTakeFirst();

@@ -10,7 +10,7 @@ import {
   InvitationListQuery,
 } from '../../../common/api/invitations';
 import { type CustomerCapability } from '../../../common/permissions';
-import { access, customerAccessOf, idFrom } from '../../plugins/access';
+import { access, customerAccessIfGiven, customerAccessOf, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import { customerOfInvitation } from './repo';
 import * as service from './service';
@@ -31,15 +31,21 @@ export async function invitationRoutes(app: FastifyInstance) {
   api.get(
     '/invitations',
     {
-      config: { access: access.customer('viewTeam', { from: 'query.customerId' }) },
+      config: { access: access.customerIfGiven('viewTeam', 'query.customerId') },
       schema: {
         tags,
-        summary: "A customer's pending invitations, expired ones included (status expired)",
+        summary: 'Pending invitations, expired ones included (status expired), newest first',
+        description:
+          "With customerId, that customer's (every one unless pageLength is given). Without it, those of every customer where the caller sees the team (every customer for admins and support engineers, their own for account executives and business owners, none for the other roles), ten at a time unless pageLength is given.",
         querystring: InvitationListQuery,
         response: { 200: InvitationList, 404: ErrorBody },
       },
     },
-    async (request) => service.listInvitations(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+    async (request) =>
+      service.listInvitations(ctx, actorOf(request), {
+        customerAccess: customerAccessIfGiven(request),
+        query: request.query,
+      }),
   );
 
   api.post(

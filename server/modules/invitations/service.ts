@@ -1,6 +1,13 @@
 import { INVITATION_VALIDITY_DAYS } from '../../../common/constants';
 import { ERROR_CODES } from '../../../common/api/errors';
-import type { CreateInvitationBody, Invitation, InvitationLink, InvitationList } from '../../../common/api/invitations';
+import {
+  type CreateInvitationBody,
+  INVITATIONS_PAGE_LENGTH,
+  type Invitation,
+  type InvitationLink,
+  type InvitationList,
+  type InvitationListQuery,
+} from '../../../common/api/invitations';
 import { canInCustomer, invitableRoles } from '../../../common/permissions';
 import { DEFAULT_LOCALE } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
@@ -8,6 +15,7 @@ import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
+import { customerScopeOf } from '../../scope';
 import { insertAuditEntry } from '../audit/repo';
 import { insertInvitation } from '../customers/store';
 import { isMember } from '../members/repo';
@@ -48,11 +56,16 @@ function toApiInvitation(row: repo.InvitationRow): Invitation {
 
 export async function listInvitations(
   ctx: AppContext,
-  _actor: Actor,
-  input: { customerAccess: CustomerAccess },
+  actor: Actor,
+  input: { customerAccess: CustomerAccess | null; query: InvitationListQuery },
 ): Promise<InvitationList> {
-  const rows = await repo.listPendingInvitations(ctx.db, input.customerAccess.customer.id);
-  return { data: rows.map(toApiInvitation) };
+  const { query } = input;
+  const scope: repo.InvitationScope = input.customerAccess
+    ? { customerId: input.customerAccess.customer.id }
+    : customerScopeOf(signedInUser(actor).user, 'viewTeam');
+  const length = query.pageLength ?? (input.customerAccess ? undefined : INVITATIONS_PAGE_LENGTH);
+  const { rows, total } = await repo.listPendingInvitations(ctx.db, scope, { offset: query.pageOffset, length });
+  return { data: rows.map(toApiInvitation), offset: query.pageOffset, total };
 }
 
 /** A pending invitation of the route's customer (an accepted or cancelled one is gone for these routes). */

@@ -1,0 +1,41 @@
+import { type CustomerCapability, canInCustomer } from '../common/permissions';
+import { deriveRole, globalRole, MEMBER_ROLES, type MemberRole } from '../common/roles';
+import type { SessionUser } from './actor';
+import type { DB } from './db';
+
+/**
+ * The customers where a user holds a customer capability, for the lists that span customers
+ * (docs/decisions/030 and 031): every customer, those of the user's enabled memberships with one of
+ * `roles`, or none.
+ */
+export type CustomerScope = { every: true } | { memberId: number; roles: readonly MemberRole[] } | { none: true };
+
+/**
+ * Every customer for staff whose type holds the capability everywhere; the customers of their
+ * enabled memberships with a role that holds it for the others (account executives, clients); none
+ * for the rest and for a disabled account. It follows common/permissions.ts and `deriveRole`, so a
+ * change of the capability table changes the lists with it.
+ */
+export function customerScopeOf(
+  user: Pick<SessionUser, 'id' | 'type' | 'status'>,
+  capability: CustomerCapability,
+): CustomerScope {
+  if (user.status !== 'enabled') return { none: true };
+  const global = globalRole(user.type);
+  if (global) return canInCustomer(global, capability) ? { every: true } : { none: true };
+  const roles = MEMBER_ROLES.filter((role) => canInCustomer(deriveRole(user.type, role), capability));
+  return roles.length > 0 ? { memberId: user.id, roles } : { none: true };
+}
+
+/**
+ * The ids of the customers of a member scope (the member's enabled memberships with one of the
+ * roles), as a subquery: `where(customerId, 'in', memberCustomerIds(db, scope))`.
+ */
+export function memberCustomerIds(db: DB, scope: { memberId: number; roles: readonly MemberRole[] }) {
+  return db
+    .selectFrom('memberships')
+    .select('memberships.customerId')
+    .where('memberships.userId', '=', scope.memberId)
+    .where('memberships.status', '=', 'enabled')
+    .where('memberships.role', 'in', [...scope.roles]);
+}
