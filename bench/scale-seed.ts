@@ -114,7 +114,20 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     join bench_words b on b.kind = 'company1' and b.i = (s.i / ${sql.lit(c0)}) % ${sql.lit(c1)}
     join bench_words c on c.kind = 'company2' and c.i = (s.i / ${sql.lit(c0 * c1)}) % ${sql.lit(c2)}`.execute(db);
 
-  const products = ['graph', 'graph-server', 'studio', 'connector', 'analytics'];
+  // as many products as licences per customer: a customer holds one licence per product (migration 006)
+  const products = [
+    'graph',
+    'graph-server',
+    'studio',
+    'connector',
+    'analytics',
+    'graph-cloud',
+    'toolkit',
+    'gateway',
+    'insights',
+    'sdk',
+  ];
+  if (size.licencesPerCustomer > products.length) throw new Error(`at most ${products.length} licences per customer`);
   await sql`insert into products (key, name, created_at, updated_at) values ${sql.join(
     products.map((key) => sql`(${key}, ${key}, ${now}, ${now})`),
   )}`.execute(db);

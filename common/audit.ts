@@ -14,6 +14,12 @@ export const AUDIT_ACTIONS = [
   'updateMemberStatus',
   'updateNotificationSettings',
   'downloadArtifact',
+  'createLicence',
+  'renewLicence',
+  'rotateDownloadSecret',
+  'downloadLicenceFile',
+  'createCustomization',
+  'updateCustomization',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDayMonthYear, initials } from './format';
+import { formatDate, formatDateTime, formatDayMonthYear, formatLocalDayMonthYear, initials } from './format';
 
 describe('initials', () => {
   it('takes the first letter of at most two words, uppercased', () => {
@@ -40,6 +40,14 @@ describe('date formats', () => {
     const local = new Date(2024, 6, 4, 9, 5);
     expect(formatDateTime(local, 'en')).toBe('04 Jul 2024 09:05');
     expect(formatDateTime(local, 'fr')).toBe('04 juil. 2024 09:05');
+  });
+
+  it('formats a moment as the day it was where the viewer is, DD MMM YYYY', () => {
+    // 00:30 local on 1 March is 1 March for the viewer, whatever day it was in UTC
+    const justAfterMidnight = new Date(2025, 2, 1, 0, 30);
+    expect(formatLocalDayMonthYear(justAfterMidnight.toISOString(), 'en')).toBe('01 Mar 2025');
+    expect(formatLocalDayMonthYear(new Date(2025, 1, 28, 23, 30).toISOString(), 'fr')).toBe('28 févr. 2025');
+    expect(formatLocalDayMonthYear('not a date', 'en')).toBe('');
   });
 
   it('gives an empty text for an invalid date', () => {

@@ -36,6 +36,16 @@ export function formatDayMonthYear(value: string | Date, locale: Locale): string
   return `${pad(d.getUTCDate())} ${MONTHS[locale][d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
+/**
+ * A moment (a timestamp, like a licence's latest download) as the day it was in the viewer's time
+ * zone: DD MMM YYYY (local). Licence dates, which are calendar days, use formatDayMonthYear.
+ */
+export function formatLocalDayMonthYear(value: string | Date, locale: Locale): string {
+  const d = toDate(value);
+  if (!d) return '';
+  return `${pad(d.getDate())} ${MONTHS[locale][d.getMonth()]} ${d.getFullYear()}`;
+}
+
 /** Log dates: DD MMM YYYY HH:mm, in the viewer's time zone (local). */
 export function formatDateTime(value: string | Date, locale: Locale): string {
   const d = toDate(value);

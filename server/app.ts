@@ -23,6 +23,10 @@ import { notificationSettingsRoutes } from './modules/notification-settings/rout
 import { userRoutes } from './modules/users/routes';
 import { memberRoutes } from './modules/members/routes';
 import { invitationRoutes } from './modules/invitations/routes';
+import { customizationRoutes } from './modules/customizations/routes';
+import { licenceRoutes } from './modules/licences/routes';
+import { licensingRoutes } from './modules/licensing/routes';
+import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
@@ -100,6 +104,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const ctx = createContext({ config, database, log: app.log });
   app.decorate('ctx', ctx);
+  // the key that signs licence files: generated on the first start unless one is configured
+  await ensureSigningKey(ctx);
 
   // Every API route must say who may call it (see plugins/access.ts).
   app.addHook('onRoute', (route) => {
@@ -148,7 +154,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(notificationSettingsRoutes);
       await api.register(memberRoutes);
       await api.register(invitationRoutes);
+      await api.register(customizationRoutes);
+      await api.register(licenceRoutes);
       await api.register(ssoRoutes);
+      await api.register(licensingRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

@@ -1,4 +1,5 @@
 import type { HTTPMethods } from 'fastify';
+import { addDays, utcToday } from '../common/licenceStatus';
 import { type MemberRole, ROLES, type Role } from '../common/roles';
 
 /**
@@ -54,7 +55,20 @@ export interface Fixture {
   member: (customerId: number) => Promise<number>;
   /** a fresh pending invitation to the customer, with a link an admin can copy */
   invitation: (customerId: number) => Promise<number>;
+  /** the key of a fresh product of customization type lke the customer holds a licence of */
+  customizableProduct: (customerId: number) => Promise<string>;
+  /** a fresh customization of the customer (of a fresh lke product it holds a licence of) */
+  customization: (customerId: number) => Promise<number>;
+  /** the key of a fresh product nobody holds a licence of */
+  product: () => Promise<string>;
+  /** a fresh licence of the customer (of a fresh product), valid for a year */
+  licence: (customerId: number) => Promise<number>;
+  /** the key of a product the own and the other customer each hold a valid licence of */
+  licensedProductKey: string;
 }
+
+/** The smallest configuration the lke schema accepts (docs/customizations.md). */
+const LKE_CONFIG = { branding: { applicationName: 'Matrix' }, defaultLocale: 'en' };
 
 /** Who calls, for rows whose request depends on the caller (an invitation sent to their address). */
 export interface CallScope {
@@ -78,6 +92,11 @@ export interface MatrixRow {
   call?: (fixture: Fixture, scope: CallScope) => CallOptions | Promise<CallOptions>;
   /** what an allowed call answers, when that is not a 2xx status */
   success?: number;
+  /**
+   * for a route whose customer is optional (`access.customerIfGiven`): what each caller gets when
+   * the request names no customer, and the request
+   */
+  withoutCustomer?: { expect: Expectations; call: NonNullable<MatrixRow['call']> };
   /** the call replaces or ends the caller's session, which must sign in again afterwards */
   endsSession?: boolean;
 }
@@ -330,6 +349,8 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/invitations',
     expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
     call: (_f, scope) => ({ url: `/api/invitations?customerId=${scope.customerId}` }),
+    // without one, every signed-in user: what each one sees is tested in invitations.test.ts
+    withoutCustomer: { expect: signedIn, call: () => ({ url: '/api/invitations' }) },
   },
   {
     method: 'POST',
@@ -361,5 +382,130 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/invitations/:id/resend',
     expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer'),
     call: async (f, scope) => ({ url: `/api/invitations/${await f.invitation(scope.customerId)}/resend` }),
+  },
+
+  // ---- customizations (server/modules/customizations)
+  {
+    method: 'POST',
+    url: '/api/customizations/validate',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      payload: {
+        customerId: scope.customerId,
+        productKey: await f.customizableProduct(scope.customerId),
+        versionType: 'stable',
+        customConfig: LKE_CONFIG,
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/customizations',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      payload: {
+        customerId: scope.customerId,
+        productKey: await f.customizableProduct(scope.customerId),
+        versionType: 'stable',
+        customConfig: LKE_CONFIG,
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/customizations/:id',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager', 'supportEngineer'),
+    call: async (f, scope) => ({ url: `/api/customizations/${await f.customization(scope.customerId)}` }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/customizations/:id',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      url: `/api/customizations/${await f.customization(scope.customerId)}`,
+      payload: { versionType: 'beta', customConfig: LKE_CONFIG },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/customers/:id/customizations',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager', 'supportEngineer'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/customizations` }),
+  },
+
+  // ---- licences (server/modules/licences)
+  {
+    method: 'GET',
+    url: '/api/customers/:id/licenses',
+    expect: inCustomer(
+      'admin',
+      'accountExecutive',
+      'productManager',
+      'supportEngineer',
+      'businessOwner',
+      'technicalContact',
+    ),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/licenses` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/customers/:id/licenses',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      url: `/api/customers/${scope.customerId}/licenses`,
+      payload: {
+        productKey: await f.product(),
+        startDate: utcToday(),
+        endDate: addDays(utcToday(), 365),
+        data: { fixedLicenses: 1 },
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/customers/:id/licensable-products',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/licensable-products` }),
+  },
+  // every signed-in user; which licences each one sees is tested in licences/ending.test.ts
+  { method: 'GET', url: '/api/licenses/ending', expect: signedIn },
+  {
+    method: 'GET',
+    url: '/api/licenses/:id',
+    expect: inCustomer(
+      'admin',
+      'accountExecutive',
+      'productManager',
+      'supportEngineer',
+      'businessOwner',
+      'technicalContact',
+    ),
+    call: async (f, scope) => ({ url: `/api/licenses/${await f.licence(scope.customerId)}` }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/licenses/:id',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({
+      url: `/api/licenses/${await f.licence(scope.customerId)}`,
+      payload: { accessLevel: 'beta', endDate: addDays(utcToday(), 400), data: { fixedLicenses: 2 } },
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/licenses/:id/secret',
+    expect: inCustomer('accountExecutive', 'admin', 'productManager'),
+    call: async (f, scope) => ({ url: `/api/licenses/${await f.licence(scope.customerId)}/secret` }),
+  },
+
+  // ---- licence files (server/modules/licensing)
+  { method: 'GET', url: '/api/licensing/keys', expect: anyone },
+  {
+    method: 'GET',
+    url: '/api/download/license/:productKey',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer', 'technicalContact'),
+    call: (f, scope) => ({
+      url: `/api/download/license/${encodeURIComponent(f.licensedProductKey)}?customerId=${scope.customerId}`,
+    }),
   },
 ];

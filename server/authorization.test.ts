@@ -17,7 +17,17 @@ import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
 import { type Access, access } from './plugins/access';
 import type { DB } from './db';
-import { addMembership, createCustomer, createInvitation, createUser, login, TEST_PASSWORD } from './test/factories';
+import {
+  addMembership,
+  createCustomer,
+  createCustomization,
+  createInvitation,
+  createLicence,
+  createProduct,
+  createUser,
+  login,
+  TEST_PASSWORD,
+} from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -85,6 +95,8 @@ beforeAll(async () => {
   const resetUser = await createUser(db, { type: 'client', fullName: 'Reset User' });
   let counter = 0;
   const candidate = await createUser(db, { type: 'accountExecutive', fullName: 'Candidate Executive' });
+  const licensedProduct = await createProduct(db, { name: 'Matrix Product' });
+  for (const customer of [own, other]) await createLicence(db, customer.id, licensedProduct.key);
   fixture = {
     ownCustomerId: own.id,
     otherCustomerId: other.id,
@@ -123,6 +135,21 @@ beforeAll(async () => {
     },
     invitation: async (customerId) =>
       customerId === 0 ? 0 : (await createInvitation(db, customerId, { sealWith: t.config.sessionSecret })).id,
+    customizableProduct: async (customerId) => {
+      const { key } = await createProduct(db, { customizationType: 'lke' });
+      await createLicence(db, customerId, key);
+      return key;
+    },
+    customization: async (customerId) => {
+      if (customerId === 0) return 0;
+      const { key } = await createProduct(db, { customizationType: 'lke' });
+      await createLicence(db, customerId, key);
+      return (await createCustomization(db, customerId, key)).id;
+    },
+    product: async () => (await createProduct(db)).key,
+    licence: async (customerId) =>
+      customerId === 0 ? 0 : (await createLicence(db, customerId, (await createProduct(db)).key)).id,
+    licensedProductKey: licensedProduct.key,
   };
 
   cookies.set('anonymous', null);
@@ -159,11 +186,22 @@ function matches(outcome: Outcome, status: number, row: MatrixRow): boolean {
   return status === outcome;
 }
 
-function scopesOf(row: MatrixRow): { name: string; customerId: number; expect: Expectations }[] {
+interface Scope {
+  name: string;
+  customerId: number;
+  expect: Expectations;
+  call?: MatrixRow['call'];
+}
+
+function scopesOf(row: MatrixRow): Scope[] {
   if ('ownCustomer' in row.expect) {
+    const withoutCustomer: Scope[] = row.withoutCustomer
+      ? [{ name: 'no customer', customerId: 0, expect: row.withoutCustomer.expect, call: row.withoutCustomer.call }]
+      : [];
     return [
       { name: 'own customer', customerId: fixture.ownCustomerId, expect: row.expect.ownCustomer },
       { name: 'other customer', customerId: fixture.otherCustomerId, expect: row.expect.otherCustomer },
+      ...withoutCustomer,
     ];
   }
   return [{ name: '', customerId: fixture.ownCustomerId, expect: row.expect }];
@@ -194,6 +232,14 @@ describe('authorisation matrix', () => {
     expect(withoutUrl).toEqual([]);
   });
 
+  it('covers the call without a customer wherever the customer is optional', () => {
+    const uncovered = MATRIX.filter((row) => {
+      const rule = routes.get(routeKey(row.method, row.url));
+      return rule?.kind === 'customer' && 'optional' in rule.locate && !row.withoutCustomer;
+    }).map((row) => routeKey(row.method, row.url));
+    expect(uncovered).toEqual([]);
+  });
+
   it('tells own customer from another customer wherever access depends on the customer', () => {
     const unscoped = MATRIX.filter(
       (row) => routes.get(routeKey(row.method, row.url))?.kind === 'customer' && !('ownCustomer' in row.expect),
@@ -215,8 +261,11 @@ async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<st
   for (const scope of scopesOf(row)) {
     for (const actor of ACTORS) {
       const call =
-        (await row.call?.(fixture, { customerId: scope.customerId, actor, actorEmail: emails.get(actor) ?? null })) ??
-        {};
+        (await (scope.call ?? row.call)?.(fixture, {
+          customerId: scope.customerId,
+          actor,
+          actorEmail: emails.get(actor) ?? null,
+        })) ?? {};
       const response = await request(target, cookies.get(actor) ?? null, {
         method: row.method,
         url: call.url ?? row.url,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,11 +13,18 @@ let dir: string;
 let databaseUrl: string;
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return cliWith({}, ...args);
+}
+
+function cliWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
       cwd: root,
       // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -144,5 +152,45 @@ describe('npm run cli', () => {
       'N',
     );
     expect(badEmail.stderr).toContain('--email is not a valid e-mail address');
+  });
+
+  it('rotates the licence signing key: the new one signs, the old one stays published as retired', async () => {
+    const first = await cli('rotate-licence-key');
+    expect(first.code).toBe(0);
+    const firstId = first.stdout.trim();
+    expect(first.stderr).toContain(`Licence files are now signed with key ${firstId}`);
+
+    const second = await cli('rotate-licence-key');
+    expect(second.code).toBe(0);
+    const secondId = second.stdout.trim();
+    expect(secondId).not.toBe(firstId);
+    expect(second.stderr).toContain(`key ${firstId} is retired and still published`);
+
+    const database = openDatabase(databaseUrl);
+    try {
+      const keys = await database.db.selectFrom('licenceSigningKeys').selectAll().orderBy('createdAt').execute();
+      expect(keys.map((k) => ({ keyId: k.keyId, active: k.retiredAt === null }))).toEqual([
+        { keyId: firstId, active: false },
+        { keyId: secondId, active: true },
+      ]);
+      // the private key is stored sealed, never as PEM
+      expect(keys.every((k) => k.privateKeySealed?.startsWith('v1.') && !k.privateKeySealed.includes('PRIVATE'))).toBe(
+        true,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses to rotate a configured licence signing key, and says how to change it', async () => {
+    const pem = crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const result = await cliWith({ LICENCE_SIGNING_KEY: pem }, 'rotate-licence-key');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The licence signing key is configured');
+    expect(result.stderr).toContain('configure the new key and restart');
+
+    const notAKey = await cliWith({ LICENCE_SIGNING_KEY: 'not a key' }, 'rotate-licence-key');
+    expect(notAKey.code).toBe(1);
+    expect(notAKey.stderr).toContain('LICENCE_SIGNING_KEY: must be an Ed25519 private key in PEM');
   });
 });

@@ -165,11 +165,29 @@ const commands: Record<string, Command> = {
       io.out(String(user.id));
     },
   },
+  'rotate-licence-key': {
+    summary: 'sign licence files with a new key; the previous one stays published (docs/licence-files.md)',
+    usage: 'rotate-licence-key',
+    async run(args, io) {
+      parseOptions(z.object({}), args, []);
+      const rotated = await withContext(io, async (ctx) => {
+        const { rotateSigningKey } = await import('./modules/licensing/service');
+        return rotateSigningKey(ctx);
+      });
+      io.err(
+        rotated.retiredKeyId
+          ? `Licence files are now signed with key ${rotated.keyId}; key ${rotated.retiredKeyId} is retired and still published`
+          : `Licence files are now signed with key ${rotated.keyId}`,
+      );
+      // the new key id alone on stdout, for scripts
+      io.out(rotated.keyId);
+    },
+  },
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}\n      ${c.usage}`);
-  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n  help           this text`;
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}\n      ${c.usage}`);
+  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n  help               this text`;
 }
 
 /** Runs one command line; returns the exit code. */

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -52,6 +54,8 @@ const EnvSchema = z
     STATIC_DIR: z.string().default('./dist'),
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
     BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    LICENCE_SIGNING_KEY: z.string().optional(),
+    LICENCE_SIGNING_KEY_PATH: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -63,6 +67,13 @@ const EnvSchema = z
     }
     if (env.NODE_ENV === 'production' && env.DEV_MAILBOX) {
       ctx.addIssue({ code: 'custom', path: ['DEV_MAILBOX'], message: 'cannot be enabled in production' });
+    }
+    if (env.LICENCE_SIGNING_KEY && env.LICENCE_SIGNING_KEY_PATH) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LICENCE_SIGNING_KEY_PATH'],
+        message: 'LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_PATH cannot be set together',
+      });
     }
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
       ctx.addIssue({
@@ -113,6 +124,12 @@ export interface Config {
    * that streams large bodies declares its own body limit (`config.bodyTimeoutMs`).
    */
   timeouts: { headersMs: number; bodyMs: number };
+  /**
+   * The Ed25519 private key (PEM, PKCS#8) that signs licence files, from LICENCE_SIGNING_KEY or the
+   * file LICENCE_SIGNING_KEY_PATH names; null: the portal generates its key and keeps it in the
+   * database (docs/licence-files.md).
+   */
+  licenceSigningKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -128,6 +145,42 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
   if (value === 'true') return 1;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim());
+}
+
+/**
+ * The configured licence signing key, checked at start: an Ed25519 private key in PEM. An environment
+ * variable may hold the PEM with its line breaks written as \\n.
+ */
+function readLicenceSigningKey(inline: string | undefined, file: string | undefined): string | null {
+  let pem: string;
+  let name: string;
+  if (inline) {
+    pem = inline.includes('\\n') ? inline.replaceAll('\\n', '\n') : inline;
+    name = 'LICENCE_SIGNING_KEY';
+  } else if (file) {
+    name = 'LICENCE_SIGNING_KEY_PATH';
+    try {
+      pem = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})\nSee docs/configuration.md.`,
+      );
+    }
+  } else {
+    return null;
+  }
+  let type: string | undefined;
+  try {
+    type = crypto.createPrivateKey(pem).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== 'ed25519') {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${name}: must be an Ed25519 private key in PEM (openssl genpkey -algorithm ed25519)\nSee docs/configuration.md.`,
+    );
+  }
+  return pem;
 }
 
 export function loadConfig(
@@ -179,6 +232,7 @@ export function loadConfig(
     staticDir: path.resolve(e.STATIC_DIR),
     secureCookies: baseUrl.startsWith('https://'),
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, bodyMs: e.BODY_TIMEOUT_MS },
+    licenceSigningKey: readLicenceSigningKey(e.LICENCE_SIGNING_KEY, e.LICENCE_SIGNING_KEY_PATH),
   };
   return { ...config, ...overrides };
 }

@@ -7,7 +7,16 @@ import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './author
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
-import { addMembership, createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
+import {
+  addMembership,
+  createCustomer,
+  createCustomization,
+  createInvitation,
+  createLicence,
+  createProduct,
+  createUser,
+  TEST_PASSWORD,
+} from './test/factories';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -319,6 +328,8 @@ beforeAll(async () => {
   const liveCaptcha = await solvedCaptcha(app);
   const liveEmailChange = await issueEmailChangeToken(db, resetUser.id, 'robust-moved@example.com');
   const liveInvitation = await createInvitation(db, own.id);
+  const licensedProduct = await createProduct(db, { name: 'Robust Product' });
+  await createLicence(db, own.id, licensedProduct.key);
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -340,6 +351,19 @@ beforeAll(async () => {
       return (await addMembership(db, user.id, customerId, 'technicalContact')).id;
     },
     invitation: async (customerId) => (await createInvitation(db, customerId, { sealWith: t.config.sessionSecret })).id,
+    customizableProduct: async (customerId) => {
+      const { key } = await createProduct(db, { customizationType: 'lke' });
+      await createLicence(db, customerId, key);
+      return key;
+    },
+    customization: async (customerId) => {
+      const { key } = await createProduct(db, { customizationType: 'lke' });
+      await createLicence(db, customerId, key);
+      return (await createCustomization(db, customerId, key)).id;
+    },
+    product: async () => (await createProduct(db)).key,
+    licence: async (customerId) => (await createLicence(db, customerId, (await createProduct(db)).key)).id,
+    licensedProductKey: licensedProduct.key,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

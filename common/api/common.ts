@@ -43,7 +43,7 @@ export const MAX_ID = 2_147_483_647;
  * A whole number as a query string or a path carries it: decimal digits only. Number() would also
  * take "", " ", "0x10" and "1e3", and a repeated query parameter arrives as an array.
  */
-const wholeNumber = (min: number, max: number) =>
+export const wholeNumber = (min: number, max: number) =>
   z.pipe(
     z.pipe(
       z

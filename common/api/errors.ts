@@ -53,6 +53,11 @@ export const ERROR_CODES = {
   invitationAccountExists: 'invitation_account_exists',
   invitationAlreadyMember: 'invitation_already_member',
   invitationRoleMismatch: 'invitation_role_mismatch',
+  // licences
+  unknownProduct: 'unknown_product',
+  licenceExists: 'licence_exists',
+  /** the licence has ended more than its grace period ago: no download (decisions.md) */
+  licenceExpired: 'licence_expired',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',
 } as const;

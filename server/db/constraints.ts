@@ -14,6 +14,7 @@ import {
   PLATFORMS,
   VERSION_TYPES,
 } from '../../common/domain';
+import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licensing';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
 
@@ -48,6 +49,7 @@ export const ENUM_COLUMNS: {
   versions: { type: VERSION_TYPES },
   artifacts: { platform: PLATFORMS },
   licences: { accessLevel: ACCESS_LEVELS },
+  licenceSigningKeys: { algorithm: LICENCE_SIGNING_ALGORITHMS },
   customizations: { versionType: CUSTOMIZATION_VERSION_TYPES },
   cloudInstances: { status: INSTANCE_STATUSES },
   subscriptions: { provider: PAYMENT_PROVIDERS, status: PAYMENT_STATUSES },
@@ -81,6 +83,7 @@ export const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]
   versions: { published: true },
   artifacts: {},
   licences: { hasEntityResolution: true },
+  licenceSigningKeys: {},
   customizations: { enabled: true },
   cloudInstances: {},
   subscriptions: {},

@@ -18,6 +18,9 @@ import { searchMigration } from './migrations/002_search';
 import { emailChangeMigration } from './migrations/003_email_change';
 import { invitationKeySealedMigration } from './migrations/004_invitation_key_sealed';
 import { auditByActionMigration } from './migrations/005_audit_by_action';
+import { licencePerProductMigration } from './migrations/006_licence_per_product';
+import { licenceSigningKeysMigration } from './migrations/007_licence_signing_keys';
+import { customizationPerProductMigration } from './migrations/008_customization_per_product';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -37,6 +40,9 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '003_email_change': emailChangeMigration(dialect),
     '004_invitation_key_sealed': invitationKeySealedMigration(),
     '005_audit_by_action': auditByActionMigration(),
+    '006_licence_per_product': licencePerProductMigration(),
+    '007_licence_signing_keys': licenceSigningKeysMigration(),
+    '008_customization_per_product': customizationPerProductMigration(),
   };
 }
 
@@ -85,7 +91,10 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle.dialect) };
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Areas add their migrations in parallel: one numbered before a migration a database has already
+  // run (006 landing after 008) still runs, instead of the start failing. Each migration only adds
+  // its own tables, columns and indexes, so their order among themselves does not matter.
+  const migrator = new Migrator({ db: handle.db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntriesAfter } from '../modules/audit/repo';
 import { findUserByEmail } from '../modules/auth/repo';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
+import { findLicenceIdOf } from '../modules/licences/repo';
 import { listNotifications } from '../modules/notifications/repo';
 import { emailTaken } from '../modules/users/repo';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -96,6 +97,21 @@ describe('indexes', () => {
       await planOf((d) => hasDownloadedProduct(d, 1, 'graph-server')),
       'downloads_licence_id_created_at_idx',
     );
+  });
+
+  it("finds a customer's licence of a product through the unique (customer, product) index of migration 006", async () => {
+    expectIndexed(await planOf((d) => findLicenceIdOf(d, 1, 'graph-server')), 'licences_customer_product_unique');
+    const names = postgres()
+      ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'licences'`.execute(db))
+          .rows
+      : (
+          await sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'index' and tbl_name = 'licences'`.execute(db)
+        ).rows;
+    // the plain index it replaces is gone
+    expect(names.map((r) => r.name)).not.toContain('licences_customer_id_product_key_idx');
+    expect(names.map((r) => r.name)).toContain('licences_end_date_id_idx');
   });
 
   it('reads the notification centre from the (user, status, created_at) index', async () => {

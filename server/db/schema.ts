@@ -14,6 +14,7 @@ import type {
   Platform,
   VersionType,
 } from '../../common/domain';
+import type { LicenceSigningAlgorithm } from '../../common/api/licensing';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
 
 /**
@@ -188,6 +189,23 @@ export interface LicencesTable {
   updatedAt: Timestamp;
 }
 
+/**
+ * The keys that sign licence files (docs/decisions/032). Every row is published; the one without
+ * retiredAt signs (a unique index allows one). A generated key's private half is sealed under the
+ * server secret; a configured key (LICENCE_SIGNING_KEY) keeps its private half in the configuration
+ * and has none here.
+ */
+export interface LicenceSigningKeysTable {
+  keyId: string;
+  algorithm: LicenceSigningAlgorithm;
+  /** PEM, SubjectPublicKeyInfo */
+  publicKey: string;
+  /** PKCS#8 DER sealed with AES-256-GCM under a key derived from SESSION_SECRET; null for a configured key */
+  privateKeySealed: string | null;
+  createdAt: Timestamp;
+  retiredAt: Timestamp | null;
+}
+
 export interface CustomizationsTable {
   id: Generated<number>;
   customerId: number;
@@ -301,6 +319,7 @@ export interface Database {
   versions: VersionsTable;
   artifacts: ArtifactsTable;
   licences: LicencesTable;
+  licenceSigningKeys: LicenceSigningKeysTable;
   customizations: CustomizationsTable;
   cloudInstances: CloudInstancesTable;
   subscriptions: SubscriptionsTable;

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
 import { checkPassword } from '../../common/password';
 import { ROLES } from '../../common/roles';
+import { validateConfig } from '../modules/customizations/schemas';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD, DEMO_TEAM, seedDemoData } from './seed';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_CUSTOMIZATIONS, DEMO_PASSWORD, DEMO_TEAM, seedDemoData } from './seed';
 
 let t: TestApp;
 let seeded: boolean;
@@ -107,6 +108,77 @@ describe('demo data', () => {
     expect(await latestDownloadAt(db, acmeServer.id)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(await hasDownloadedProduct(db, acme.id, 'graph-server')).toBe(true);
     expect(await hasDownloadedProduct(db, acme.id, 'graph-toolkit')).toBe(false);
+  });
+
+  it('customizes an lke and an ogma product, each valid against its schema, with its licences pointing to it', async () => {
+    const { db } = t.app.ctx;
+    const rows = await db
+      .selectFrom('customizations')
+      .innerJoin('products', 'products.key', 'customizations.productKey')
+      .select(['customizations.id', 'customerId', 'productKey', 'customConfig', 'products.customizationType'])
+      .execute();
+    expect(rows).toHaveLength(DEMO_CUSTOMIZATIONS.length);
+    expect(new Set(rows.map((r) => r.customizationType))).toEqual(new Set(['lke', 'ogma']));
+    for (const row of rows) {
+      if (row.customizationType === 'none') throw new Error(`${row.productKey} offers no customization`);
+      expect(validateConfig(row.customizationType, JSON.parse(row.customConfig)), row.productKey).toEqual([]);
+      const licences = await db
+        .selectFrom('licences')
+        .select('customizationId')
+        .where('customerId', '=', row.customerId)
+        .where('productKey', '=', row.productKey)
+        .execute();
+      expect(licences.length).toBeGreaterThan(0);
+      for (const licence of licences) expect(licence.customizationId).toBe(row.id);
+    }
+    // the account executive reads Acme's customization of the server through the API
+    const executive = DEMO_ACCOUNTS.find((a) => a.role === 'accountExecutive')!;
+    const cookie = await login(t.app, executive.email, DEMO_PASSWORD);
+    const acme = await db
+      .selectFrom('customers')
+      .select('id')
+      .where('name', '=', DEMO_CUSTOMER_NAME)
+      .executeTakeFirstOrThrow();
+    const list = await request(t.app, cookie, {
+      method: 'GET',
+      url: `/api/customers/${acme.id}/customizations?productKey=graph-server`,
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data).toEqual([
+      expect.objectContaining({ productKey: 'graph-server', customizationType: 'lke' }),
+    ]);
+  });
+
+  it('gives every listed demo customer a licence in each state, one per product, and a product left to license', async () => {
+    const { db } = t.app.ctx;
+    const admin = await login(t.app, 'admin@demo.portal', DEMO_PASSWORD);
+    const customers = await db.selectFrom('customers').select(['id', 'name']).orderBy('name').execute();
+    const products = await db.selectFrom('products').select('key').execute();
+    for (const customer of customers) {
+      const response = await request(t.app, admin, {
+        method: 'GET',
+        url: `/api/customers/${customer.id}/licenses?pageLength=100`,
+      });
+      expect(response.statusCode).toBe(200);
+      const licences: { productKey: string; status: string }[] = response.json().data;
+      const statuses = new Set(licences.map((l) => l.status));
+      // Initech Security shows the customer list's rule: every licence ended beyond its grace
+      const expected = customer.name === 'Initech Security' ? ['invalid'] : ['grace', 'invalid', 'valid', 'warning'];
+      expect([...statuses].sort(), customer.name).toEqual(expected);
+      expect(new Set(licences.map((l) => l.productKey)).size).toBe(licences.length);
+      const licensable = await request(t.app, admin, {
+        method: 'GET',
+        url: `/api/customers/${customer.id}/licensable-products`,
+      });
+      expect(licensable.json().data.length, customer.name).toBe(products.length - licences.length);
+      expect(licensable.json().data.length, customer.name).toBeGreaterThan(0);
+    }
+    // the hidden one is hidden from the default list, and shown with all!
+    const list = (filter: string) =>
+      request(t.app, admin, { method: 'GET', url: `/api/customers?filter=${encodeURIComponent(filter)}` });
+    const names = (body: { data: { name: string }[] }) => body.data.map((c) => c.name);
+    expect(names((await list('')).json())).not.toContain('Initech Security');
+    expect(names((await list('all!')).json())).toContain('Initech Security');
   });
 
   it('lets every demo account sign in with the shared password', async () => {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
-import type { AccessLevel, VersionType } from '../../common/domain';
+import type { AccessLevel, CustomizationVersionType, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
 import type { AuditAction } from '../../common/audit';
 import { insertAuditEntry } from '../modules/audit/repo';
@@ -11,7 +11,8 @@ import { insertProduct, insertVersion } from '../modules/catalogue/repo';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
 import { recordDownload } from '../modules/downloads/repo';
 import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
-import { insertLicence } from '../modules/licences/repo';
+import { linkLicences } from '../modules/customizations/repo';
+import { insertCustomization, insertLicence } from '../modules/licences/repo';
 import { insertUser } from '../modules/users/repo';
 import { type DB, isUniqueViolation } from '.';
 import type { Database } from './schema';
@@ -172,6 +173,20 @@ const PRODUCTS = [
     customizationType: 'none' as const,
     isSaas: 1 as const,
   },
+  {
+    key: 'graph-connector',
+    name: 'Graph Connector',
+    description: 'Connectors that load relational, document and streaming sources into a graph database.',
+    customizationType: 'none' as const,
+    isSaas: 0 as const,
+  },
+  {
+    key: 'graph-studio',
+    name: 'Graph Studio',
+    description: 'Desktop application to model, query and explore graph databases.',
+    customizationType: 'none' as const,
+    isSaas: 0 as const,
+  },
 ];
 
 /** [product, semVer, type, released this many days ago (null: a draft, unpublished)] */
@@ -185,12 +200,21 @@ const VERSIONS: [string, string, VersionType, number | null][] = [
   ['graph-toolkit', '2.7.0', 'stable', 60],
   ['graph-toolkit', '2.8.0-beta.1', 'beta', 10],
   ['graph-cloud', '1.4.0', 'stable', 45],
+  ['graph-connector', '1.2.0', 'stable', 90],
+  ['graph-connector', '1.3.0-beta.1', 'beta', 7],
+  ['graph-studio', '3.0.1', 'stable', 30],
 ];
 
-/** [customer, product, access level, start (days from today), end (days from today), data, entity resolution] */
-const LICENCES: [string, string, AccessLevel, number, number, object, boolean][] = [
+/**
+ * [customer, product, access level, start (days from today), end (days from today), data, entity
+ * resolution]. A customer holds one licence per product. Every demo customer that is on the default
+ * customer list holds one in each state (common/licenceStatus.ts): valid, warning (ends within 3
+ * months), grace (ended less than 30 days ago), invalid; and each leaves one product unlicensed, so
+ * a licence can be added in the demo. Initech Security's licences have all ended beyond their grace:
+ * it shows the customer list's rule (hidden unless "all!" is added), which one valid licence would undo.
+ */
+export const DEMO_LICENCES: [string, string, AccessLevel, number, number, object, boolean][] = [
   [DEMO_CUSTOMER_NAME, 'graph-server', 'stable', -400, 330, { fixedLicenses: 5 }, true],
-  // ends within 3 months: "warning"
   [
     DEMO_CUSTOMER_NAME,
     'graph-toolkit',
@@ -200,16 +224,71 @@ const LICENCES: [string, string, AccessLevel, number, number, object, boolean][]
     { fixedLicenses: 2, domains: ['acme-analytics.example'] },
     false,
   ],
+  [DEMO_CUSTOMER_NAME, 'graph-connector', 'stable', -377, -12, { fixedLicenses: 2, sources: 4 }, false],
+  [DEMO_CUSTOMER_NAME, 'graph-cloud', 'stable', -500, -120, { fixedLicenses: 1 }, false],
   ['Globex Logistics', 'graph-server', 'alpha', -200, 500, { fixedLicenses: 10 }, false],
-  // ended 10 days ago: "grace"
+  ['Globex Logistics', 'graph-studio', 'stable', -345, 20, { fixedLicenses: 4 }, false],
   ['Globex Logistics', 'graph-toolkit', 'stable', -375, -10, { fixedLicenses: 1 }, false],
-  // long expired: "invalid"
+  ['Globex Logistics', 'graph-connector', 'beta', -565, -200, { fixedLicenses: 1, sources: 2 }, false],
   ['Initech Security', 'graph-server', 'stable', -800, -90, { fixedLicenses: 3 }, false],
+  ['Initech Security', 'graph-toolkit', 'stable', -900, -400, { fixedLicenses: 1 }, false],
   ['Northwind Labs', 'graph-cloud', 'stable', -5, 9, { fixedLicenses: 1, trial: true }, false],
+  ['Northwind Labs', 'graph-studio', 'stable', -30, 335, { fixedLicenses: 1 }, false],
+  ['Northwind Labs', 'graph-connector', 'stable', -370, -5, { fixedLicenses: 1, sources: 1 }, false],
+  ['Northwind Labs', 'graph-toolkit', 'stable', -400, -60, { fixedLicenses: 1 }, false],
+];
+
+/**
+ * [customer, product, version type, configuration]: each valid against its product's schema
+ * (docs/customizations.md); the customer's licences of the product point to it. Globex's toolkit and
+ * Initech's server have none, so a customization can be created in the demo too.
+ */
+export const DEMO_CUSTOMIZATIONS: [string, string, CustomizationVersionType, Record<string, unknown>][] = [
+  [
+    DEMO_CUSTOMER_NAME,
+    'graph-server',
+    'stable',
+    {
+      branding: {
+        applicationName: 'Acme Investigations',
+        logoUrl: 'https://static.acme-analytics.example/brand/logo.svg',
+        primaryColor: '#0b5cad',
+        secondaryColor: '#f4a300',
+      },
+      defaultLocale: 'en',
+      features: { alerts: true, guestMode: false, dataEdition: true },
+      plugins: [{ name: 'data-table', version: '2.1.0' }],
+      limits: { maxUsers: 50, maxDataSources: 2 },
+      authentication: { provider: 'oidc', allowLocalAccounts: false },
+    },
+  ],
+  [
+    DEMO_CUSTOMER_NAME,
+    'graph-toolkit',
+    'beta',
+    {
+      domains: ['acme-analytics.example', '*.acme-analytics.example'],
+      features: { geo: true, layouts: ['force', 'hierarchical'], exports: ['png', 'svg'] },
+      renderer: 'webgl',
+      watermark: { enabled: false },
+      defaultStyles: { node: { color: '#0b5cad', radius: 6 }, edge: { color: '#8899aa', shape: 'arrow' } },
+    },
+  ],
+  [
+    'Globex Logistics',
+    'graph-server',
+    'alpha',
+    {
+      branding: { applicationName: 'Globex Route Graph', primaryColor: '#2e7d32' },
+      defaultLocale: 'fr',
+      limits: { maxNodesPerVisualization: 20000 },
+    },
+  ],
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const random = () => crypto.randomBytes(24).toString('base64url');
+/** as the portal makes a download secret: 32 random bytes (docs/decisions/031) */
+const random = () => crypto.randomBytes(32).toString('base64url');
 
 /**
  * Loads the demo data when the database has no user at all; returns whether it did. With the server
@@ -299,7 +378,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
   }
 
   const licenceIds = new Map<string, number>();
-  for (const [customer, productKey, accessLevel, start, end, data, entityResolution] of LICENCES) {
+  for (const [customer, productKey, accessLevel, start, end, data, entityResolution] of DEMO_LICENCES) {
     const { id } = await insertLicence(trx, {
       customerId: customerIds.get(customer)!,
       productKey,
@@ -313,6 +392,19 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
       createdAt: now,
     });
     licenceIds.set(`${customer}/${productKey}`, id);
+  }
+
+  for (const [customer, productKey, versionType, customConfig] of DEMO_CUSTOMIZATIONS) {
+    const customerId = customerIds.get(customer)!;
+    const { id } = await insertCustomization(trx, {
+      customerId,
+      productKey,
+      versionType,
+      customConfig: JSON.stringify(customConfig),
+      enabled: 1,
+      createdAt: now,
+    });
+    await linkLicences(trx, customerId, productKey, id);
   }
 
   await insertCloudInstance(trx, {

@@ -3,6 +3,44 @@
  * chosen by i18next from `count` with the language's plural rules.
  */
 export const en = {
+  /** What breaks a customization's configuration (server/modules/customizations/schemas.ts). */
+  configProblems: {
+    required: 'is required',
+    unknownProperty: 'is not a known property',
+    unknownPropertyKnown: 'is not a known property (known: {{known}})',
+    type: 'must be {{types}}',
+    or: ' or ',
+    typeNames: {
+      string: 'a text',
+      integer: 'a whole number',
+      number: 'a number',
+      boolean: 'true or false',
+      object: 'an object',
+      array: 'a list',
+      null: 'null',
+    },
+    enum: 'must be one of {{values}}',
+    pattern: 'does not have the expected form',
+    patterns: {
+      color: 'must be a colour in hexadecimal form, like #1a73e8',
+      httpsUrl: 'must be an https:// URL',
+      pluginName: 'must be a package name: lowercase letters, digits and dashes',
+      semVer: 'must be a version like 2.1.0',
+      domain: 'must be a host name like app.example.com or *.example.com',
+    },
+    format: 'must be a valid {{format}}',
+    formatNames: { uri: 'URL' },
+    minLength: 'must be at least {{limit}} characters long',
+    maxLength: 'must be at most {{limit}} characters long',
+    minimum: 'must be at least {{limit}}',
+    maximum: 'must be at most {{limit}}',
+    exclusiveMinimum: 'must be more than {{limit}}',
+    exclusiveMaximum: 'must be less than {{limit}}',
+    minItems: 'must hold at least {{limit}} item(s)',
+    maxItems: 'must hold at most {{limit}} items',
+    uniqueItems: 'must not repeat an item (items {{j}} and {{i}} are the same)',
+    invalid: 'is invalid',
+  },
   duration: {
     hours_one: '{{count}} hour',
     hours_other: '{{count}} hours',

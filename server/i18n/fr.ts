@@ -5,6 +5,43 @@ import type { ServerTexts } from './en';
  * no-break space French typography asks for, so a line never starts with the mark.
  */
 export const fr: ServerTexts = {
+  configProblems: {
+    required: 'est obligatoire',
+    unknownProperty: 'n’est pas une propriété connue',
+    unknownPropertyKnown: 'n’est pas une propriété connue (connues : {{known}})',
+    type: 'doit être {{types}}',
+    or: ' ou ',
+    typeNames: {
+      string: 'un texte',
+      integer: 'un nombre entier',
+      number: 'un nombre',
+      boolean: 'true ou false',
+      object: 'un objet',
+      array: 'une liste',
+      null: 'null',
+    },
+    enum: 'doit être l’une des valeurs {{values}}',
+    pattern: 'n’a pas la forme attendue',
+    patterns: {
+      color: 'doit être une couleur en hexadécimal, comme #1a73e8',
+      httpsUrl: 'doit être une URL https://',
+      pluginName: 'doit être un nom de paquet : lettres minuscules, chiffres et tirets',
+      semVer: 'doit être une version comme 2.1.0',
+      domain: 'doit être un nom d’hôte comme app.example.com ou *.example.com',
+    },
+    format: 'doit être une {{format}} valide',
+    formatNames: { uri: 'URL' },
+    minLength: 'doit compter au moins {{limit}} caractères',
+    maxLength: 'doit compter au plus {{limit}} caractères',
+    minimum: 'doit valoir au moins {{limit}}',
+    maximum: 'doit valoir au plus {{limit}}',
+    exclusiveMinimum: 'doit valoir plus de {{limit}}',
+    exclusiveMaximum: 'doit valoir moins de {{limit}}',
+    minItems: 'doit contenir au moins {{limit}} élément(s)',
+    maxItems: 'doit contenir au plus {{limit}} éléments',
+    uniqueItems: 'ne doit pas répéter un élément (les éléments {{j}} et {{i}} sont identiques)',
+    invalid: 'n’est pas valide',
+  },
   duration: {
     hours_one: '{{count}} heure',
     hours_other: '{{count}} heures',

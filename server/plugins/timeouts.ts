@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { ServerOptions } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 import type { Config } from '../config';
@@ -46,6 +46,7 @@ export function nodeServerTimeouts(config: Config): ServerOptions {
  */
 async function timeoutsPlugin(app: FastifyInstance) {
   const { bodyMs } = app.ctx.config.timeouts;
+  const stopBodyTimers = new WeakMap<FastifyRequest, () => void>();
 
   app.addHook('preParsing', async (request, reply, payload) => {
     if (!hasBody(request)) return payload;
@@ -59,6 +60,10 @@ async function timeoutsPlugin(app: FastifyInstance) {
     const stop = () => clearTimeout(timer);
     body.once('end', stop);
     body.once('close', stop);
+    // A request answered without its body being read (an unsupported content type, say) ends here:
+    // its timer must not fire later on a body nobody reads, where the error would reach no one.
+    request.raw.once('close', stop);
+    stopBodyTimers.set(request, stop);
     payload.once('error', (error) => body.destroy(error));
     payload.pipe(body);
     return body;
@@ -66,6 +71,7 @@ async function timeoutsPlugin(app: FastifyInstance) {
 
   // The unread rest of a timed-out body must not keep the socket: it is closed once the 408 is out.
   app.addHook('onResponse', async (request, reply) => {
+    stopBodyTimers.get(request)?.();
     if (reply.statusCode === 408 && !request.raw.complete) request.raw.socket?.destroy();
   });
 }

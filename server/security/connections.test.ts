@@ -106,6 +106,27 @@ describe('requests that stop arriving', () => {
     expect(answer.closedAfter).toBeLessThan(5000);
   });
 
+  it('leaves no body timer behind a request answered without reading its body', async () => {
+    // an unsupported content type is refused before the body is read: the body's timer must not
+    // fire afterwards on a stream nobody reads (an uncaught error would fail this run)
+    const errors: unknown[] = [];
+    const record = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/x-unknown' },
+        payload: 'whatever',
+      });
+      expect(answer.statusCode).toBe(415);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+
   it('answers 408 when the headers stop arriving', async () => {
     const answer = await exchange(['POST /api/auth/login HTTP/1.1\r\nHost: portal.test\r\n']);
     expectPortalError(answer, 408, 'The request took too long to arrive');

@@ -1,13 +1,20 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
-import type { AccessLevel, MembershipStatus, Platform, VersionType } from '../../common/domain';
+import type {
+  AccessLevel,
+  CustomizationType,
+  CustomizationVersionType,
+  MembershipStatus,
+  Platform,
+  VersionType,
+} from '../../common/domain';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
 import { type DB, nowIso } from '../db';
 import { hashPassword } from '../modules/auth/password';
 import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
-import { insertLicence } from '../modules/licences/repo';
+import { insertCustomization, insertLicence } from '../modules/licences/repo';
 import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
 import { insertUser } from '../modules/users/repo';
 import { request, sessionCookieOf } from './harness';
@@ -69,13 +76,16 @@ export async function addMembership(
   return insertMembership(db, { userId, customerId, role, status });
 }
 
-export async function createProduct(db: DB, props: Partial<{ key: string; name: string; isSaas: boolean }> = {}) {
+export async function createProduct(
+  db: DB,
+  props: Partial<{ key: string; name: string; isSaas: boolean; customizationType: CustomizationType }> = {},
+) {
   const key = props.key ?? `product-${unique()}`;
   return insertProduct(db, {
     key,
     name: props.name ?? `Product ${key}`,
     description: '',
-    customizationType: 'none',
+    customizationType: props.customizationType ?? 'none',
     isSaas: props.isSaas ? 1 : 0,
   });
 }
@@ -127,8 +137,24 @@ export async function createLicence(
     startDate: props.startDate ?? day(-365),
     endDate: props.endDate ?? day(365),
     data: '{}',
-    downloadSecret: crypto.randomBytes(24).toString('base64url'),
+    downloadSecret: crypto.randomBytes(32).toString('base64url'),
     customizationId: null,
+  });
+}
+
+/** A customization of the customer's product (not linked to a licence: the API does that). */
+export async function createCustomization(
+  db: DB,
+  customerId: number,
+  productKey: string,
+  props: Partial<{ versionType: CustomizationVersionType; customConfig: object; enabled: boolean }> = {},
+) {
+  return insertCustomization(db, {
+    customerId,
+    productKey,
+    versionType: props.versionType ?? 'stable',
+    customConfig: JSON.stringify(props.customConfig ?? {}),
+    enabled: props.enabled === false ? 0 : 1,
   });
 }
 

@@ -14,9 +14,9 @@ beforeAll(async () => {
   t = await createTestApp();
   db = t.app.ctx.db;
   const now = nowIso();
-  await sql`insert into products (key, name, created_at, updated_at) values ('graph', 'Graph', ${now}, ${now})`.execute(
-    db,
-  );
+  // two products: a customer holds one licence per product
+  await sql`insert into products (key, name, created_at, updated_at)
+            values ('graph', 'Graph', ${now}, ${now}), ('toolkit', 'Toolkit', ${now}, ${now})`.execute(db);
 });
 afterAll(async () => t?.close());
 beforeEach(async () => {
@@ -25,11 +25,11 @@ beforeEach(async () => {
 });
 
 let secret = 0;
-async function addLicence(customerId: number, endDate: string) {
+async function addLicence(customerId: number, endDate: string, productKey = 'graph') {
   const now = nowIso();
   // Only the columns without a default: the rest of the licence plays no part in the search.
   await sql`insert into licences (customer_id, product_key, start_date, end_date, download_secret, created_at, updated_at)
-            values (${customerId}, 'graph', '2020-01-01', ${endDate}, ${`secret-${++secret}`}, ${now}, ${now})`.execute(
+            values (${customerId}, ${productKey}, '2020-01-01', ${endDate}, ${`secret-${++secret}`}, ${now}, ${now})`.execute(
     db,
   );
 }
@@ -99,14 +99,14 @@ describe('searchCustomers', () => {
   it('hides customers whose licences all ended more than the grace period ago, unless all! is added', async () => {
     const active = await createCustomer(db, { name: 'Active' });
     await addLicence(active.id, '2020-12-31');
-    await addLicence(active.id, '2027-01-01');
+    await addLicence(active.id, '2027-01-01', 'toolkit');
     const grace = await createCustomer(db, { name: 'In grace' });
     // 30 days of grace after 2026-05-16 run to 2026-06-15, today
     expect(lastEndedDate(TODAY)).toBe('2026-05-15');
     await addLicence(grace.id, '2026-05-16');
     const ended = await createCustomer(db, { name: 'Ended' });
     await addLicence(ended.id, '2026-05-15');
-    await addLicence(ended.id, '2021-01-01');
+    await addLicence(ended.id, '2021-01-01', 'toolkit');
     await createCustomer(db, { name: 'No licence yet' });
 
     expect(await names()).toEqual(['Active', 'In grace', 'No licence yet']);

@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licenceStatus';
 import { countCap } from '../../../common/pagination';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
@@ -12,12 +13,6 @@ import { countUpTo, isPostgres, sortOfMatches, textMatch } from '../../db/search
 
 /** Adding this word to the filter also lists customers whose licences have all ended (decisions.md). */
 export const SHOW_ALL_TOKEN = 'all!';
-
-/**
- * A licence still counts for 30 days after its end date (its `grace` status, decisions.md), so a
- * customer in grace, the one most in need of a renewal, stays on the default list.
- */
-export const LICENCE_GRACE_DAYS = 30;
 
 export interface CustomerSearchRow {
   id: number;
@@ -51,11 +46,13 @@ export function parseCustomerFilter(filter: string | undefined): { text: string;
   return { text: text.join(' '), showAll: text.length !== words.length };
 }
 
-/** The last end date (YYYY-MM-DD) of a licence that has ended beyond its grace period on `today`. */
+/**
+ * The last end date (YYYY-MM-DD) of a licence that has ended beyond its grace period on `today`. A
+ * licence still counts during its grace (common/licenceStatus.ts, decisions.md), so a customer in
+ * grace, the one most in need of a renewal, stays on the default list.
+ */
 export function lastEndedDate(today: Date): string {
-  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()));
-  day.setUTCDate(day.getUTCDate() - LICENCE_GRACE_DAYS - 1);
-  return day.toISOString().slice(0, 10);
+  return addDays(utcToday(today), -LICENCE_GRACE_DAYS - 1);
 }
 
 export async function searchCustomers(

@@ -4,7 +4,7 @@ import type { DownloadsTable } from '../../db/schema';
 
 /**
  * Downloads of artifacts. Both questions the portal asks of them are index look-ups
- * (downloads_licence_id_created_at_idx, licences_customer_id_product_key_idx), however long the
+ * (downloads_licence_id_created_at_idx, licences_customer_product_unique), however long the
  * history grows.
  */
 

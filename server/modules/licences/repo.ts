@@ -1,6 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { type DB, nowIso } from '../../db';
 import type { CustomizationsTable, LicencesTable } from '../../db/schema';
+import { countUpTo, isPostgres } from '../../db/search';
+import { type CustomerScope, memberCustomerIds } from '../../scope';
 
 /** SQL of licences and customizations. */
 
@@ -22,4 +24,174 @@ export async function insertCustomization(db: DB, customization: New<Customizati
     .values({ ...customization, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * A licence with what the API shows of its product, and the date of its latest download (one probe
+ * of the downloads (licence_id, created_at) index).
+ */
+function licenceQuery(db: DB) {
+  return db
+    .selectFrom('licences')
+    .innerJoin('products', 'products.key', 'licences.productKey')
+    .select((eb) => [
+      'licences.id',
+      'licences.customerId',
+      'licences.productKey',
+      'products.name as productName',
+      'products.isSaas',
+      'products.customizationType',
+      'licences.hasEntityResolution',
+      'licences.accessLevel',
+      'licences.startDate',
+      'licences.endDate',
+      'licences.data',
+      'licences.downloadSecret',
+      'licences.customizationId',
+      eb
+        .selectFrom('downloads')
+        .select((d) => d.fn.max('downloads.createdAt').as('latest'))
+        .whereRef('downloads.licenceId', '=', 'licences.id')
+        .as('latestDownload'),
+    ]);
+}
+
+export type LicenceRow = NonNullable<Awaited<ReturnType<typeof findLicence>>>;
+
+export function findLicence(db: DB, id: number) {
+  return licenceQuery(db).where('licences.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The licence whose download secret this is (the secret download URL): through the unique index on
+ * the secret. A rotated secret finds nothing.
+ */
+export function findLicenceBySecret(db: DB, secret: string) {
+  return licenceQuery(db).where('licences.downloadSecret', '=', secret).executeTakeFirst();
+}
+
+/** A customer's licences by product name, one page of them, with their number (one per product: few). */
+export async function listLicences(db: DB, customerId: number, page: { offset: number; length: number }) {
+  const [rows, counted] = await Promise.all([
+    licenceQuery(db)
+      .where('licences.customerId', '=', customerId)
+      .orderBy('products.name')
+      .orderBy('licences.id')
+      .limit(page.length)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('licences')
+      .where('customerId', '=', customerId)
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(counted.n) };
+}
+
+/** The id of the customer's licence of the product, if it holds one. */
+export async function findLicenceIdOf(db: DB, customerId: number, productKey: string) {
+  const row = await db
+    .selectFrom('licences')
+    .select('id')
+    .where('customerId', '=', customerId)
+    .where('productKey', '=', productKey)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * The stored values a renewal changes, locked until the transaction ends on PostgreSQL (SQLite
+ * serialises writing transactions), so that the audit entry's "from" is the value replaced.
+ */
+export function lockLicence(db: DB, id: number) {
+  return db
+    .selectFrom('licences')
+    .select(['id', 'customerId', 'startDate', 'endDate', 'accessLevel', 'data', 'hasEntityResolution'])
+    .where('id', '=', id)
+    .$if(isPostgres(db), (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function updateLicence(
+  db: DB,
+  id: number,
+  values: Omit<Updateable<LicencesTable>, 'id' | 'customerId' | 'productKey' | 'createdAt' | 'updatedAt'>,
+) {
+  const result = await db
+    .updateTable('licences')
+    .set({ ...values, updatedAt: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The products the customer holds no licence of, by name (the licence modal's choice). */
+export function listLicensableProducts(db: DB, customerId: number) {
+  return db
+    .selectFrom('products')
+    .select(['key', 'name', 'isSaas', 'customizationType'])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('licences')
+            .select('licences.id')
+            .whereRef('licences.productKey', '=', 'products.key')
+            .where('licences.customerId', '=', customerId),
+        ),
+      ),
+    )
+    .orderBy('name')
+    .orderBy('key')
+    .execute();
+}
+
+export function findProduct(db: DB, key: string) {
+  return db.selectFrom('products').select(['key', 'name']).where('key', '=', key).executeTakeFirst();
+}
+
+/**
+ * Licences ending between `from` and `to` (calendar days, both included), soonest first, of the
+ * customers in scope; one page, with their number counted up to `cap` (decision 013). Every
+ * customer's are read in (end_date, id) index order; a member's through (customer_id, end_date).
+ */
+export async function listEndingLicences(
+  db: DB,
+  scope: CustomerScope,
+  range: { from: string; to: string },
+  page: { offset: number; length: number; cap: number },
+) {
+  if ('none' in scope) return { rows: [], total: 0, capped: false };
+  let query = db
+    .selectFrom('licences')
+    .where('licences.endDate', '>=', range.from)
+    .where('licences.endDate', '<=', range.to);
+  if ('memberId' in scope) query = query.where('licences.customerId', 'in', memberCustomerIds(db, scope));
+  const [rows, count] = await Promise.all([
+    query
+      .innerJoin('customers', 'customers.id', 'licences.customerId')
+      .innerJoin('products', 'products.key', 'licences.productKey')
+      .select([
+        'licences.id',
+        'licences.customerId',
+        'customers.name as customerName',
+        'licences.productKey',
+        'products.name as productName',
+        'licences.endDate',
+      ])
+      .orderBy('licences.endDate')
+      .orderBy('licences.id')
+      .limit(page.length)
+      .offset(page.offset)
+      .execute(),
+    countUpTo(db, query, page.cap),
+  ]);
+  return { rows, ...count };
+}
+
+/** The customer a licence belongs to, for the access rule of the routes that name it. */
+export async function customerOfLicence(db: DB, id: number) {
+  const row = await db.selectFrom('licences').select('customerId').where('id', '=', id).executeTakeFirst();
+  return row?.customerId ?? null;
 }

@@ -1,0 +1,79 @@
+import { z } from 'zod/mini';
+import { CUSTOMIZATION_TYPES, CUSTOMIZATION_VERSION_TYPES } from '../domain';
+import { MAX_ID } from './common';
+import { LicenceData } from './licences';
+
+/**
+ * Per-licence customizations (spec sections 3, 4, 5 and 7): a configuration of a product for one
+ * customer, validated against the JSON Schema of the product's customization type (lke, ogma). A
+ * customer has at most one customization per product; its licence of the product points to it
+ * (`Licence.customizationId`).
+ */
+
+/** A configuration: a JSON object (the type's JSON Schema says the rest). */
+export const CustomConfig = LicenceData;
+export type CustomConfig = z.infer<typeof CustomConfig>;
+
+export const Customization = z.object({
+  id: z.int(),
+  customerId: z.int(),
+  customerName: z.string(),
+  productKey: z.string(),
+  productName: z.string(),
+  customizationType: z.enum(CUSTOMIZATION_TYPES),
+  versionType: z.enum(CUSTOMIZATION_VERSION_TYPES),
+  customConfig: CustomConfig,
+  enabled: z.boolean(),
+  updatedAt: z.string(),
+});
+export type Customization = z.infer<typeof Customization>;
+
+/**
+ * `POST /api/customizations` and `POST /api/customizations/validate`: the customer and product it
+ * is for (the customer's licence of that product), version type and configuration required
+ * (spec section 5), enabled by default.
+ */
+export const CreateCustomizationBody = z.strictObject({
+  customerId: z.int().check(z.positive(), z.maximum(MAX_ID)),
+  productKey: z.string().check(z.trim(), z.minLength(1, 'errors.required'), z.maxLength(100)),
+  versionType: z.enum(CUSTOMIZATION_VERSION_TYPES),
+  customConfig: CustomConfig,
+  enabled: z._default(z.boolean(), true),
+});
+export type CreateCustomizationBody = z.infer<typeof CreateCustomizationBody>;
+export type CreateCustomizationInput = z.input<typeof CreateCustomizationBody>;
+
+export const ValidateCustomizationBody = CreateCustomizationBody;
+export type ValidateCustomizationBody = CreateCustomizationBody;
+
+/** `PATCH /api/customizations/{id}`: version type and configuration required, enabled optional. */
+export const UpdateCustomizationBody = z.strictObject({
+  versionType: z.enum(CUSTOMIZATION_VERSION_TYPES),
+  customConfig: CustomConfig,
+  enabled: z.optional(z.boolean()),
+});
+export type UpdateCustomizationBody = z.infer<typeof UpdateCustomizationBody>;
+
+/**
+ * One problem of a configuration: the JSON Pointer of the failing place ("" for the whole) and what
+ * is wrong, in the caller's language.
+ */
+export const ConfigProblem = z.object({ path: z.string(), message: z.string() });
+export type ConfigProblem = z.infer<typeof ConfigProblem>;
+
+/**
+ * The answer of `POST /api/customizations/validate`. A create or update with an invalid configuration
+ * answers 400 with the same problems in the error's details (path `customConfig{pointer}`).
+ */
+export const ConfigValidation = z.object({ valid: z.boolean(), problems: z.array(ConfigProblem) });
+export type ConfigValidation = z.infer<typeof ConfigValidation>;
+
+/** `GET /api/customers/{id}/customizations`: optionally those of one product. */
+export const CustomizationListQuery = z.object({
+  productKey: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.minLength(1), z.maxLength(100))),
+});
+export type CustomizationListQuery = z.infer<typeof CustomizationListQuery>;
+
+/** A customer's customizations (at most one per product), by product name. */
+export const CustomizationList = z.object({ data: z.array(Customization) });
+export type CustomizationList = z.infer<typeof CustomizationList>;

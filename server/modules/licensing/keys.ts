@@ -1,0 +1,67 @@
+import crypto from 'node:crypto';
+
+/**
+ * The crypto of licence signing keys (docs/decisions/032): Ed25519 key pairs, their key ids, and the
+ * private half of a generated key sealed at rest with AES-256-GCM under a key derived from the server
+ * secret (SESSION_SECRET), like invitation keys: a copy of the database alone signs nothing.
+ */
+
+export const SIGNING_ALGORITHM = 'Ed25519';
+
+/** A key pair ready to store: the public half as PEM SPKI, the private one as a KeyObject. */
+export interface SigningKeyPair {
+  keyId: string;
+  publicKey: string;
+  privateKey: crypto.KeyObject;
+}
+
+/** A generated key's id: 72 random bits in base64url (12 characters). */
+export const newKeyId = () => crypto.randomBytes(9).toString('base64url');
+
+export function generateSigningKeyPair(): SigningKeyPair {
+  const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');
+  return { keyId: newKeyId(), publicKey: publicPem(publicKey), privateKey };
+}
+
+const publicPem = (key: crypto.KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
+
+/**
+ * A configured key (LICENCE_SIGNING_KEY): its id is the start of its public key's SHA-256, so every
+ * node that holds the same key names it the same, and a new configured key gets a new id.
+ */
+export function configuredSigningKeyPair(pem: string): SigningKeyPair {
+  const privateKey = crypto.createPrivateKey(pem);
+  const publicKey = crypto.createPublicKey(privateKey);
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  const keyId = crypto.createHash('sha256').update(der).digest('base64url').slice(0, 12);
+  return { keyId, publicKey: publicPem(publicKey), privateKey };
+}
+
+const SEAL_VERSION = 'v1';
+
+function sealingKey(secret: string) {
+  return Buffer.from(crypto.hkdfSync('sha256', secret, 'licence-signing-keys', 'portal licence signing key', 32));
+}
+
+/** The private key as PKCS#8 DER sealed: `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
+export function sealPrivateKey(secret: string, key: crypto.KeyObject): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret), iv);
+  const der = key.export({ type: 'pkcs8', format: 'der' });
+  const data = Buffer.concat([cipher.update(der), cipher.final()]);
+  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'))].join('.');
+}
+
+/** The private key a sealed value holds, or null when it was sealed under another secret or altered. */
+export function unsealPrivateKey(secret: string, sealed: string): crypto.KeyObject | null {
+  const [version, iv, tag, data] = sealed.split('.');
+  if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
+  try {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret), Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    const der = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
+    return crypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  } catch {
+    return null;
+  }
+}
