@@ -2,7 +2,7 @@ import { schemaResolver, type UseFormInput, type UseFormReturnType, useForm } fr
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf, translateFieldErrors } from './forms';
-import { takeTypedValue } from './typedBeforeHydration';
+import { stopKeepingTypedValues, takeTypedValue } from './typedBeforeHydration';
 import { useFocusFirstInvalid } from './useFocusFirstInvalid';
 
 /** A schema of common/ (zod implements Standard Schema), the one the server checks the request with. */
@@ -63,6 +63,7 @@ export function useSchemaForm<Values extends Record<string, unknown>>({
       const value = takeTypedValue(name);
       if (value !== undefined) form.setFieldValue(name, value as never);
     }
+    stopKeepingTypedValues();
     // once, on mount: later renders have the form's own values
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -49,7 +49,9 @@ describe('the sign-in pages rendered at build time', () => {
 
   it('keep what a visitor typed before the script took over', async () => {
     const markup = await renderSignInPage('en', '/login');
-    fakeApi({});
+    const api = fakeApi({
+      'POST /api/auth/login': () => ({ status: 401, body: { error: { code: 'unauthenticated', message: 'no' } } }),
+    });
     window.history.replaceState(null, '', '/en/login');
     const root = document.createElement('div');
     root.innerHTML = markup;
@@ -58,6 +60,10 @@ describe('the sign-in pages rendered at build time', () => {
     // typed into the pre-rendered page while its script was still on its way
     email().value = 'early@example.com';
     keepTypedValues(root);
+    // and the password while React was hydrating (after the fields were first read)
+    const password = root.querySelector<HTMLInputElement>('input[name="password"]')!;
+    password.value = 'typed-while-hydrating';
+    password.dispatchEvent(new Event('input', { bubbles: true }));
     await act(async () => {
       hydrateRoot(
         root,
@@ -69,9 +75,15 @@ describe('the sign-in pages rendered at build time', () => {
     });
     await waitFor(() => expect(document.title).toContain('Sign'));
     expect(email().value).toBe('early@example.com');
-    // the form has it too: submitting reports only the empty password
+    expect(root.querySelector<HTMLInputElement>('input[name="password"]')!.value).toBe('typed-while-hydrating');
+    // the form has both: submitting sends them, with no field error
     fireEvent.submit(root.querySelector('form')!);
-    expect(await screen.findAllByText('This field is required.')).toHaveLength(1);
+    await waitFor(() => expect(api.calls('POST /api/auth/login')).toHaveLength(1));
+    expect(api.calls('POST /api/auth/login')[0].body).toMatchObject({
+      email: 'early@example.com',
+      password: 'typed-while-hydrating',
+    });
+    expect(screen.queryByText('This field is required.')).toBeNull();
     root.remove();
   });
 });

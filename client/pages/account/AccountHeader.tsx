@@ -8,6 +8,7 @@ import { apiErrorText } from '../../components/forms';
 import { ChartIcon, PencilIcon, RefreshIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
+import { LicenceAccessLevels } from './licences/LicenceAccessLevels';
 import { type AccountSections, telemetryLink } from './sections';
 
 export interface AccountHeaderProps {
@@ -19,8 +20,8 @@ export interface AccountHeaderProps {
 
 /**
  * The customer page's header (spec 2): the name; the admin's pencil; the telemetry dashboard and the
- * CRM sync for staff. The licence access levels of a sales-led customer's contacts (`header.
- * licenceAccessLevels`) come with the licences.
+ * CRM sync for staff; the licence access levels for a sales-led customer's contacts (`header.
+ * licenceAccessLevels`).
  */
 export function AccountHeader({ customer, header, onEdit }: AccountHeaderProps) {
   const { t } = useTranslation();
@@ -78,5 +79,11 @@ export function AccountHeader({ customer, header, onEdit }: AccountHeaderProps) 
     ),
   ].filter(Boolean);
 
-  return <PageHeader title={customer.name} actions={actions.length > 0 ? actions : undefined} />;
+  return (
+    <PageHeader
+      title={customer.name}
+      description={header.licenceAccessLevels ? <LicenceAccessLevels customerId={customer.id} /> : undefined}
+      actions={actions.length > 0 ? actions : undefined}
+    />
+  );
 }

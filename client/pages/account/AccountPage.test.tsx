@@ -170,7 +170,9 @@ describe('AccountPage: sections and what they load per role', () => {
       expect(screen.queryByTestId('recent-actions-section'), role).toBeNull();
       await delay(50);
       const asked = api.requests.map((r) => r.path);
-      expect(asked, role).toEqual(['/api/customers/7']);
+      // the licences are the only thing of the customer they load besides the customer, and never for an end user
+      const licences = role === 'endUser' ? [] : ['/api/customers/7/licenses'];
+      expect(asked, role).toEqual(['/api/customers/7', ...licences]);
       unmount();
     }
   });

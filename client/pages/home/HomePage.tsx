@@ -5,9 +5,13 @@ import { useLocalize } from '../../app/locale';
 import { homeShortcuts } from '../../app/navigation';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
+import { EndingLicencesPanel, seesEndingLicences } from '../../components/EndingLicencesPanel';
 import { PageHeader } from '../../components/PageHeader';
 
-/** Spec 2: the staff home, a welcome with the full name and the screens the role works with. */
+/**
+ * Spec 2: the staff home, a welcome with the full name and the screens the role works with; for those
+ * who renew licences, the licences ending soon.
+ */
 export function HomePage() {
   const { t } = useTranslation();
   const localize = useLocalize();
@@ -20,6 +24,7 @@ export function HomePage() {
         title={t('home.welcome', { fullName: profile?.fullName ?? '' })}
         description={profile ? t('home.intro', { role: t(`roles.${profile.type}`) }) : undefined}
       />
+      {seesEndingLicences(profile) && <EndingLicencesPanel />}
       <section aria-labelledby="home-shortcuts">
         <Title order={2} size="h3" mb="sm" id="home-shortcuts">
           {t('home.shortcutsTitle')}

@@ -7,8 +7,10 @@ import { initials } from '../../../common/format';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
+import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
+import { EndingLicencesPanel, seesEndingLicences } from '../../components/EndingLicencesPanel';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { LoadError } from '../../components/LoadError';
@@ -16,11 +18,13 @@ import { isStale, SearchBox, useSearchedPages } from '../../components/useSearch
 
 /**
  * Spec 2 "Select account": the user's accounts a page at a time, from the customer list API (the
- * profile carries only the first 50). Whoever has exactly one goes straight to it.
+ * profile carries only the first 50). Whoever has exactly one goes straight to it. An account
+ * executive also sees the licences of their customers ending soon.
  */
 export function SelectAccountPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  const profile = useProfile().data;
   usePageTitle(t('selectAccount.title'));
   const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
 
@@ -97,6 +101,7 @@ export function SelectAccountPage() {
           onChange={setOffset}
         />
       )}
+      {seesEndingLicences(profile) && <EndingLicencesPanel />}
     </Stack>
   );
 }

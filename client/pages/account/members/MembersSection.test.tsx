@@ -59,7 +59,7 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}) {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
     'GET /api/customers/7/members': () => ({ status: 200, body: { data: members } }),
-    'GET /api/invitations': () => ({ status: 200, body: { data: invitations } }),
+    'GET /api/invitations': () => ({ status: 200, body: { data: invitations, offset: 0, total: invitations.length } }),
     ...routes,
   });
   renderPage(<MembersSection customer={customer(role)} />, { profile: { ...adminProfile, id: ME } });
@@ -101,7 +101,10 @@ describe('MembersSection', () => {
   it('lets a project manager invite with the roles of spec 6, without a language, technical contact first', async () => {
     let listed = 0;
     const api = open('businessOwner', {
-      'GET /api/invitations': () => ({ status: 200, body: { data: listed++ ? invitations : [] } }),
+      'GET /api/invitations': () => {
+        const data = listed++ ? invitations : [];
+        return { status: 200, body: { data, offset: 0, total: data.length } };
+      },
       'POST /api/invitations': ({ body }) => ({
         status: 201,
         body: { ...invitation(82, 'pending', 'New Person'), invitedEmail: (body as Invitation).invitedEmail },

@@ -1,0 +1,34 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  ConfigValidation,
+  type CreateCustomizationBody,
+  Customization,
+  CustomizationList,
+  type UpdateCustomizationBody,
+  type ValidateCustomizationBody,
+} from '../../common/api/customizations';
+import { api } from './client';
+
+export const customizationKeys = {
+  all: ['customizations'] as const,
+  one: (id: number) => [...customizationKeys.all, id] as const,
+};
+
+export const getCustomization = (id: number) => api.get(`/customizations/${id}`, { schema: Customization });
+
+export const customizationQuery = (id: number) =>
+  queryOptions({ queryKey: customizationKeys.one(id), queryFn: () => getCustomization(id) });
+
+export const createCustomization = (body: CreateCustomizationBody) =>
+  api.post('/customizations', body, { schema: Customization });
+
+export const updateCustomization = (id: number, body: UpdateCustomizationBody) =>
+  api.patch(`/customizations/${id}`, body, { schema: Customization });
+
+/** Checks a configuration against its product's schema: an invalid one is an answer (valid false), not an error. */
+export const validateCustomization = (body: ValidateCustomizationBody) =>
+  api.post('/customizations/validate', body, { schema: ConfigValidation });
+
+/** The customizations a customer holds of one product (at most one), to start from as an example. */
+export const listCustomerCustomizations = (customerId: number, productKey: string) =>
+  api.get(`/customers/${customerId}/customizations`, { query: { productKey }, schema: CustomizationList });

@@ -1,0 +1,73 @@
+import { Button, Group } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Licence } from '../../../../common/api/licences';
+import { allowsDownload } from '../../../../common/licenceStatus';
+import { licenceFileUrl } from '../../../api/licences';
+import { notify } from '../../../components/notify';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../members/MembersTable';
+import { productLabel } from './productLabel';
+
+/**
+ * The download cell (spec 2, roles with `download`): the licence file, and the download key copied
+ * to the clipboard. An expired licence gets spec 8's text instead of either (spec 4: copying the key
+ * of an invalid licence yields an expired warning).
+ */
+export function LicenceDownloadCell({ licence }: { licence: Licence }) {
+  const { t } = useTranslation();
+  const product = productLabel(t, licence);
+  const allowed = allowsDownload(licence.status);
+  const expired = () => notify({ status: 'error', message: t('licences.expired') });
+
+  const copy = async () => {
+    if (!allowed || !licence.downloadSecret) return expired();
+    try {
+      await copyToClipboard(licence.downloadSecret);
+      notify({ status: 'success', message: t('licences.copied') });
+    } catch (error) {
+      notify({
+        status: 'error',
+        message:
+          error instanceof Error && error.message === CLIPBOARD_NOT_AVAILABLE
+            ? t('licences.clipboardNotAvailable')
+            : t('errors.generic'),
+      });
+    }
+  };
+
+  return (
+    <Group gap={4} wrap="nowrap">
+      {allowed ? (
+        <Button
+          component="a"
+          href={licenceFileUrl(licence.productKey, licence.customerId)}
+          download
+          size="compact-sm"
+          variant="subtle"
+          aria-label={t('licences.downloadFileLabel', { product })}
+          data-testid="licence-download"
+        >
+          {t('licences.downloadFile')}
+        </Button>
+      ) : (
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          onClick={expired}
+          aria-label={t('licences.downloadFileLabel', { product })}
+          data-testid="licence-download"
+        >
+          {t('licences.downloadFile')}
+        </Button>
+      )}
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        onClick={() => void copy()}
+        aria-label={t('licences.copyKeyLabel', { product })}
+        data-testid="licence-copy-key"
+      >
+        {t('licences.copyKey')}
+      </Button>
+    </Group>
+  );
+}
