@@ -56,6 +56,12 @@ const EnvSchema = z
     BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     LICENCE_SIGNING_KEY: z.string().optional(),
     LICENCE_SIGNING_KEY_PATH: z.string().optional(),
+    ARTIFACTS_DIR: z.string().optional(),
+    ARTIFACT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(10 * 1024 ** 3),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -130,6 +136,10 @@ export interface Config {
    * database (docs/licence-files.md).
    */
   licenceSigningKey: string | null;
+  /** the local artifact store's folder (default `DATA_DIR/artifacts`); unused when artifacts go to S3 */
+  artifactsDir: string;
+  /** an artifact larger than this is refused while it uploads (default 10 GiB) */
+  artifactMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -233,6 +243,8 @@ export function loadConfig(
     secureCookies: baseUrl.startsWith('https://'),
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, bodyMs: e.BODY_TIMEOUT_MS },
     licenceSigningKey: readLicenceSigningKey(e.LICENCE_SIGNING_KEY, e.LICENCE_SIGNING_KEY_PATH),
+    artifactsDir: path.resolve(e.ARTIFACTS_DIR ?? path.join(e.DATA_DIR, 'artifacts')),
+    artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
   };
   return { ...config, ...overrides };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle, DB, DialectName } from './db';
 import { type Captcha, createCaptcha } from './integrations/captcha';
+import { type ArtifactStorage, createStorage } from './integrations/storage';
 import { createInProcessRunner, type JobRunner, MAIL_OUTBOX_JOB } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
@@ -25,6 +26,8 @@ export interface AppContext {
   captcha: Captcha;
   log: Logger;
   jobs: JobRunner;
+  /** where artifacts' bytes live (integrations/storage) */
+  storage: ArtifactStorage;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
@@ -39,6 +42,7 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,
+    storage: createStorage(config),
   };
 }
 

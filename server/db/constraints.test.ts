@@ -4,6 +4,7 @@ import { recordLoginAttempt } from '../modules/auth/repo';
 import { hashToken } from '../modules/auth/tokens';
 import { insertCloudInstance, insertPayment, insertSubscription } from '../modules/billing/repo';
 import { findInvitationByKey } from '../modules/invitations/keys';
+import { recordDownload } from '../modules/downloads/repo';
 import { insertCustomization } from '../modules/licences/repo';
 import { insertNotification } from '../modules/notifications/repo';
 import { insertUser } from '../modules/users/repo';
@@ -30,8 +31,16 @@ async function oneRowEach() {
   await addMembership(db, user.id, customer.id, 'businessOwner');
   await createInvitation(db, customer.id, { inviterId: user.id });
   const product = await createProduct(db);
-  await createVersion(db, product.key, { platforms: ['linux'] });
-  await createLicence(db, customer.id, product.key);
+  const version = await createVersion(db, product.key, { platforms: ['linux'] });
+  const licence = await createLicence(db, customer.id, product.key);
+  await recordDownload(db, {
+    licenceId: licence.id,
+    versionId: version.id,
+    artifactId: null,
+    userId: user.id,
+    ip: null,
+    platform: 'linux',
+  });
   const base = { customerId: customer.id };
   await insertCustomization(db, {
     ...base,

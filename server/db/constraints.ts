@@ -56,7 +56,7 @@ export const ENUM_COLUMNS: {
   payments: { status: CHECKOUT_STATUSES },
   auditLog: {},
   notifications: { status: NOTIFICATION_STATUSES },
-  downloads: {},
+  downloads: { platform: PLATFORMS },
   mailOutbox: { status: OUTBOX_STATUSES },
 };
 
@@ -109,11 +109,18 @@ export function checksOf(table: TableName): [name: string, column: string, value
   return [...enums, ...bools].map(([column, values]) => [`${snake(table)}_${snake(column)}_check`, column, values]);
 }
 
+/**
+ * Columns a later migration adds with their CHECK (ALTER TABLE … ADD COLUMN … CHECK): the CREATE TABLE
+ * of an earlier migration must not name them.
+ */
+const ADDED_LATER: Partial<Record<TableName, readonly string[]>> = {
+  downloads: ['platform'], // 009_download_platform
+};
+
 /** Adds the table's CHECK constraints to its CREATE TABLE (SQLite cannot add them afterwards). */
 export function withChecks(table: TableName) {
   return <B extends CreateTableBuilder<any, any>>(builder: B): B =>
-    checksOf(table).reduce(
-      (b, [name, column, values]) => b.addCheckConstraint(name, oneOf(column, values)) as B,
-      builder,
-    );
+    checksOf(table)
+      .filter(([, column]) => !ADDED_LATER[table]?.includes(column))
+      .reduce((b, [name, column, values]) => b.addCheckConstraint(name, oneOf(column, values)) as B, builder);
 }

@@ -21,6 +21,7 @@ import { auditByActionMigration } from './migrations/005_audit_by_action';
 import { licencePerProductMigration } from './migrations/006_licence_per_product';
 import { licenceSigningKeysMigration } from './migrations/007_licence_signing_keys';
 import { customizationPerProductMigration } from './migrations/008_customization_per_product';
+import { downloadPlatformMigration } from './migrations/009_download_platform';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -43,6 +44,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '006_licence_per_product': licencePerProductMigration(),
     '007_licence_signing_keys': licenceSigningKeysMigration(),
     '008_customization_per_product': customizationPerProductMigration(),
+    '009_download_platform': downloadPlatformMigration(),
   };
 }
 

@@ -285,6 +285,8 @@ export interface DownloadsTable {
   /** null for an anonymous download through the licence's secret URL */
   userId: number | null;
   ip: string | null;
+  /** the artifact's platform; null for downloads recorded before it was kept (migration 009) */
+  platform: Platform | null;
   createdAt: Timestamp;
 }
 

@@ -1,0 +1,84 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  ArtifactMissingError,
+  type ArtifactStorage,
+  ArtifactTooLargeError,
+  assertSafeKey,
+  type ByteRange,
+  type StoredObject,
+} from './types';
+
+/**
+ * Artifacts in a local folder (the embedded default, `DATA_DIR/artifacts` or `ARTIFACTS_DIR`). A file
+ * is written under `.partial/` and renamed into place once complete, so a cut or oversized upload
+ * leaves nothing and readers never see half a file.
+ */
+export function createLocalStorage(root: string): ArtifactStorage {
+  const base = path.resolve(root);
+  const partialDir = path.join(base, '.partial');
+
+  function pathOf(key: string): string {
+    assertSafeKey(key);
+    const full = path.resolve(base, key);
+    if (!full.startsWith(base + path.sep)) throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
+    return full;
+  }
+
+  return {
+    kind: 'local',
+
+    async put(key, body, { maxBytes }): Promise<StoredObject> {
+      const target = pathOf(key);
+      await fs.promises.mkdir(partialDir, { recursive: true });
+      const partial = path.join(partialDir, `${crypto.randomUUID()}.part`);
+      const hash = crypto.createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          if (size > maxBytes) return callback(new ArtifactTooLargeError(maxBytes));
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, meter, fs.createWriteStream(partial, { flags: 'wx' }));
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.rename(partial, target);
+      } catch (error) {
+        await fs.promises.rm(partial, { force: true });
+        // the request body stops being read: a client still sending learns of it from the closed socket
+        if (!body.destroyed) body.destroy();
+        throw error;
+      }
+      return { size, sha256: hash.digest('hex') };
+    },
+
+    async read(key, range?: ByteRange): Promise<Readable> {
+      const file = pathOf(key);
+      try {
+        const handle = await fs.promises.open(file, 'r');
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactMissingError(key);
+        throw error;
+      }
+    },
+
+    async remove(key) {
+      await fs.promises.rm(pathOf(key), { force: true });
+    },
+
+    localPath(key) {
+      return pathOf(key);
+    },
+
+    async presignedUrl() {
+      return null;
+    },
+  };
+}
