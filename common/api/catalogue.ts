@@ -85,6 +85,8 @@ export const Version = z.object({
   semVer: z.string(),
   /** Markdown; rendered without raw HTML and without javascript: links */
   description: z.string(),
+  /** the description rendered by the server (server/markdown.ts): safe to insert as HTML */
+  descriptionHtml: z.string(),
   /** the day it was published, `YYYY-MM-DD`; null while unpublished */
   releaseDate: z.nullable(z.string()),
   published: z.boolean(),
