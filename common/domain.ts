@@ -5,6 +5,16 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 export const VERSION_TYPES = ['eol', 'maintenance', 'stable', 'beta', 'alpha'] as const;
 export type VersionType = (typeof VERSION_TYPES)[number];
 
+/**
+ * The version types a licence's access level lets its customer see (decisions.md): stable sees stable,
+ * maintenance and eol; beta also beta; alpha every type. Unpublished versions are never seen.
+ */
+export const VISIBLE_VERSION_TYPES: Record<AccessLevel, readonly VersionType[]> = {
+  stable: ['stable', 'maintenance', 'eol'],
+  beta: ['stable', 'maintenance', 'eol', 'beta'],
+  alpha: VERSION_TYPES,
+};
+
 export const CUSTOMIZATION_TYPES = ['none', 'lke', 'ogma'] as const;
 export type CustomizationType = (typeof CUSTOMIZATION_TYPES)[number];
 
