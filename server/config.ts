@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Options } from './integrations/storage/s3';
 
 /**
  * Configuration from the environment, validated at start. Every variable has an embedded default
@@ -62,6 +63,19 @@ const EnvSchema = z
       .int()
       .min(1)
       .default(10 * 1024 ** 3),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name: 3 to 63 lower-case letters, digits, dots or dashes',
+      )
+      .optional(),
+    S3_ENDPOINT: z.url({ message: 'must be an absolute URL such as https://s3.example.com' }).optional(),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    S3_PRESIGN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(60),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -79,6 +93,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['LICENCE_SIGNING_KEY_PATH'],
         message: 'LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_PATH cannot be set together',
+      });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_SECRET_ACCESS_KEY'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
       });
     }
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
@@ -140,6 +161,10 @@ export interface Config {
   artifactsDir: string;
   /** an artifact larger than this is refused while it uploads (default 10 GiB) */
   artifactMaxBytes: number;
+  /** the S3-compatible bucket artifacts go to instead of `artifactsDir`, when S3_BUCKET is set */
+  s3: S3Options | null;
+  /** how long a presigned download URL of S3 storage stays valid (default 60 s) */
+  s3PresignSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -245,6 +270,17 @@ export function loadConfig(
     licenceSigningKey: readLicenceSigningKey(e.LICENCE_SIGNING_KEY, e.LICENCE_SIGNING_KEY_PATH),
     artifactsDir: path.resolve(e.ARTIFACTS_DIR ?? path.join(e.DATA_DIR, 'artifacts')),
     artifactMaxBytes: e.ARTIFACT_MAX_BYTES,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT ?? null,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID ?? null,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? null,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : null,
+    s3PresignSeconds: e.S3_PRESIGN_SECONDS,
   };
   return { ...config, ...overrides };
 }
