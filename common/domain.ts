@@ -24,6 +24,10 @@ export type CustomizationVersionType = (typeof CUSTOMIZATION_VERSION_TYPES)[numb
 export const PLATFORMS = ['windows', 'linux', 'osx', 'docker', 'npm', 'generic'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** A download's platform as the analytics count it: 'unknown' for downloads recorded before it was kept. */
+export const DOWNLOAD_PLATFORMS = [...PLATFORMS, 'unknown'] as const;
+export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
+
 export const LICENCE_STATUSES = ['valid', 'warning', 'grace', 'invalid'] as const;
 export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
 

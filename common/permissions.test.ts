@@ -20,6 +20,7 @@ const EXPECTED_GLOBAL: Record<GlobalCapability, Role[]> = {
   addProduct: ['admin'],
   editProduct: ['admin'],
   manageVersions: ['productManager', 'admin'],
+  viewDownloadAnalytics: ['productManager', 'admin'],
   brandToRoot: ['productManager', 'supportEngineer', 'admin'],
 };
 

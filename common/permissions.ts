@@ -26,6 +26,8 @@ export const GLOBAL_CAPABILITIES = {
   addProduct: ['admin'],
   editProduct: ['admin'],
   manageVersions: ['productManager', 'admin'],
+  // Beyond the spec: the download analytics (docs/decisions/039)
+  viewDownloadAnalytics: ['productManager', 'admin'],
   // Section 2: top bar
   brandToRoot: ['productManager', 'supportEngineer', 'admin'],
 } as const satisfies Record<string, readonly GlobalRole[]>;

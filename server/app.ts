@@ -25,6 +25,7 @@ import { memberRoutes } from './modules/members/routes';
 import { invitationRoutes } from './modules/invitations/routes';
 import { customizationRoutes } from './modules/customizations/routes';
 import { licenceRoutes } from './modules/licences/routes';
+import { analyticsRoutes } from './modules/analytics/routes';
 import { licensingRoutes } from './modules/licensing/routes';
 import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(licenceRoutes);
       await api.register(ssoRoutes);
       await api.register(licensingRoutes);
+      await api.register(analyticsRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

@@ -498,6 +498,9 @@ export const MATRIX: MatrixRow[] = [
     call: async (f, scope) => ({ url: `/api/licenses/${await f.licence(scope.customerId)}/secret` }),
   },
 
+  // ---- download analytics (server/modules/analytics)
+  { method: 'GET', url: '/api/analytics/downloads', expect: only('productManager', 'admin') },
+
   // ---- licence files (server/modules/licensing)
   { method: 'GET', url: '/api/licensing/keys', expect: anyone },
   {

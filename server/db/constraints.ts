@@ -4,6 +4,7 @@ import {
   CHECKOUT_STATUSES,
   CUSTOMIZATION_TYPES,
   CUSTOMIZATION_VERSION_TYPES,
+  DOWNLOAD_PLATFORMS,
   INSTANCE_STATUSES,
   INVITATION_STATES,
   MEMBERSHIP_STATUSES,
@@ -57,6 +58,9 @@ export const ENUM_COLUMNS: {
   auditLog: {},
   notifications: { status: NOTIFICATION_STATUSES },
   downloads: { platform: PLATFORMS },
+  downloadDays: { platform: DOWNLOAD_PLATFORMS },
+  customerDownloadDays: {},
+  customerProductDownloads: {},
   mailOutbox: { status: OUTBOX_STATUSES },
 };
 
@@ -91,6 +95,9 @@ export const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]
   auditLog: {},
   notifications: {},
   downloads: {},
+  downloadDays: {},
+  customerDownloadDays: {},
+  customerProductDownloads: {},
   mailOutbox: {},
 };
 

@@ -4,6 +4,7 @@ import type {
   CheckoutStatus,
   CustomizationType,
   CustomizationVersionType,
+  DownloadPlatform,
   InstanceStatus,
   InvitationState,
   MembershipStatus,
@@ -290,6 +291,37 @@ export interface DownloadsTable {
   createdAt: Timestamp;
 }
 
+/** A day's downloads of one version on one platform (docs/decisions/039): the analytics' time series. */
+export interface DownloadDaysTable {
+  /** the UTC day, YYYY-MM-DD */
+  day: string;
+  productKey: string;
+  versionId: number;
+  /** 'unknown' for downloads recorded before migration 009 kept the platform */
+  platform: DownloadPlatform;
+  downloads: number;
+}
+
+/** A day's downloads of one product by one customer: the top customers of a range. */
+export interface CustomerDownloadDaysTable {
+  day: string;
+  productKey: string;
+  customerId: number;
+  downloads: number;
+}
+
+/** A customer's first and latest download of a product: first downloads and the share on the latest version. */
+export interface CustomerProductDownloadsTable {
+  customerId: number;
+  productKey: string;
+  firstAt: Timestamp;
+  /** null once the version is deleted */
+  firstVersionId: number | null;
+  lastAt: Timestamp;
+  lastVersionId: number | null;
+  downloads: number;
+}
+
 export interface MailOutboxTable {
   id: Generated<number>;
   toAddress: string;
@@ -329,5 +361,8 @@ export interface Database {
   auditLog: AuditLogTable;
   notifications: NotificationsTable;
   downloads: DownloadsTable;
+  downloadDays: DownloadDaysTable;
+  customerDownloadDays: CustomerDownloadDaysTable;
+  customerProductDownloads: CustomerProductDownloadsTable;
   mailOutbox: MailOutboxTable;
 }

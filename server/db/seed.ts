@@ -15,6 +15,7 @@ import { linkLicences } from '../modules/customizations/repo';
 import { insertCustomization, insertLicence } from '../modules/licences/repo';
 import { insertUser } from '../modules/users/repo';
 import { type DB, isUniqueViolation } from '.';
+import { seedDemoDownloads } from './seed-downloads';
 import type { Database } from './schema';
 
 /**
@@ -363,6 +364,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
   for (const product of PRODUCTS) await insertProduct(trx, { ...product, createdAt: now });
   const productName = new Map(PRODUCTS.map((p) => [p.key, p.name]));
   const versionIds = new Map<string, number>();
+  const versionRows: [string, string, number, number | null][] = [];
   for (const [productKey, semVer, type, releasedDaysAgo] of VERSIONS) {
     const { id } = await insertVersion(trx, {
       productKey,
@@ -375,6 +377,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
       createdAt: now,
     });
     versionIds.set(`${productKey}@${semVer}`, id);
+    versionRows.push([productKey, semVer, id, releasedDaysAgo]);
   }
 
   const licenceIds = new Map<string, number>();
@@ -434,6 +437,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     },
     createdAt: ago(30),
   });
+  await seedDemoDownloads(trx, { licenceIds, versions: versionRows, today });
   // the demo ships no artifact files, so the download names its version only
   await recordDownload(trx, {
     licenceId: licenceIds.get(`${DEMO_CUSTOMER_NAME}/graph-server`)!,

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { type DB, nowIso } from '../../db';
 import type { DownloadsTable } from '../../db/schema';
 
@@ -8,15 +8,84 @@ import type { DownloadsTable } from '../../db/schema';
  * history grows.
  */
 
+/**
+ * Records a download and counts it in the analytics' aggregates (docs/decisions/039), in the
+ * caller's transaction when it passes one. The counts are incremented by the database
+ * (`downloads = downloads + 1`), so two downloads at once both count.
+ */
 export async function recordDownload(
   db: DB,
   download: Omit<Insertable<DownloadsTable>, 'id' | 'createdAt'> & { createdAt?: string },
 ) {
-  return db
+  const createdAt = download.createdAt ?? nowIso();
+  const row = await db
     .insertInto('downloads')
-    .values({ ...download, createdAt: download.createdAt ?? nowIso() })
+    .values({ ...download, createdAt })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await countDownload(db, { ...download, createdAt });
+  return row;
+}
+
+async function countDownload(
+  db: DB,
+  download: { licenceId: number; versionId: number; platform?: DownloadsTable['platform']; createdAt: string },
+) {
+  const licence = await db
+    .selectFrom('licences')
+    .select(['customerId', 'productKey'])
+    .where('id', '=', download.licenceId)
+    .executeTakeFirstOrThrow();
+  const day = download.createdAt.slice(0, 10);
+  const { productKey, customerId } = licence;
+  await db
+    .insertInto('downloadDays')
+    .values({
+      day,
+      productKey,
+      versionId: download.versionId,
+      platform: download.platform ?? 'unknown',
+      downloads: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['productKey', 'day', 'versionId', 'platform'])
+        .doUpdateSet({ downloads: (eb) => eb('downloadDays.downloads', '+', 1) }),
+    )
+    .execute();
+  await db
+    .insertInto('customerDownloadDays')
+    .values({ day, productKey, customerId, downloads: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['productKey', 'day', 'customerId'])
+        .doUpdateSet({ downloads: (eb) => eb('customerDownloadDays.downloads', '+', 1) }),
+    )
+    .execute();
+  // A download recorded out of order (an import, the demo seed) moves first or last only if earlier or later.
+  const earlier = sql<boolean>`excluded.first_at < customer_product_downloads.first_at`;
+  const later = sql<boolean>`excluded.last_at >= customer_product_downloads.last_at`;
+  await db
+    .insertInto('customerProductDownloads')
+    .values({
+      customerId,
+      productKey,
+      firstAt: download.createdAt,
+      firstVersionId: download.versionId,
+      lastAt: download.createdAt,
+      lastVersionId: download.versionId,
+      downloads: 1,
+    })
+    .onConflict((oc) =>
+      oc.columns(['customerId', 'productKey']).doUpdateSet({
+        downloads: (eb) => eb('customerProductDownloads.downloads', '+', 1),
+        firstAt: sql`case when ${earlier} then excluded.first_at else customer_product_downloads.first_at end`,
+        firstVersionId: sql`case when ${earlier} then excluded.first_version_id else customer_product_downloads.first_version_id end`,
+        lastAt: sql`case when ${later} then excluded.last_at else customer_product_downloads.last_at end`,
+        lastVersionId: sql`case when ${later} then excluded.last_version_id else customer_product_downloads.last_version_id end`,
+      }),
+    )
+    .execute();
 }
 
 /** When the licence was last used to download something (the licence's "latest download"). */

@@ -1,0 +1,119 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { DB } from '../../db';
+import type { Database } from '../../db/schema';
+
+/**
+ * The analytics' reads, all from the aggregates of migration 012 (docs/decisions/039): a range of
+ * days reads rows per (day, product, version, platform) or per (day, product, customer), never the
+ * downloads themselves. Each query filters on the leading columns of an index.
+ */
+
+export interface Range {
+  from: string;
+  to: string;
+  productKey: string | null;
+}
+
+/** Downloads per day of a breakdown's key (product, version or platform). */
+export async function downloadsByDay(db: DB, range: Range, by: 'productKey' | 'versionId' | 'platform') {
+  const column = `downloadDays.${by}` as const;
+  return db
+    .selectFrom('downloadDays')
+    .select((eb) => ['day', eb.ref(column).as('key'), eb.fn.sum<number>('downloads').as('downloads')])
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .$if(range.productKey !== null, (q) => q.where('productKey', '=', range.productKey!))
+    .groupBy(['day', column])
+    .orderBy('day')
+    .execute();
+}
+
+/** The customers who downloaded most in the range, with their names. */
+export async function topCustomers(db: DB, range: Range, limit: number) {
+  const top = db
+    .selectFrom('customerDownloadDays')
+    .select((eb) => ['customerId', eb.fn.sum<number>('downloads').as('downloads')])
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .$if(range.productKey !== null, (q) => q.where('productKey', '=', range.productKey!))
+    .groupBy('customerId')
+    .orderBy('downloads', 'desc')
+    .orderBy('customerId')
+    .limit(limit);
+  return db
+    .selectFrom(top.as('top'))
+    .innerJoin('customers', 'customers.id', 'top.customerId')
+    .select(['top.customerId', 'customers.name as customerName', 'top.downloads'])
+    .orderBy('top.downloads', 'desc')
+    .orderBy('top.customerId')
+    .execute();
+}
+
+const firstInRange = (range: Range) => (eb: ExpressionBuilder<Database, 'customerProductDownloads'>) =>
+  eb.and([
+    eb('customerProductDownloads.firstAt', '>=', `${range.from}T00:00:00.000Z`),
+    // every instant of the last day, whatever its fraction of a second
+    eb('customerProductDownloads.firstAt', '<', `${range.to}T99`),
+    ...(range.productKey !== null ? [eb('customerProductDownloads.productKey', '=', range.productKey)] : []),
+  ]);
+
+/** Customers' first downloads of a product, counted per day. */
+export async function firstDownloadsByDay(db: DB, range: Range) {
+  const day = sql<string>`substr(${sql.ref('firstAt')}, 1, 10)`;
+  return db
+    .selectFrom('customerProductDownloads')
+    .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('downloads')])
+    .where(firstInRange(range))
+    .groupBy(day)
+    .orderBy(day)
+    .execute();
+}
+
+/** The most recent first downloads of the range. */
+export async function recentFirstDownloads(db: DB, range: Range, limit: number) {
+  return db
+    .selectFrom('customerProductDownloads')
+    .innerJoin('customers', 'customers.id', 'customerProductDownloads.customerId')
+    .innerJoin('products', 'products.key', 'customerProductDownloads.productKey')
+    .leftJoin('versions', 'versions.id', 'customerProductDownloads.firstVersionId')
+    .select([
+      'customerProductDownloads.customerId',
+      'customers.name as customerName',
+      'customerProductDownloads.productKey',
+      'products.name as productName',
+      'versions.semVer',
+      'customerProductDownloads.firstAt as at',
+    ])
+    .where(firstInRange(range))
+    .orderBy('customerProductDownloads.firstAt', 'desc')
+    .orderBy('customerProductDownloads.customerId')
+    .limit(limit)
+    .execute();
+}
+
+/** Per product: the customers who downloaded it, and those whose latest download was one of `latestIds`. */
+export async function customersOnVersions(db: DB, productKey: string | null, latestIds: number[]) {
+  const onLatest =
+    latestIds.length > 0
+      ? sql<number>`sum(case when ${sql.ref('lastVersionId')} in (${sql.join(latestIds)}) then 1 else 0 end)`
+      : sql<number>`0`;
+  return db
+    .selectFrom('customerProductDownloads')
+    .select((eb) => ['productKey', eb.fn.countAll<number>().as('customers'), onLatest.as('onLatest')])
+    .$if(productKey !== null, (q) => q.where('productKey', '=', productKey!))
+    .groupBy('productKey')
+    .execute();
+}
+
+export async function productNames(db: DB) {
+  return db.selectFrom('products').select(['key', 'name']).orderBy('name').orderBy('key').execute();
+}
+
+/** The versions (a handful per product), to label versions and find each product's latest. */
+export async function versionsOf(db: DB, productKey: string | null) {
+  return db
+    .selectFrom('versions')
+    .select(['id', 'productKey', 'semVer', 'published'])
+    .$if(productKey !== null, (q) => q.where('productKey', '=', productKey!))
+    .execute();
+}
