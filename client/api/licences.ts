@@ -6,7 +6,7 @@ import {
   LicenceList,
   type UpdateLicenceBody,
 } from '../../common/api/licences';
-import { DEFAULT_PAGE_LENGTH } from '../../common/pagination';
+import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../../common/pagination';
 import { buildUrl, api } from './client';
 import { customerKeys } from './customers';
 
@@ -16,6 +16,7 @@ export const LICENCES_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
 export const licenceKeys = {
   all: (customerId: number) => [...customerKeys.one(customerId), 'licences'] as const,
   page: (customerId: number, pageOffset: number) => [...licenceKeys.all(customerId), 'page', pageOffset] as const,
+  products: (customerId: number) => [...licenceKeys.all(customerId), 'products'] as const,
   one: (customerId: number, id: number) => [...licenceKeys.all(customerId), 'one', id] as const,
   licensableProducts: (customerId: number) => [...licenceKeys.all(customerId), 'licensable-products'] as const,
 };
@@ -33,6 +34,21 @@ export const licencesQuery = (customerId: number, pageOffset: number) =>
     queryKey: licenceKeys.page(customerId, pageOffset),
     queryFn: ({ signal }) => listLicences(customerId, pageOffset, signal),
     placeholderData: keepPreviousData,
+  });
+
+/**
+ * Every licence of the customer at once, for the versions list's product picker (a customer holds one
+ * licence per product, and a vendor has tens of products, not hundreds).
+ */
+export const allLicencesQuery = (customerId: number) =>
+  queryOptions({
+    queryKey: licenceKeys.products(customerId),
+    queryFn: ({ signal }) =>
+      api.get(`/customers/${customerId}/licenses`, {
+        schema: LicenceList,
+        query: { pageOffset: 0, pageLength: MAX_PAGE_LENGTH },
+        signal,
+      }),
   });
 
 /** `GET /api/licenses/{id}`: one licence (the renewal opened from an address names only its id). */

@@ -1,9 +1,138 @@
+import { Button, NativeSelect, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
+import type { Licence } from '../../../../common/api/licences';
+import { canInCustomer } from '../../../../common/permissions';
+import { VERSION_PAGE_LENGTH } from '../../../../common/api/catalogue';
+import { previousReleasesCount, versionsQueryOptions } from '../../../api/catalogue';
+import { allLicencesQuery, licencesQuery } from '../../../api/licences';
+import { DelayedLoader } from '../../../components/DelayedLoader';
+import { LoadError } from '../../../components/LoadError';
+import { AccountSection } from '../AccountSection';
+import { useArtifactDownload } from '../versions/useArtifactDownload';
+import { VersionCard } from '../versions/VersionCard';
 
 /**
- * Versions of the selected product with their downloads (spec 2 "Versions list"). Shown where
- * `accountSections` says; it comes with the versions API and shows nothing until then.
+ * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
+ * are those of the customer's licences, SaaS ones left out: they run at the vendor and have nothing
+ * to download. A technical contact finds the first product selected once the licences are in (spec 4
+ * "Customer page load"); the others choose one, and only then are its versions asked for.
  */
-export function VersionsSection(_props: { customer: Customer }) {
-  return null;
+export function VersionsSection({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  // The licences table's first page is usually all of them, and then it is the one request made.
+  const firstPage = useQuery(licencesQuery(customer.id, 0));
+  const all = useQuery({
+    ...allLicencesQuery(customer.id),
+    enabled: (firstPage.data?.total ?? 0) > (firstPage.data?.data.length ?? 0),
+  });
+  const licences = all.isEnabled ? all : firstPage;
+  const products = (licences.data?.data ?? []).filter((licence) => !licence.isSaas);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const preselect = customer.yourRole === 'technicalContact' ? (products[0]?.productKey ?? null) : null;
+  const selected = products.find((licence) => licence.productKey === (chosen ?? preselect)) ?? null;
+
+  return (
+    <AccountSection title={t('downloads.title')} testId="versions-section">
+      <Stack gap="sm" mt="sm">
+        {licences.isPending && <DelayedLoader testId="versions-licences-loader" />}
+        <LoadError query={licences} messageKey="downloads.licencesError" testId="versions-licences-error" />
+        {licences.isSuccess && products.length === 0 && (
+          <Text c="dimmed" data-testid="versions-no-product">
+            {t('downloads.noProduct')}
+          </Text>
+        )}
+        {products.length > 0 && (
+          <NativeSelect
+            label={t('downloads.product')}
+            value={selected?.productKey ?? ''}
+            onChange={(event) => setChosen(event.currentTarget.value || null)}
+            data={[
+              ...(selected ? [] : [{ value: '', label: t('downloads.chooseProduct') }]),
+              ...products.map((licence) => ({ value: licence.productKey, label: licence.productName })),
+            ]}
+            maw={360}
+            data-testid="versions-product"
+          />
+        )}
+        {selected && <ProductVersions key={selected.productKey} customer={customer} licence={selected} />}
+      </Stack>
+    </AccountSection>
+  );
+}
+
+/**
+ * The versions the licence allows, newest first, a page at a time: "Load N previous releases" adds
+ * the next page below the loaded ones (spec 9: N is min(remaining, page length)).
+ */
+function ProductVersions({ customer, licence }: { customer: Customer; licence: Licence }) {
+  const { t } = useTranslation();
+  const [pages, setPages] = useState(1);
+  const options = { customerId: customer.id };
+  // the last page's answer (shared with its list below, so asked once) says how many remain
+  const last = useQuery(
+    versionsQueryOptions(licence.productKey, { ...options, pageOffset: (pages - 1) * VERSION_PAGE_LENGTH }),
+  );
+  const downloads = useArtifactDownload(customer.id, licence);
+  const canDownload = canInCustomer(customer.yourRole, 'download');
+  const loaded = last.data ? last.data.offset + last.data.data.length : 0;
+  const more = last.data ? previousReleasesCount(loaded, last.data.total) : 0;
+
+  return (
+    <Stack gap="sm" data-testid="versions-list">
+      {Array.from({ length: pages }, (_, page) => (
+        <VersionsPage
+          key={page}
+          productKey={licence.productKey}
+          productName={licence.productName}
+          customerId={customer.id}
+          pageOffset={page * VERSION_PAGE_LENGTH}
+          downloads={canDownload ? downloads : null}
+        />
+      ))}
+      {more > 0 && (
+        <Button
+          variant="default"
+          onClick={() => setPages((count) => count + 1)}
+          loading={last.isPlaceholderData}
+          style={{ alignSelf: 'flex-start' }}
+          data-testid="versions-load-more"
+        >
+          {t('downloads.loadMore', { count: more })}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+interface VersionsPageProps {
+  productKey: string;
+  productName: string;
+  customerId: number;
+  pageOffset: number;
+  downloads: ReturnType<typeof useArtifactDownload> | null;
+}
+
+function VersionsPage({ productKey, productName, customerId, pageOffset, downloads }: VersionsPageProps) {
+  const { t } = useTranslation();
+  const versions = useQuery({
+    ...versionsQueryOptions(productKey, { customerId, pageOffset }),
+    placeholderData: undefined,
+  });
+  return (
+    <>
+      {versions.isPending && <DelayedLoader testId="versions-loader" />}
+      <LoadError query={versions} messageKey="downloads.loadError" testId="versions-load-error" />
+      {pageOffset === 0 && versions.data?.total === 0 && (
+        <Text c="dimmed" data-testid="versions-empty">
+          {t('downloads.empty', { product: productName })}
+        </Text>
+      )}
+      {versions.data?.data.map((version) => (
+        <VersionCard key={version.id} version={version} downloads={downloads} />
+      ))}
+    </>
+  );
 }

@@ -1,0 +1,43 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { VERSION_PAGE_LENGTH, VersionList } from '../../common/api/catalogue';
+import { api } from './client';
+
+/** Query keys of the catalogue: a product's versions sit under the product, whoever lists them. */
+export const catalogueKeys = {
+  all: ['products'] as const,
+  product: (productKey: string) => [...catalogueKeys.all, productKey] as const,
+  versions: (productKey: string, customerId?: number) =>
+    [...catalogueKeys.product(productKey), 'versions', customerId ?? 'all'] as const,
+};
+
+export interface VersionsListOptions {
+  /** the customer whose licence decides which versions are listed; none: every version (staff) */
+  customerId?: number;
+  pageOffset?: number;
+  pageLength?: number;
+}
+
+/** `GET /api/products/{key}/versions`: newest first by semantic version. */
+export const listVersions = (productKey: string, options: VersionsListOptions = {}, signal?: AbortSignal) =>
+  api.get(`/products/${encodeURIComponent(productKey)}/versions`, {
+    schema: VersionList,
+    query: {
+      customerId: options.customerId,
+      pageOffset: options.pageOffset ?? 0,
+      pageLength: options.pageLength ?? VERSION_PAGE_LENGTH,
+    },
+    signal,
+  });
+
+/** One page of a product's versions. */
+export const versionsQueryOptions = (productKey: string, options: VersionsListOptions = {}) =>
+  queryOptions({
+    queryKey: [...catalogueKeys.versions(productKey, options.customerId), 'page', options.pageOffset ?? 0],
+    queryFn: ({ signal }) => listVersions(productKey, options, signal),
+    placeholderData: keepPreviousData,
+  });
+
+/** Spec 9: the next page brings min(remaining, page length) versions. */
+export function previousReleasesCount(loaded: number, total: number, pageLength = VERSION_PAGE_LENGTH): number {
+  return Math.max(0, Math.min(total - loaded, pageLength));
+}
