@@ -27,6 +27,7 @@ import { customizationRoutes } from './modules/customizations/routes';
 import { licenceRoutes } from './modules/licences/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { licensingRoutes } from './modules/licensing/routes';
+import { legalRoutes } from './modules/legal/routes';
 import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(ssoRoutes);
       await api.register(licensingRoutes);
       await api.register(analyticsRoutes);
+      await api.register(legalRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

@@ -154,6 +154,12 @@ export const MATRIX: MatrixRow[] = [
   // ---- system
   { method: 'GET', url: '/api/health', expect: anyone },
   { method: 'GET', url: '/api/config', expect: anyone },
+  {
+    method: 'GET',
+    url: '/api/legal/:document',
+    expect: anyone,
+    call: () => ({ url: '/api/legal/terms-and-conditions?locale=fr' }),
+  },
 
   // ---- auth (server/modules/auth)
   {

@@ -1,9 +1,9 @@
 import { Anchor, List, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LEGAL_DOCUMENTS } from '../../../common/api/legal';
 import { useLocalize } from '../../app/locale';
 import { useConfig } from '../../app/session';
-import { LEGAL_DOCUMENTS } from '../legal/documents';
 import { usePageTitle } from '../../app/title';
 import { PageHeader } from '../../components/PageHeader';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { InvitationPreview } from '../../../common/api/invitation-acceptance';
 import { storage } from '../../app/storage';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi, type FakeHandler } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { InvitationPage } from './InvitationPage';
 import { LEGAL_SCROLLER_HEIGHT } from './NewUserFlow';
@@ -37,6 +37,21 @@ const renderInvitation = (locale: 'en' | 'fr', profile: Profile | null) =>
   renderPage(<InvitationPage />, { path: `/${locale}/invitation/${KEY}`, route: '/:locale/invitation/:key', profile });
 
 const location = () => screen.getByTestId('location');
+
+/** The EULA and the GDPR notice as the server renders them, in the asked language. */
+const LEGAL_TEXTS = {
+  'terms-and-conditions': { en: 'These terms govern your use', fr: 'Ces conditions régissent votre usage' },
+  'privacy-policy': { en: 'How we process personal data', fr: 'Comment nous traitons vos données personnelles' },
+};
+const legalRoutes: Record<string, FakeHandler> = Object.fromEntries(
+  Object.entries(LEGAL_TEXTS).map(([document, texts]) => [
+    `GET /api/legal/${document}`,
+    ({ query }) => {
+      const locale = query.get('locale') as 'en' | 'fr';
+      return { status: 200, body: { html: `<h2>1.</h2><p>${texts[locale]}</p>`, locale, fallback: false } };
+    },
+  ]),
+);
 
 afterEach(() => storage.remove('customer'));
 
@@ -103,7 +118,7 @@ describe('InvitationPage', () => {
   });
 
   it('takes a new user through the join card, the EULA and the GDPR notice to the sign-up form, in French', async () => {
-    fakeApi({ [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }) });
+    fakeApi({ ...legalRoutes, [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }) });
     renderInvitation('fr', null);
     expect((await screen.findByTestId('invitation-summary')).textContent).toBe(
       'Paula Owner vous invite à rejoindre Acme Analytics en tant que Contact technique.',
@@ -119,6 +134,7 @@ describe('InvitationPage', () => {
 
     const gdpr = await screen.findByRole('region', { name: 'Notice de confidentialité' });
     await waitFor(() => expect(gdpr.textContent).toContain('données personnelles'));
+    expect(gdpr.querySelector('h2')?.textContent).toBe('1.');
     // Back returns to the EULA, and forward again
     fireEvent.click(screen.getByRole('button', { name: 'Retour' }));
     expect(await screen.findByRole('region', { name: 'Contrat de licence utilisateur final' })).toBeTruthy();
@@ -134,7 +150,7 @@ describe('InvitationPage', () => {
   });
 
   it('checks the password rule and the confirmation before sending', async () => {
-    const api = fakeApi({ [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }) });
+    const api = fakeApi({ ...legalRoutes, [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }) });
     renderInvitation('en', null);
     await goToForm();
     fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'short' } });
@@ -154,6 +170,7 @@ describe('InvitationPage', () => {
       preferredLocale: 'fr',
     };
     const api = fakeApi({
+      ...legalRoutes,
       [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }),
       [`POST /api/invitations/${KEY}/new`]: () => ({ status: 200, body: { customerId: 42 } }),
       'GET /api/auth/me': () => ({ status: 200, body: created }),
@@ -175,6 +192,7 @@ describe('InvitationPage', () => {
       { path: 'password', message: 'password.error.no_number' },
     ]);
     fakeApi({
+      ...legalRoutes,
       [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }),
       [`POST /api/invitations/${KEY}/new`]: () => answer,
     });

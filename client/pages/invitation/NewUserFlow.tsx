@@ -1,18 +1,18 @@
-import { Alert, Box, Button, Group, Paper, Stack, Text, TextInput, Title, Typography } from '@mantine/core';
+import { Alert, Box, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Markdown from 'react-markdown';
 import {
   AcceptNewInvitationForm,
   FULL_NAME_MAX,
   type InvitationPreview,
 } from '../../../common/api/invitation-acceptance';
+import type { LegalDocument } from '../../../common/api/legal';
 import { acceptAsNewUser } from '../../api/invitation-acceptance';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
 import { useSchemaForm } from '../../components/useSchemaForm';
-import { type LegalDocument, withoutLeadingTitle } from '../legal/documents';
+import { LegalHtml } from '../legal/LegalHtml';
 import { useLegalDocument } from '../legal/useLegalDocument';
 import { endsInvitation, InvitationError, InvitationSummary, useFinishJoining } from './shared';
 
@@ -72,11 +72,7 @@ function LegalStep({
             {t('legal.loadError')}
           </Alert>
         )}
-        {content.data !== undefined && (
-          <Typography lang={language} style={{ overflowWrap: 'anywhere' }}>
-            <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
-          </Typography>
-        )}
+        {content.data !== undefined && <LegalHtml html={content.data.html} language={language} />}
       </Box>
       <Group justify="space-between">
         <Button variant="default" onClick={onBack}>

@@ -1,10 +1,10 @@
-import { Alert, Anchor, Paper, Stack, Text, Typography, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import Markdown from 'react-markdown';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { PageHeader } from '../../components/PageHeader';
-import { type LegalDocument, withoutLeadingTitle } from './documents';
+import type { LegalDocument } from '../../../common/api/legal';
+import { LegalHtml } from './LegalHtml';
 import { useLegalDocument } from './useLegalDocument';
 
 export function LegalPage({ document }: { document: LegalDocument }) {
@@ -39,9 +39,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
         // The whole document in the page's own flow: the 320 px scroller of spec 9 is for the EULA and
         // GDPR steps of the invitation and sign-up flows, not for reading a policy.
         <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }} data-testid="legal-document">
-          <Typography lang={language} style={{ overflowWrap: 'anywhere' }}>
-            <Markdown skipHtml>{withoutLeadingTitle(content.data.markdown)}</Markdown>
-          </Typography>
+          <LegalHtml html={content.data.html} language={language} />
         </Paper>
       )}
     </Stack>
