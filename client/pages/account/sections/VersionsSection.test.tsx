@@ -199,6 +199,8 @@ describe('VersionsSection: products and versions', () => {
     fireEvent.click(more);
     await card('1.3.0');
     expect(cards()).toHaveLength(20);
+    // the keyboard's focus goes to the first release the button brought
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-semver')).toBe('1.12.0'));
     expect(screen.getByTestId('versions-load-more').textContent).toBe('Load 3 previous releases');
     fireEvent.click(screen.getByTestId('versions-load-more'));
     await card('1.0.0');

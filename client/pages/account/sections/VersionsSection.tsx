@@ -1,6 +1,6 @@
 import { Button, NativeSelect, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
@@ -79,9 +79,18 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
   const canDownload = canInCustomer(customer.yourRole, 'download');
   const loaded = last.data ? last.data.offset + last.data.data.length : 0;
   const more = last.data ? previousReleasesCount(loaded, last.data.total) : 0;
+  // After "Load N previous releases" the focus goes to the first release it brought, not to the page's
+  // start (the button itself goes once nothing remains).
+  const listRef = useRef<HTMLDivElement>(null);
+  const [focusFrom, setFocusFrom] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusFrom === null || !last.isSuccess || last.isPlaceholderData) return;
+    listRef.current?.querySelectorAll<HTMLElement>('[data-testid="version-card"]')[focusFrom]?.focus();
+    setFocusFrom(null);
+  }, [focusFrom, last.isSuccess, last.isPlaceholderData]);
 
   return (
-    <Stack gap="sm" data-testid="versions-list">
+    <Stack gap="sm" ref={listRef} data-testid="versions-list">
       {Array.from({ length: pages }, (_, page) => (
         <VersionsPage
           key={page}
@@ -95,7 +104,10 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
       {more > 0 && (
         <Button
           variant="default"
-          onClick={() => setPages((count) => count + 1)}
+          onClick={() => {
+            setFocusFrom(loaded);
+            setPages((count) => count + 1);
+          }}
           loading={last.isPlaceholderData}
           style={{ alignSelf: 'flex-start' }}
           data-testid="versions-load-more"

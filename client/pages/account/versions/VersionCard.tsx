@@ -51,6 +51,7 @@ export function VersionCard({ version, downloads }: VersionCardProps) {
       p="sm"
       radius="sm"
       aria-labelledby={`version-${version.id}`}
+      tabIndex={-1}
       data-testid="version-card"
       data-semver={version.semVer}
     >
