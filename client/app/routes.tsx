@@ -52,6 +52,7 @@ const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountP
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
+const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
 const ProductsPage = page(placeholders, 'ProductsPage');
 const ProductPage = page(placeholders, 'ProductPage');
 const SignUpPage = page(placeholders, 'SignUpPage');
@@ -126,6 +127,7 @@ export function AppRoutes() {
         <Route path="customers" element={<Guard rule={ROUTE_RULES.customers}>{<CustomersPage />}</Guard>} />
         <Route path="products" element={<Guard rule={ROUTE_RULES.products}>{<ProductsPage />}</Guard>} />
         <Route path="products/:key" element={<Guard rule={ROUTE_RULES.products}>{<ProductPage />}</Guard>} />
+        <Route path="analytics" element={<Guard rule={ROUTE_RULES.analytics}>{<AnalyticsPage />}</Guard>} />
         <Route path="users" element={<Guard rule={ROUTE_RULES.users}>{<UsersPage />}</Guard>} />
         <Route path="settings" element={<Guard rule={ROUTE_RULES.settings}>{<SettingsPage />}</Guard>} />
         <Route path="about" element={<Guard rule={ROUTE_RULES.about}>{<AboutPage />}</Guard>} />

@@ -114,6 +114,7 @@ export const ROUTE_RULES = {
   account: { kind: 'authenticated' },
   customers: { kind: 'capability', capability: 'viewCustomers', otherwise: 'forbidden' },
   products: { kind: 'capability', capability: 'viewProducts', otherwise: 'forbidden' },
+  analytics: { kind: 'capability', capability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
   users: { kind: 'capability', capability: 'manageUsers', otherwise: 'forbidden' },
   settings: { kind: 'authenticated' },
   about: { kind: 'authenticated' },

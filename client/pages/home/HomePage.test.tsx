@@ -13,6 +13,7 @@ describe('HomePage', () => {
     expect(shortcuts.map((link) => link.getAttribute('href'))).toEqual([
       '/en/customers',
       '/en/products',
+      '/en/analytics',
       '/en/users',
       '/en/settings',
     ]);

@@ -1,0 +1,179 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DownloadAnalytics } from '../../../common/api/analytics';
+import { apiError, fakeApi } from '../../test/fakeApi';
+import { renderPage } from '../../test/render';
+import { AnalyticsPage } from './AnalyticsPage';
+
+// jsdom has no canvas: the chart is replaced by what it was given, which the test reads
+vi.mock('./TimeChart', () => ({
+  TimeChart: ({ series }: { series: { label: string; values: number[] }[] }) => (
+    <div data-testid="chart">{series.map((s) => `${s.label}:${s.values.reduce((a, b) => a + b, 0)}`).join('|')}</div>
+  ),
+}));
+
+const answer: DownloadAnalytics = {
+  from: '2026-03-01',
+  to: '2026-03-03',
+  productKey: null,
+  products: [
+    { key: 'alpha', name: 'Alpha' },
+    { key: 'beta', name: 'Beta' },
+  ],
+  total: 5,
+  breakdowns: {
+    product: {
+      series: [
+        { key: 'alpha', label: 'Alpha', total: 4 },
+        { key: 'beta', label: 'Beta', total: 1 },
+      ],
+      points: [
+        { day: '2026-03-01', key: 'alpha', downloads: 3 },
+        { day: '2026-03-03', key: 'alpha', downloads: 1 },
+        { day: '2026-03-03', key: 'beta', downloads: 1 },
+      ],
+    },
+    version: { series: [{ key: '7', label: 'Alpha 1.0.0', total: 5 }], points: [] },
+    platform: {
+      series: [
+        { key: 'osx', label: 'osx', total: 3 },
+        { key: 'unknown', label: 'unknown', total: 2 },
+      ],
+      points: [
+        { day: '2026-03-01', key: 'osx', downloads: 3 },
+        { day: '2026-03-03', key: 'unknown', downloads: 2 },
+      ],
+    },
+  },
+  topCustomers: [
+    { customerId: 11, customerName: '=Acme, Inc.', downloads: 4 },
+    { customerId: 12, customerName: 'Bolt', downloads: 1 },
+  ],
+  firstDownloads: {
+    total: 1,
+    byDay: [{ day: '2026-03-01', key: 'first', downloads: 1 }],
+    recent: [
+      {
+        customerId: 12,
+        customerName: 'Bolt',
+        productKey: 'alpha',
+        productName: 'Alpha',
+        semVer: '1.0.0',
+        at: '2026-03-01T10:00:00.000Z',
+      },
+    ],
+  },
+  latestShare: [{ productKey: 'alpha', productName: 'Alpha', latestSemVer: '1.1.0', customers: 3, onLatest: 2 }],
+};
+
+let saved: { name: string; text: string }[] = [];
+beforeEach(() => {
+  saved = [];
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    // the byte-order mark first, so that spreadsheets read UTF-8
+    void blob.arrayBuffer().then((bytes) => {
+      const bom = [...new Uint8Array(bytes).slice(0, 3)].join(',') === '239,187,191';
+      saved.push({ name: '', text: `${bom ? 'BOM:' : ''}${new TextDecoder().decode(bytes)}` });
+    });
+    return 'blob:csv';
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push({ name: this.download, text: '' });
+  });
+});
+
+const tableOf = (figure: string) => within(screen.getByTestId(figure)).getByRole('table');
+const cells = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+
+describe('AnalyticsPage', () => {
+  it('shows each figure with its chart and the table behind it', async () => {
+    const api = fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
+    renderPage(<AnalyticsPage />, { path: '/en/analytics', route: '/:locale/analytics' });
+    expect((await screen.findByTestId('analytics-total')).textContent).toBe(
+      '5 downloads from 2026-03-01 to 2026-03-03',
+    );
+    const request = api.calls('GET /api/analytics/downloads')[0].query;
+    expect(request.get('to')! > request.get('from')!).toBe(true);
+    expect(request.get('productKey')).toBeNull();
+
+    expect(cells(tableOf('analytics-over-time'))).toEqual([
+      ['Day', 'Alpha', 'Beta', 'Total'],
+      ['2026-03-01', '3', '0', '3'],
+      ['2026-03-03', '1', '1', '2'],
+    ]);
+    expect(within(screen.getByTestId('analytics-over-time')).getByTestId('chart').textContent).toBe('Alpha:4|Beta:1');
+    fireEvent.click(screen.getByRole('radio', { name: 'Platform' }));
+    await waitFor(() => expect(cells(tableOf('analytics-over-time'))[0]).toEqual(['Day', 'macOS', 'Unknown', 'Total']));
+
+    expect(cells(tableOf('analytics-top-customers'))).toEqual([
+      ['Customer', 'Downloads'],
+      ['=Acme, Inc.', '4'],
+      ['Bolt', '1'],
+    ]);
+    expect(within(tableOf('analytics-top-customers')).getByRole('link', { name: 'Bolt' }).getAttribute('href')).toBe(
+      '/en/accounts/12',
+    );
+    expect(cells(tableOf('analytics-latest-share'))[1]).toEqual(['Alpha', '1.1.0', '2', '3', '67%']);
+    expect(cells(tableOf('analytics-first-downloads'))[1]).toEqual(['2026-03-01', 'Bolt', 'Alpha', '1.0.0']);
+  });
+
+  it('exports a table as CSV, quoted and with formulas neutralised', async () => {
+    fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
+    renderPage(<AnalyticsPage />, { path: '/en/analytics', route: '/:locale/analytics' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Export Top customers as CSV' }));
+    await waitFor(() => expect(saved.map((s) => s.name || s.text)).toHaveLength(2));
+    expect(saved.find((s) => s.name)?.name).toBe('downloads-top-customers-2026-03-01-2026-03-03.csv');
+    expect(saved.find((s) => s.text)?.text).toBe('BOM:Customer,Downloads\r\n"\'=Acme, Inc.",4\r\nBolt,1\r\n');
+  });
+
+  it('asks again for the product chosen, and refuses a reversed range without asking', async () => {
+    const api = fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
+    renderPage(<AnalyticsPage />, { path: '/en/analytics', route: '/:locale/analytics' });
+    await screen.findByTestId('analytics-total');
+    fireEvent.change(screen.getByTestId('analytics-product'), { target: { value: 'beta' } });
+    await waitFor(() => expect(api.calls('GET /api/analytics/downloads').at(-1)?.query.get('productKey')).toBe('beta'));
+    const asked = api.calls('GET /api/analytics/downloads').length;
+    // the default range ends today, long after this end
+    fireEvent.change(screen.getByTestId('analytics-to'), { target: { value: '2026-03-01' } });
+    expect(await screen.findByText('The end must not be before the start')).toBeTruthy();
+    expect(api.calls('GET /api/analytics/downloads')).toHaveLength(asked);
+    fireEvent.change(screen.getByTestId('analytics-from'), { target: { value: '2026-02-20' } });
+    await waitFor(() => expect(api.calls('GET /api/analytics/downloads').at(-1)?.query.get('from')).toBe('2026-02-20'));
+    expect(api.calls('GET /api/analytics/downloads').at(-1)?.query.get('to')).toBe('2026-03-01');
+    expect(screen.queryByText('The end must not be before the start')).toBeNull();
+  });
+
+  it('says when there are no downloads, and when they could not be loaded, in French too', async () => {
+    const empty: DownloadAnalytics = {
+      ...answer,
+      total: 0,
+      breakdowns: {
+        product: { series: [], points: [] },
+        version: { series: [], points: [] },
+        platform: { series: [], points: [] },
+      },
+      topCustomers: [],
+      firstDownloads: { total: 0, byDay: [], recent: [] },
+      latestShare: [],
+    };
+    fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: empty }) });
+    const first = renderPage(<AnalyticsPage />, { path: '/fr/analytics', route: '/:locale/analytics' });
+    expect((await screen.findByTestId('analytics-over-time-empty')).textContent).toBe(
+      'Aucun téléchargement sur cette période.',
+    );
+    expect(screen.queryByTestId('chart')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Exporter Meilleurs clients/ })).toBeNull();
+    first.unmount();
+
+    fakeApi({ 'GET /api/analytics/downloads': () => apiError(500, 'internal', 'Boom') });
+    renderPage(<AnalyticsPage />, { path: '/en/analytics', route: '/:locale/analytics' });
+    expect((await screen.findByTestId('analytics-error')).textContent).toContain(
+      'The download analytics could not be loaded',
+    );
+  });
+});

@@ -1,0 +1,92 @@
+import { Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ANALYTICS_MAX_DAYS, DownloadAnalyticsQuery, defaultRange } from '../../../common/api/analytics';
+import { type AnalyticsFilter, analyticsQuery } from '../../api/analytics';
+import { usePageTitle } from '../../app/title';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { LoadError } from '../../components/LoadError';
+import { PageHeader } from '../../components/PageHeader';
+import { FirstDownloadsFigure, LatestShareFigure, OverTimeFigure, TopCustomersFigure } from './figures';
+
+/**
+ * Download analytics for product managers and admins (docs/decisions/039): a range of UTC days and a
+ * product, then each figure as a chart and the table behind it, each table exportable as CSV.
+ */
+export function AnalyticsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('analytics.title'));
+  const [filter, setFilter] = useState<AnalyticsFilter>(() => ({ ...defaultRange(), productKey: '' }));
+  const checked = DownloadAnalyticsQuery.safeParse({ from: filter.from, to: filter.to });
+  const problem = (field: 'from' | 'to') => {
+    if (!filter[field]) return t('analytics.errors.invalidDate');
+    const issue = checked.success ? undefined : checked.error.issues.find((i) => i.path[0] === field);
+    return issue ? t(issue.message, { max: ANALYTICS_MAX_DAYS }) : null;
+  };
+  const valid = checked.success && Boolean(filter.from && filter.to);
+  // While a date is being typed, the figures of the last valid range stay on screen.
+  const lastValid = useRef(filter);
+  if (valid) lastValid.current = filter;
+  const analytics = useQuery(analyticsQuery(lastValid.current));
+  const data = analytics.data;
+  const dateInput = (field: 'from' | 'to') => (
+    <TextInput
+      type="date"
+      label={t(`analytics.filter.${field}`)}
+      value={filter[field]}
+      max={field === 'from' ? filter.to : undefined}
+      min={field === 'to' ? filter.from : undefined}
+      error={problem(field)}
+      onChange={(event) => {
+        const value = event.currentTarget.value;
+        setFilter((f) => ({ ...f, [field]: value }));
+      }}
+      data-testid={`analytics-${field}`}
+    />
+  );
+
+  return (
+    <Stack gap="lg" py="md">
+      <PageHeader title={t('analytics.title')} description={t('analytics.intro')} />
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" component="form" onSubmit={(e) => e.preventDefault()}>
+        {dateInput('from')}
+        {dateInput('to')}
+        <NativeSelect
+          label={t('analytics.filter.product')}
+          value={filter.productKey}
+          onChange={(event) => {
+            const productKey = event.currentTarget.value;
+            setFilter((f) => ({ ...f, productKey }));
+          }}
+          data={[
+            { value: '', label: t('analytics.filter.allProducts') },
+            ...(data?.products ?? []).map((p) => ({ value: p.key, label: p.name })),
+          ]}
+          data-testid="analytics-product"
+        />
+      </SimpleGrid>
+      {analytics.isPending && <DelayedLoader testId="analytics-loader" />}
+      <LoadError query={analytics} messageKey="analytics.loadError" testId="analytics-error" />
+      {data && (
+        <Stack
+          gap="lg"
+          style={{ opacity: analytics.isPlaceholderData ? 0.5 : undefined }}
+          aria-busy={analytics.isFetching}
+        >
+          <Group gap="xs">
+            <Text role="status" data-testid="analytics-total">
+              {t('analytics.total', { count: data.total, from: data.from, to: data.to })}
+            </Text>
+          </Group>
+          <OverTimeFigure data={data} />
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+            <TopCustomersFigure data={data} />
+            <LatestShareFigure data={data} />
+          </SimpleGrid>
+          <FirstDownloadsFigure data={data} />
+        </Stack>
+      )}
+    </Stack>
+  );
+}
