@@ -6,13 +6,6 @@ import { apiError, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { AnalyticsPage } from './AnalyticsPage';
 
-// jsdom has no canvas: the chart is replaced by what it was given, which the test reads
-vi.mock('./TimeChart', () => ({
-  TimeChart: ({ series }: { series: { label: string; values: number[] }[] }) => (
-    <div data-testid="chart">{series.map((s) => `${s.label}:${s.values.reduce((a, b) => a + b, 0)}`).join('|')}</div>
-  ),
-}));
-
 const answer: DownloadAnalytics = {
   from: '2026-03-01',
   to: '2026-03-03',
@@ -106,8 +99,16 @@ describe('AnalyticsPage', () => {
       ['2026-03-01', '3', '0', '3'],
       ['2026-03-03', '1', '1', '2'],
     ]);
-    expect(within(screen.getByTestId('analytics-over-time')).getByTestId('chart').textContent).toBe('Alpha:4|Beta:1');
-    fireEvent.click(screen.getByRole('radio', { name: 'Platform' }));
+    // one line per series, hidden from assistive technology: the table says the same
+    const chart = within(screen.getByTestId('analytics-over-time')).getByTestId('analytics-chart');
+    expect(chart.getAttribute('aria-hidden')).toBe('true');
+    expect(chart.querySelectorAll('polyline')).toHaveLength(2);
+    expect(chart.textContent).toContain('2026-03-01');
+    expect(chart.textContent).toContain('AlphaBeta');
+    // first downloads: one bar on the one day with some
+    const bars = within(screen.getByTestId('analytics-first-downloads')).getByTestId('analytics-chart');
+    expect(bars.querySelectorAll('rect')).toHaveLength(1);
+    fireEvent.change(screen.getByTestId('analytics-breakdown'), { target: { value: 'platform' } });
     await waitFor(() => expect(cells(tableOf('analytics-over-time'))[0]).toEqual(['Day', 'macOS', 'Unknown', 'Total']));
 
     expect(cells(tableOf('analytics-top-customers'))).toEqual([
@@ -166,7 +167,7 @@ describe('AnalyticsPage', () => {
     expect((await screen.findByTestId('analytics-over-time-empty')).textContent).toBe(
       'Aucun téléchargement sur cette période.',
     );
-    expect(screen.queryByTestId('chart')).toBeNull();
+    expect(screen.queryByTestId('analytics-chart')).toBeNull();
     expect(screen.queryByRole('button', { name: /Exporter Meilleurs clients/ })).toBeNull();
     first.unmount();
 
