@@ -28,6 +28,7 @@ import { licenceRoutes } from './modules/licences/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { licensingRoutes } from './modules/licensing/routes';
 import { legalRoutes } from './modules/legal/routes';
+import { artifactRoutes } from './modules/artifacts/routes';
 import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(licensingRoutes);
       await api.register(analyticsRoutes);
       await api.register(legalRoutes);
+      await api.register(artifactRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

@@ -1,5 +1,6 @@
 import type { HTTPMethods } from 'fastify';
 import { addDays, utcToday } from '../common/licenceStatus';
+import type { Platform } from '../common/domain';
 import { type MemberRole, ROLES, type Role } from '../common/roles';
 
 /**
@@ -65,6 +66,13 @@ export interface Fixture {
   licence: (customerId: number) => Promise<number>;
   /** the key of a product the own and the other customer each hold a valid licence of */
   licensedProductKey: string;
+  /** a product with an API token, `productToken`, which every row is also called with */
+  tokenProductKey: string;
+  productToken: string;
+  /** the id of a fresh API token of `tokenProductKey` (not `productToken`) */
+  productTokenId: () => Promise<number>;
+  /** a fresh unpublished version of `tokenProductKey`; with an artifact of each platform given */
+  unpublishedVersion: (platforms?: Platform[]) => Promise<number>;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -81,6 +89,7 @@ export interface CallScope {
 export interface CallOptions {
   url?: string;
   payload?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface MatrixRow {
@@ -99,6 +108,12 @@ export interface MatrixRow {
   withoutCustomer?: { expect: Expectations; call: NonNullable<MatrixRow['call']> };
   /** the call replaces or ends the caller's session, which must sign in again afterwards */
   endsSession?: boolean;
+  /**
+   * What a request with `Authorization: Bearer` and an API token of the row's product gets, signed
+   * out (the `productToken` column). Unless given, what the anonymous caller gets: a product token
+   * opens nothing but its product's upload route.
+   */
+  productToken?: Outcome;
 }
 
 const everyone = (outcome: Outcome): Expectations =>
@@ -516,5 +531,42 @@ export const MATRIX: MatrixRow[] = [
     call: (f, scope) => ({
       url: `/api/download/license/${encodeURIComponent(f.licensedProductKey)}?customerId=${scope.customerId}`,
     }),
+  },
+
+  // ---- artifacts and product API tokens (server/modules/artifacts)
+  {
+    method: 'GET',
+    url: '/api/products/:key/tokens',
+    expect: only('productManager', 'admin'),
+    call: (f) => ({ url: `/api/products/${f.tokenProductKey}/tokens` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/products/:key/tokens',
+    expect: only('productManager', 'admin'),
+    call: (f) => ({ url: `/api/products/${f.tokenProductKey}/tokens`, payload: { name: 'Matrix pipeline' } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/products/:key/tokens/:id',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({ url: `/api/products/${f.tokenProductKey}/tokens/${await f.productTokenId()}` }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/versions/:id/artifacts/:platform',
+    expect: only('productManager', 'admin'),
+    productToken: 'allow',
+    call: async (f) => ({
+      url: `/api/versions/${await f.unpublishedVersion()}/artifacts/linux`,
+      payload: 'matrix artifact bytes',
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/versions/:id/artifacts/:platform',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion(['linux'])}/artifacts/linux` }),
   },
 ];

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole, UserType } from '../common/roles';
@@ -28,6 +31,7 @@ import {
   login,
   TEST_PASSWORD,
 } from './test/factories';
+import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -46,6 +50,7 @@ const cookies = new Map<Actor, string | null>();
 const emails = new Map<Actor, string>();
 let fixture: Fixture;
 let accountExecutiveActorId = 0;
+const artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-matrix-artifacts-'));
 
 interface ActorSetup {
   type: UserType;
@@ -72,6 +77,7 @@ const ACTOR_SETUP: Record<Exclude<Actor, 'anonymous'>, ActorSetup> = {
 beforeAll(async () => {
   // limits off: this test signs in far more often per minute than a person would
   t = await createTestApp({
+    ARTIFACTS_DIR: artifactsDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
@@ -97,6 +103,8 @@ beforeAll(async () => {
   const candidate = await createUser(db, { type: 'accountExecutive', fullName: 'Candidate Executive' });
   const licensedProduct = await createProduct(db, { name: 'Matrix Product' });
   for (const customer of [own, other]) await createLicence(db, customer.id, licensedProduct.key);
+  const tokenProduct = await createProduct(db, { name: 'Token Product' });
+  const { token: productToken } = await createProductToken(db, tokenProduct.key);
   fixture = {
     ownCustomerId: own.id,
     otherCustomerId: other.id,
@@ -150,6 +158,14 @@ beforeAll(async () => {
     licence: async (customerId) =>
       customerId === 0 ? 0 : (await createLicence(db, customerId, (await createProduct(db)).key)).id,
     licensedProductKey: licensedProduct.key,
+    tokenProductKey: tokenProduct.key,
+    productToken,
+    productTokenId: async () => (await createProductToken(db, tokenProduct.key)).id,
+    unpublishedVersion: async (platforms = []) => {
+      const versionId = await createUnpublishedVersion(db, tokenProduct.key);
+      for (const platform of platforms) await addArtifactRow(db, versionId, platform);
+      return versionId;
+    },
   };
 
   cookies.set('anonymous', null);
@@ -178,6 +194,7 @@ async function membershipsOf(db: DB, customerIds: number[]): Promise<Record<numb
 afterAll(async () => {
   await app?.close();
   await t?.close();
+  fs.rmSync(artifactsDir, { recursive: true, force: true });
 });
 
 /** 'allow' is a success: a 2xx status, or exactly the one the row declares. */
@@ -240,6 +257,15 @@ describe('authorisation matrix', () => {
     expect(uncovered).toEqual([]);
   });
 
+  it("lets a product token through its product's upload route only", () => {
+    const opened = MATRIX.filter((row) => row.productToken !== undefined && row.productToken !== 401).map((row) =>
+      routeKey(row.method, row.url),
+    );
+    expect(opened).toEqual(['PUT /api/versions/:id/artifacts/:platform']);
+    const tokenRoutes = [...routes].filter(([, rule]) => rule?.kind === 'capabilityOrProductToken').map(([key]) => key);
+    expect(tokenRoutes).toEqual(opened);
+  });
+
   it('tells own customer from another customer wherever access depends on the customer', () => {
     const unscoped = MATRIX.filter(
       (row) => routes.get(routeKey(row.method, row.url))?.kind === 'customer' && !('ownCustomer' in row.expect),
@@ -270,6 +296,7 @@ async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<st
         method: row.method,
         url: call.url ?? row.url,
         ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
+        ...(call.headers ? { headers: call.headers } : {}),
       });
       const expected = scope.expect[actor];
       if (!matches(expected, response.statusCode, row)) {
@@ -277,6 +304,19 @@ async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<st
         mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
       }
       if (row.endsSession && actor !== 'anonymous') cookies.set(actor, await login(app, emails.get(actor)!));
+    }
+    // signed out, with an API token of the row's product
+    const call = (await (scope.call ?? row.call)?.(fixture, { customerId: scope.customerId, actorEmail: null })) ?? {};
+    const response = await request(target, null, {
+      method: row.method,
+      url: call.url ?? row.url,
+      ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
+      headers: { ...call.headers, authorization: `Bearer ${fixture.productToken}` },
+    });
+    const expected = row.productToken ?? scope.expect.anonymous;
+    if (!matches(expected, response.statusCode, row)) {
+      const who = scope.name ? `productToken (${scope.name})` : 'productToken';
+      mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
     }
   }
   return mismatches;

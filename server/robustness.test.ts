@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -17,6 +20,7 @@ import {
   createUser,
   TEST_PASSWORD,
 } from './test/factories';
+import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -278,6 +282,7 @@ async function variantsOf(
 let t: TestApp;
 let app: FastifyInstance;
 let fixture: Fixture;
+const artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-robust-artifacts-'));
 let adminEmail: string;
 let adminCookie: string;
 let openApi: { paths: Record<string, Record<string, OpenApiOperation>> };
@@ -312,6 +317,7 @@ async function signInAdmin() {
 
 beforeAll(async () => {
   t = await createTestApp({
+    ARTIFACTS_DIR: artifactsDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
@@ -330,6 +336,7 @@ beforeAll(async () => {
   const liveInvitation = await createInvitation(db, own.id);
   const licensedProduct = await createProduct(db, { name: 'Robust Product' });
   await createLicence(db, own.id, licensedProduct.key);
+  const tokenProduct = await createProduct(db, { name: 'Robust Token Product' });
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -364,12 +371,23 @@ beforeAll(async () => {
     product: async () => (await createProduct(db)).key,
     licence: async (customerId) => (await createLicence(db, customerId, (await createProduct(db)).key)).id,
     licensedProductKey: licensedProduct.key,
+    tokenProductKey: tokenProduct.key,
+    productToken: (await createProductToken(db, tokenProduct.key)).token,
+    productTokenId: async () => (await createProductToken(db, tokenProduct.key)).id,
+    unpublishedVersion: async (platforms = []) => {
+      const versionId = await createUnpublishedVersion(db, tokenProduct.key);
+      for (const platform of platforms) await addArtifactRow(db, versionId, platform);
+      return versionId;
+    },
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();
   openApi = (await app.inject({ url: '/api/docs/json' })).json();
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(artifactsDir, { recursive: true, force: true });
+});
 
 /**
  * A 5xx is a failure, except the one deliberate answer of a feature whose outside service is not

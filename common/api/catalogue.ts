@@ -142,6 +142,19 @@ export type UpdateVersionBody = z.infer<typeof UpdateVersionBody>;
 
 export const PlatformParam = z.object({ platform: z.enum(PLATFORMS) });
 
+/** `/api/versions/{id}/artifacts/{platform}` */
+export const VersionPlatformParams = z.object({ id: wholeNumber(1, MAX_ID), platform: z.enum(PLATFORMS) });
+
+/**
+ * `PUT /api/versions/{id}/artifacts/{platform}?fileName=`: the body is the file's bytes. Its name comes
+ * from `fileName`, else a `Content-Disposition` header's, else `{product}-{semVer}-{platform}.{ext}`;
+ * no path, at most 255 characters.
+ */
+export const UploadArtifactQuery = z.object({ fileName: z.optional(z.string().check(z.maxLength(255))) });
+
+/** The largest file name an artifact may have. */
+export const MAX_ARTIFACT_FILE_NAME = 255;
+
 /** A product's API token, as listed: the token itself is shown once, when created. */
 export const ProductToken = z.object({
   id: z.int(),
@@ -153,6 +166,9 @@ export type ProductToken = z.infer<typeof ProductToken>;
 
 export const ProductTokenList = z.object({ data: z.array(ProductToken) });
 export type ProductTokenList = z.infer<typeof ProductTokenList>;
+
+/** `/api/products/{key}/tokens/{id}` */
+export const ProductTokenParams = z.object({ ...ProductKeyParam.shape, id: wholeNumber(1, MAX_ID) });
 
 export const CreateProductTokenBody = z.strictObject({ name: RequiredText(100) });
 export type CreateProductTokenBody = z.infer<typeof CreateProductTokenBody>;

@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   licenceExists: 'licence_exists',
   /** the licence has ended more than its grace period ago: no download (decisions.md) */
   licenceExpired: 'licence_expired',
+  /** a published version's artifacts cannot be replaced or removed */
+  versionPublished: 'version_published',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',
 } as const;

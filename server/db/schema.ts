@@ -174,6 +174,18 @@ export interface ArtifactsTable {
   createdAt: Timestamp;
 }
 
+/** A product's API token (migration 011): only its sha256 is kept; revoking deletes the row. */
+export interface ProductTokensTable {
+  id: Generated<number>;
+  productKey: string;
+  name: string;
+  tokenHash: string;
+  /** null once that user is deleted */
+  createdBy: number | null;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+}
+
 export interface LicencesTable {
   id: Generated<number>;
   customerId: number;
@@ -354,6 +366,7 @@ export interface Database {
   artifacts: ArtifactsTable;
   licences: LicencesTable;
   licenceSigningKeys: LicenceSigningKeysTable;
+  productTokens: ProductTokensTable;
   customizations: CustomizationsTable;
   cloudInstances: CloudInstancesTable;
   subscriptions: SubscriptionsTable;

@@ -5,7 +5,9 @@ import { type CustomerCapability, canGlobally, canInCustomer, type GlobalCapabil
 import { deriveRole, globalRole, type Role } from '../../common/roles';
 import type { AppContext } from '../context';
 import type { DB } from '../db';
-import { badRequest, forbidden, notFound, unauthenticated } from '../http-error';
+import { ERROR_CODES } from '../../common/api/errors';
+import { badRequest, forbidden, HttpError, notFound, unauthenticated } from '../http-error';
+import { bearerToken, findToken, touchToken } from '../modules/artifacts/tokens';
 import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
 import type { SessionUser } from '../actor';
 
@@ -16,6 +18,8 @@ import type { SessionUser } from '../actor';
  * - signedIn: any signed-in user
  * - capability: a user whose type holds the global capability (common/permissions.ts)
  * - customer: a user whose role in the route's customer holds the customer capability
+ * - capabilityOrProductToken: as capability, or `Authorization: Bearer` with an API token of the
+ *   product the route names (the artifact upload of a release pipeline, docs/decisions/036)
  *
  * A customer route says how its customer is found. When the path or the query names it:
  *
@@ -57,7 +61,14 @@ export type Access =
   | { kind: 'public' }
   | { kind: 'signedIn' }
   | { kind: 'capability'; capability: GlobalCapability }
-  | { kind: 'customer'; capability: CustomerCapability; locate: CustomerLocator };
+  | { kind: 'customer'; capability: CustomerCapability; locate: CustomerLocator }
+  | { kind: 'capabilityOrProductToken'; capability: GlobalCapability; product: ProductLoader };
+
+/**
+ * The product a route's path names (through the version it names, say); null when that does not
+ * exist, which answers 404.
+ */
+export type ProductLoader = (ctx: AppContext, request: FastifyRequest) => Promise<string | null>;
 
 /** Where a request's raw input names something: a path parameter or a query parameter. */
 export type InputRef = `params.${string}` | `query.${string}`;
@@ -78,6 +89,16 @@ export const access = {
     kind: 'customer',
     capability,
     locate,
+  }),
+  /**
+   * A signed-in user holding the global capability, or a request with `Authorization: Bearer` and an
+   * API token of the product the route names (docs/decisions/036). Only routes that declare this
+   * read the header: a product token opens nothing else.
+   */
+  capabilityOrProductToken: (capability: GlobalCapability, product: ProductLoader): Access => ({
+    kind: 'capabilityOrProductToken',
+    capability,
+    product,
   }),
   customerIfGiven: (capability: CustomerCapability, from: `query.${string}`): Access => ({
     kind: 'customer',
@@ -100,6 +121,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     customerAccess: CustomerAccess | null;
+    /** the product token that opened a `capabilityOrProductToken` route; null otherwise */
+    productToken: { id: number; productKey: string } | null;
   }
 }
 
@@ -177,9 +200,18 @@ const fromBody = (locate: CustomerLocator): locate is { from: BodyRef } =>
 async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (!rule || rule.kind === 'public') return;
+  if (rule.kind === 'capabilityOrProductToken') {
+    const token = bearerToken(request.headers.authorization);
+    if (token !== null) return enforceProductToken(request, rule.product, token);
+  }
   const user = request.user;
   if (!user) throw unauthenticated();
-  if (rule.kind === 'capability' && !canGlobally(globalRole(user.type), rule.capability)) throw forbidden();
+  if (
+    (rule.kind === 'capability' || rule.kind === 'capabilityOrProductToken') &&
+    !canGlobally(globalRole(user.type), rule.capability)
+  ) {
+    throw forbidden();
+  }
   if (rule.kind === 'customer' && !fromBody(rule.locate)) {
     if ('optional' in rule.locate && absent(request, rule.locate.from)) return;
     const { ctx } = request.server;
@@ -187,6 +219,25 @@ async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Pro
       'from' in rule.locate ? idFrom(request, rule.locate.from as InputRef) : await rule.locate.load(ctx, request);
     await enforceCustomer(request, rule.capability, customerId);
   }
+}
+
+/**
+ * A product token opens the route of its own product: an unknown or revoked token is a 401, a token
+ * of another product a 403 (it is a real credential, for something else), an unknown target a 404.
+ */
+async function enforceProductToken(request: FastifyRequest, product: ProductLoader, token: string): Promise<void> {
+  const { ctx } = request.server;
+  const found = await findToken(ctx.db, token);
+  if (!found) {
+    throw new HttpError(401, ERROR_CODES.unauthenticated, 'Invalid or revoked API token', undefined, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  }
+  const productKey = await product(ctx, request);
+  if (productKey === null) throw notFound();
+  if (productKey !== found.productKey) throw forbidden('This API token belongs to another product');
+  await touchToken(ctx.db, found.id);
+  request.productToken = found;
 }
 
 /** The customer part of a rule whose customer only the body names, once the body is parsed. */
@@ -213,6 +264,7 @@ async function enforceCustomer(request: FastifyRequest, capability: CustomerCapa
  */
 async function accessPlugin(app: FastifyInstance) {
   app.decorateRequest('customerAccess', null);
+  app.decorateRequest('productToken', null);
   app.addHook('onRequest', enforceAccess);
   app.addHook('preValidation', enforceBodyAccess);
 }

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUnpublishedVersion, filesUnder } from '../../test/artifacts';
+import { createProduct, signedIn } from '../../test/factories';
+import { createTestApp, request, type TestApp } from '../../test/harness';
+import { startS3 } from '../../test/s3';
+
+/** The upload route with S3-compatible storage (s3rver): the same guarantees as with the local folder. */
+
+let s3: Awaited<ReturnType<typeof startS3>>;
+let t: TestApp;
+let base: string;
+let token: string;
+let productKey: string;
+
+const MAX_BYTES = 12 * 1024 * 1024;
+/** what s3rver keeps: objects and multipart parts, not its metadata files */
+const kept = () => filesUnder(s3.directory).filter((file) => !file.endsWith('._S3rver_metadata.json'));
+
+beforeAll(async () => {
+  s3 = await startS3();
+  t = await createTestApp({ ARTIFACT_MAX_BYTES: String(MAX_BYTES) }, { s3: s3.options });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const manager = (await signedIn(t.app, 'productManager')).cookie;
+  productKey = (await createProduct(t.app.ctx.db)).key;
+  token = (
+    await request(t.app, manager, {
+      method: 'POST',
+      url: `/api/products/${productKey}/tokens`,
+      payload: { name: 'CI' },
+    })
+  ).json().token;
+});
+afterAll(async () => {
+  await t?.close();
+  await s3?.close();
+});
+
+async function eventually(check: () => boolean, what: string) {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('artifacts in S3-compatible storage', () => {
+  it('streams an upload of several parts to the bucket', async () => {
+    expect(t.app.ctx.storage.kind).toBe('s3');
+    const versionId = await createUnpublishedVersion(t.app.ctx.db, productKey);
+    const content = crypto.randomBytes(10 * 1024 * 1024);
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/versions/${versionId}/artifacts/linux`,
+      payload: content,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      size: content.length,
+      sha256: crypto.createHash('sha256').update(content).digest('hex'),
+    });
+    const row = await t.app.ctx.db
+      .selectFrom('artifacts')
+      .select('storageKey')
+      .where('versionId', '=', versionId)
+      .executeTakeFirstOrThrow();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await t.app.ctx.storage.read(row.storageKey)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(content)).toBe(true);
+  });
+
+  it('keeps nothing of an upload cut after parts were sent, and no row', async () => {
+    const versionId = await createUnpublishedVersion(t.app.ctx.db, productKey);
+    const before = kept();
+    const req = http.request(`${base}/api/versions/${versionId}/artifacts/windows`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-length': String(MAX_BYTES) },
+    });
+    req.on('error', () => {});
+    req.write(crypto.randomBytes(9 * 1024 * 1024));
+    // a first 8 MiB part reached the bucket: then the client vanishes
+    await eventually(() => kept().some((file) => file.includes('._S3rver_uploads/') && /\/1$/.test(file)), 'a part');
+    req.destroy();
+    await eventually(() => kept().join() === before.join(), 'the parts to go');
+    const rows = await t.app.ctx.db.selectFrom('artifacts').select('id').where('versionId', '=', versionId).execute();
+    expect(rows).toEqual([]);
+  });
+});
