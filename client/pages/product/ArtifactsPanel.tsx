@@ -1,0 +1,166 @@
+import { Button, FileButton, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Artifact, Version } from '../../../common/api/catalogue';
+import { PLATFORMS, type Platform } from '../../../common/domain';
+import { canGlobally } from '../../../common/permissions';
+import { uploadArtifact } from '../../api/artifacts';
+import { ApiError } from '../../api/client';
+import { useLocale } from '../../app/locale';
+import { useProfile } from '../../app/session';
+import { copyToClipboard } from '../../components/copyToClipboard';
+import { fileSize } from '../../components/fileSize';
+import { apiErrorText } from '../../components/forms';
+import { notify } from '../../components/notify';
+
+export interface ArtifactsPanelProps {
+  version: Version;
+  /** an artifact was uploaded: the version (and its artifacts) should be loaded again */
+  onChanged: () => void;
+}
+
+interface UploadState {
+  /** 0 to 1 while uploading; null otherwise */
+  progress: number | null;
+  error: string | null;
+}
+
+const SHORT_SHA = 12;
+
+/**
+ * A version's artifacts (decision 036): platform, file name, size and sha256 (shortened, with a copy
+ * button); for an unpublished version and those who manage versions, an upload per platform with its
+ * progress. Uploading a platform that has a file replaces it, which the button says.
+ */
+export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const canUpload = canGlobally(useProfile().data?.yourRole, 'manageVersions') && !version.published;
+  const [uploads, setUploads] = useState<Partial<Record<Platform, UploadState>>>({});
+  const byPlatform = new Map<Platform, Artifact>(version.artifacts.map((artifact) => [artifact.platform, artifact]));
+  const platformName = (platform: Platform) => t(`downloads.platforms.${platform}`);
+  const platforms = canUpload ? PLATFORMS : PLATFORMS.filter((platform) => byPlatform.has(platform));
+
+  const set = (platform: Platform, state: UploadState) => setUploads((all) => ({ ...all, [platform]: state }));
+
+  async function upload(platform: Platform, file: File | null) {
+    if (!file) return;
+    set(platform, { progress: 0, error: null });
+    try {
+      await uploadArtifact(version.id, platform, file, (progress) => set(platform, { progress, error: null })).done;
+      set(platform, { progress: null, error: null });
+      notify({ status: 'success', message: t('artifacts.uploaded', { file: file.name }) });
+      onChanged();
+    } catch (error) {
+      const reason =
+        error instanceof ApiError && error.status === 413 ? t('artifacts.tooLarge') : apiErrorText(error, t);
+      const message = t('artifacts.uploadFailed', { error: reason });
+      set(platform, { progress: null, error: message });
+      notify({ status: 'error', message });
+    }
+  }
+
+  async function copySha(artifact: Artifact) {
+    try {
+      await copyToClipboard(artifact.sha256);
+      notify({ status: 'success', message: t('artifacts.shaCopied') });
+    } catch (error) {
+      notify({ status: 'error', message: t('artifacts.copyFailed', { error: apiErrorText(error, t) }) });
+    }
+  }
+
+  return (
+    <Stack gap="xs" data-testid="artifacts-panel">
+      <Title order={3} size="h5">
+        {t('artifacts.title')}
+      </Title>
+      {platforms.length === 0 ? (
+        <Text c="dimmed">{t('artifacts.none')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('artifacts.columns.platform')}</Table.Th>
+                <Table.Th>{t('artifacts.columns.file')}</Table.Th>
+                <Table.Th>{t('artifacts.columns.size')}</Table.Th>
+                <Table.Th>{t('artifacts.columns.sha256')}</Table.Th>
+                {canUpload && <Table.Th>{t('artifacts.columns.upload')}</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {platforms.map((platform) => {
+                const artifact = byPlatform.get(platform);
+                const state = uploads[platform];
+                return (
+                  <Table.Tr key={platform} data-testid={`artifact-${platform}`}>
+                    <Table.Td>{platformName(platform)}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{artifact?.fileName ?? '–'}</Table.Td>
+                    <Table.Td>{artifact ? fileSize(artifact.size, locale) : ''}</Table.Td>
+                    <Table.Td>
+                      {artifact && (
+                        <Group gap={4} wrap="nowrap">
+                          <Text span ff="monospace" size="sm" title={artifact.sha256}>
+                            {artifact.sha256.slice(0, SHORT_SHA)}…
+                          </Text>
+                          <Button
+                            size="compact-xs"
+                            variant="subtle"
+                            onClick={() => void copySha(artifact)}
+                            aria-label={t('artifacts.copyShaLabel', { file: artifact.fileName })}
+                          >
+                            {t('artifacts.copy')}
+                          </Button>
+                        </Group>
+                      )}
+                    </Table.Td>
+                    {canUpload && (
+                      <Table.Td>
+                        <Stack gap={4}>
+                          {state?.progress != null ? (
+                            <Progress
+                              value={Math.round(state.progress * 100)}
+                              aria-label={t('artifacts.progressLabel', { platform: platformName(platform) })}
+                              aria-valuetext={`${Math.round(state.progress * 100)} %`}
+                              data-testid={`artifact-progress-${platform}`}
+                            />
+                          ) : (
+                            <FileButton onChange={(file) => void upload(platform, file)}>
+                              {(props) => (
+                                <Button
+                                  {...props}
+                                  size="compact-sm"
+                                  variant="light"
+                                  aria-label={t(artifact ? 'artifacts.replaceLabel' : 'artifacts.uploadLabel', {
+                                    platform: platformName(platform),
+                                    file: artifact?.fileName,
+                                  })}
+                                >
+                                  {t(artifact ? 'artifacts.replace' : 'artifacts.upload')}
+                                </Button>
+                              )}
+                            </FileButton>
+                          )}
+                          {state?.error && (
+                            <Text size="sm" c="red" role="alert">
+                              {state.error}
+                            </Text>
+                          )}
+                        </Stack>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {canUpload && version.artifacts.length > 0 && (
+        <Text size="sm" c="dimmed">
+          {t('artifacts.replaceHint')}
+        </Text>
+      )}
+    </Stack>
+  );
+}

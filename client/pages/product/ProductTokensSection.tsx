@@ -1,0 +1,227 @@
+import { Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CreatedProductToken, ProductToken } from '../../../common/api/catalogue';
+import { formatDate } from '../../../common/format';
+import {
+  createProductToken,
+  curlCommand,
+  productTokensQuery,
+  revokeProductToken,
+  tokenKeys,
+} from '../../api/artifacts';
+import { copyToClipboard } from '../../components/copyToClipboard';
+import { apiErrorText } from '../../components/forms';
+import { PlusIcon } from '../../components/icons';
+import { notify } from '../../components/notify';
+
+/**
+ * A product's API tokens (decision 036), for productManager and admin: the list (name, created, last
+ * used), creating one (the token is shown once, with its copy button and the `curl -T` command a
+ * release pipeline runs), and revoking one after a confirmation.
+ */
+export function ProductTokensSection({ productKey }: { productKey: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(productTokensQuery(productKey));
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedProductToken | null>(null);
+  const [revoking, setRevoking] = useState<ProductToken | null>(null);
+  const reload = () => queryClient.invalidateQueries({ queryKey: tokenKeys.all(productKey) });
+
+  const create = useMutation({
+    mutationFn: (tokenName: string) => createProductToken(productKey, { name: tokenName }),
+    onSuccess: (token) => {
+      setCreating(false);
+      setCreated(token);
+      void reload();
+    },
+    onError: (error) => setNameError(t('productTokens.createFailed', { error: apiErrorText(error, t) })),
+  });
+
+  const revoke = useMutation({
+    mutationFn: (token: ProductToken) => revokeProductToken(productKey, token.id),
+    onSuccess: (_answer, token) => {
+      setRevoking(null);
+      notify({ status: 'success', message: t('productTokens.revoked', { name: token.name }) });
+      void reload();
+    },
+    onError: (error) => {
+      setRevoking(null);
+      notify({ status: 'error', message: t('productTokens.revokeFailed', { error: apiErrorText(error, t) }) });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setNameError(t('errors.required'));
+      return;
+    }
+    create.mutate(name.trim());
+  }
+
+  async function copy(text: string, message: string) {
+    try {
+      await copyToClipboard(text);
+      notify({ status: 'success', message });
+    } catch (error) {
+      notify({ status: 'error', message: t('productTokens.copyFailed', { error: apiErrorText(error, t) }) });
+    }
+  }
+
+  const command = created ? curlCommand(window.location.origin, created.token, '<version id>', 'linux', '<file>') : '';
+
+  return (
+    <Stack gap="xs" data-testid="product-tokens">
+      <Group justify="space-between">
+        <Title order={2} size="h4">
+          {t('productTokens.title')}
+        </Title>
+        <Button
+          leftSection={<PlusIcon size={16} />}
+          onClick={() => {
+            setName('');
+            setNameError(null);
+            setCreating(true);
+          }}
+          data-testid="product-token-add"
+        >
+          {t('productTokens.add')}
+        </Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t('productTokens.intro')}
+      </Text>
+      {tokens.isError && (
+        <Text c="red" role="alert">
+          {t('productTokens.loadFailed', { error: apiErrorText(tokens.error, t) })}
+        </Text>
+      )}
+      {tokens.data && tokens.data.data.length === 0 && <Text c="dimmed">{t('productTokens.none')}</Text>}
+      {tokens.data && tokens.data.data.length > 0 && (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('productTokens.columns.name')}</Table.Th>
+              <Table.Th>{t('productTokens.columns.created')}</Table.Th>
+              <Table.Th>{t('productTokens.columns.lastUsed')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('productTokens.columns.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {tokens.data.data.map((token) => (
+              <Table.Tr key={token.id} data-testid="product-token-row">
+                <Table.Td>{token.name}</Table.Td>
+                <Table.Td>{formatDate(token.createdAt)}</Table.Td>
+                <Table.Td>{token.lastUsedAt ? formatDate(token.lastUsedAt) : t('productTokens.never')}</Table.Td>
+                <Table.Td>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => setRevoking(token)}
+                    aria-label={t('productTokens.revokeLabel', { name: token.name })}
+                  >
+                    {t('productTokens.revoke')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+
+      <Modal
+        opened={creating}
+        onClose={() => !create.isPending && setCreating(false)}
+        title={t('productTokens.add')}
+        centered
+      >
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label={t('productTokens.columns.name')}
+              description={t('productTokens.nameHint')}
+              value={name}
+              maxLength={100}
+              required
+              data-autofocus
+              onChange={(event) => {
+                setName(event.currentTarget.value);
+                setNameError(null);
+              }}
+              error={nameError}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setCreating(false)} disabled={create.isPending}>
+                {t('productTokens.cancel')}
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                {t('productTokens.create')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+
+      <Modal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title={t('productTokens.createdTitle')}
+        centered
+        size="lg"
+      >
+        {created && (
+          <Stack>
+            <Text>{t('productTokens.shownOnce', { name: created.name })}</Text>
+            <Code block data-testid="product-token-value" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+              {created.token}
+            </Code>
+            <Group>
+              <Button variant="light" onClick={() => void copy(created.token, t('productTokens.tokenCopied'))}>
+                {t('productTokens.copyToken')}
+              </Button>
+            </Group>
+            <Text size="sm">{t('productTokens.curlIntro')}</Text>
+            <Code block data-testid="product-token-curl" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+              {command}
+            </Code>
+            <Group justify="space-between">
+              <Button variant="light" onClick={() => void copy(command, t('productTokens.commandCopied'))}>
+                {t('productTokens.copyCommand')}
+              </Button>
+              <Button onClick={() => setCreated(null)}>{t('productTokens.done')}</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+
+      <Modal
+        opened={revoking !== null}
+        onClose={() => !revoke.isPending && setRevoking(null)}
+        title={t('productTokens.revokeTitle')}
+        centered
+      >
+        {revoking && (
+          <Stack>
+            <Text>{t('productTokens.revokeConfirm', { name: revoking.name })}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setRevoking(null)} disabled={revoke.isPending}>
+                {t('productTokens.cancel')}
+              </Button>
+              <Button color="red" loading={revoke.isPending} onClick={() => revoke.mutate(revoking)}>
+                {t('productTokens.revoke')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}
