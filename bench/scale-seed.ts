@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, DB } from '../server/db';
+import { seedDownloads } from './scale-downloads';
 
 /**
  * Bulk data for bench/scale.ts, written by the database itself (generate_series on PostgreSQL, a
@@ -145,6 +146,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
   await seedAuditLog(db, pg, size.customers * AUDIT_ENTRIES_PER_CUSTOMER, size.customers, series);
+  await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series);
   await sql`drop table bench_words`.execute(db);
 }
 

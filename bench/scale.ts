@@ -1,7 +1,9 @@
 /**
  * Scale benchmark: the list and search queries (users, customers, recent actions, a customer's licences,
  * the licences ending soon) at 1k and at 100k customers (10 licences each: 1M
- * licences; 10 audit entries each: 1M, a tenth of them one customer's recent actions) and users, on SQLite and PostgreSQL, side by side in one table with the ratio 100k/1k.
+ * licences; 10 audit entries each: 1M, a tenth of them one customer's recent actions; 100 downloads each:
+ * 10M, with the download analytics' queries) and users, on SQLite and PostgreSQL, side by side in one
+ * table with the ratio 100k/1k.
  * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
  * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
  *
@@ -23,6 +25,10 @@ import { listAuditEntries } from '../server/modules/audit/repo';
 import { listUsers } from '../server/modules/users/repo';
 import { listEndingLicences, listLicences } from '../server/modules/licences/repo';
 import { countCap } from '../common/pagination';
+import type { AppContext } from '../server/context';
+import * as analytics from '../server/modules/analytics/repo';
+import { downloadAnalytics } from '../server/modules/analytics/service';
+import { latestDownloadAt } from '../server/modules/downloads/repo';
 import { addDays, utcToday } from '../common/licenceStatus';
 import {
   BUSY_CUSTOMER_ID,
@@ -33,6 +39,7 @@ import {
   RARE_ACTION,
   seed,
 } from './scale-seed';
+import { DOWNLOADING_CUSTOMERS } from './scale-downloads';
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +69,55 @@ interface Query {
 }
 
 const page = (offset: number, filter?: string) => ({ offset, length: 10, filter });
+
+/** The analytics' default range (the last 90 days), of every product and of one. */
+const LAST_90 = { from: addDays(utcToday(), -89), to: utcToday(), productKey: null };
+const ONE_PRODUCT = { ...LAST_90, productKey: 'graph-server' };
+const ctxOf = (h: DatabaseHandle) => ({ db: h.db }) as AppContext;
+const ANALYTICS_QUERIES: Query[] = [
+  {
+    name: 'downloads: latest download of a licence (10M rows at 100k)',
+    firstPage: true,
+    run: (h) => latestDownloadAt(h.db, 1),
+  },
+  {
+    name: 'analytics: downloads per day and product, 90 days',
+    firstPage: true,
+    run: (h) => analytics.downloadsByDay(h.db, LAST_90, 'productKey'),
+  },
+  {
+    name: 'analytics: downloads per day and version, 90 days, one product',
+    firstPage: true,
+    run: (h) => analytics.downloadsByDay(h.db, ONE_PRODUCT, 'versionId'),
+  },
+  {
+    name: 'analytics: top customers, 90 days',
+    firstPage: true,
+    run: (h) => analytics.topCustomers(h.db, LAST_90, 10),
+  },
+  {
+    name: 'analytics: top customers, 90 days, one product',
+    firstPage: true,
+    run: (h) => analytics.topCustomers(h.db, ONE_PRODUCT, 10),
+  },
+  {
+    name: 'analytics: first downloads per day and the 50 latest, 90 days',
+    firstPage: true,
+    run: (h) =>
+      Promise.all([analytics.firstDownloadsByDay(h.db, LAST_90), analytics.recentFirstDownloads(h.db, LAST_90, 50)]),
+  },
+  {
+    name: 'analytics: share of customers on the latest version',
+    firstPage: true,
+    run: (h) => analytics.customersOnVersions(h.db, null, [5, 10, 15]),
+  },
+  {
+    name: 'analytics: the whole route (every figure, 90 days)',
+    firstPage: true,
+    iterations: 40,
+    run: (h) => downloadAnalytics(ctxOf(h), {}),
+  },
+];
 const QUERIES: Query[] = [
   { name: `users: name substring "${NAME_PART}"`, firstPage: true, run: (h) => listUsers(h.db, page(0, NAME_PART)) },
   {
@@ -109,6 +165,7 @@ const QUERIES: Query[] = [
     run: (h) =>
       listEndingLicences(h.db, { every: true }, ENDING_RANGE, { offset: 0, length: 10, cap: countCap(0, 10) }),
   },
+  ...ANALYTICS_QUERIES,
   {
     name: 'reference, no index: users name substring + exact count',
     firstPage: false,
@@ -234,7 +291,8 @@ const ms = (n: number) => n.toFixed(2);
 console.log(
   `\n${ITERATIONS} runs per query (20 for the reference); ${label(large)} = ${label(large)} customers with ` +
     `${label(large * 10)} licences, ${label(large * 10)} audit entries (a tenth of them one customer's) and ` +
-    `${label(large)} users. Budget: first pages within 2x of ${label(small)}.\n`,
+    `${label(large)} users, ${label(large * 100)} downloads by ${DOWNLOADING_CUSTOMERS} customers over a year. ` +
+    `Budget: first pages within 2x of ${label(small)}.\n`,
 );
 console.log(
   `| database | query | ${label(small)} p50 ms | ${label(small)} p99 ms | ${label(large)} p50 ms | ${label(large)} p99 ms | ratio p50 | ratio p99 |`,

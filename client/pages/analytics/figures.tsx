@@ -119,7 +119,11 @@ export function OverTimeFigure({ data }: FigureProps) {
         shownDays.length === 0 ? (
           <Text data-testid="analytics-over-time-empty">{t('analytics.empty')}</Text>
         ) : (
-          <DataTable label={title} minWidth={Math.max(320, 120 * (series.length + 2))} striped>
+          <DataTable
+            label={t('analytics.tableLabel', { figure: title })}
+            minWidth={Math.max(320, 120 * (series.length + 2))}
+            striped
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('analytics.columns.day')}</Table.Th>
@@ -194,7 +198,7 @@ export function TopCustomersFigure({ data }: FigureProps) {
       }
       table={
         rows.length > 0 && (
-          <DataTable label={title} minWidth={320}>
+          <DataTable label={t('analytics.tableLabel', { figure: title })} minWidth={320}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('analytics.columns.customer')}</Table.Th>
@@ -261,7 +265,7 @@ export function LatestShareFigure({ data }: FigureProps) {
       }
       table={
         rows.length > 0 && (
-          <DataTable label={title} minWidth={480}>
+          <DataTable label={t('analytics.tableLabel', { figure: title })} minWidth={480}>
             <Table.Thead>
               <Table.Tr>
                 {header.map((h, i) => (
@@ -328,7 +332,7 @@ export function FirstDownloadsFigure({ data }: FigureProps) {
       chart={first.total > 0 && <TimeChart days={days} series={series} bars height={160} />}
       table={
         first.recent.length > 0 && (
-          <DataTable label={title} minWidth={480}>
+          <DataTable label={t('analytics.tableLabel', { figure: title })} minWidth={480}>
             <Table.Thead>
               <Table.Tr>
                 {header.map((h) => (

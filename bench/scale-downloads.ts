@@ -1,0 +1,53 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DB } from '../server/db';
+import { backfillDownloadAnalytics } from '../server/db/migrations/012_download_analytics';
+
+/** Downloads per customer: 10M rows at 100k customers. */
+export const DOWNLOADS_PER_CUSTOMER = 100;
+/** Versions per product, 1.0.0 to 1.4.0, all published. */
+const VERSIONS_PER_PRODUCT = 5;
+/**
+ * Customers that download: a vendor's active installations, however many customers the database
+ * holds. The downloads of the large size come ten times a day per customer instead of once, as
+ * release pipelines fetch builds.
+ */
+export const DOWNLOADING_CUSTOMERS = 2000;
+const DAYS = 365;
+
+/**
+ * The downloads table at `customers × 100` rows over the past year, spread over the versions and
+ * platforms of the licences of the first 2000 customers, then the analytics' aggregates built from
+ * it by the migration's own backfill (docs/decisions/039), as an upgraded database would have them.
+ */
+export async function seedDownloads(
+  db: DB,
+  pg: boolean,
+  customers: number,
+  licencesPerCustomer: number,
+  series: (n: number) => RawBuilder<unknown>,
+) {
+  const now = new Date().toISOString();
+  await sql`
+    insert into versions (product_key, title, type, sem_ver, description, release_date, published, created_at, updated_at)
+    select p.key, p.key || ' 1.' || (s.i - 1) || '.0', 'stable', '1.' || (s.i - 1) || '.0', '', '2024-01-01', 1, ${now}, ${now}
+    from products p cross join ${series(VERSIONS_PER_PRODUCT)}`.execute(db);
+  const licences = Math.min(customers, DOWNLOADING_CUSTOMERS) * licencesPerCustomer;
+  // generate_series counts in int4: the product would overflow it at 10M rows
+  const i = sql.raw(pg ? 's.i::bigint' : 's.i');
+  const createdAt = sql.raw(
+    pg
+      ? `to_char((now() at time zone 'utc') - (s.i % ${DAYS}) * interval '1 day' - (s.i % 86399) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (s.i % ${DAYS}) || ' days', '-' || (s.i % 86399) || ' seconds')`,
+  );
+  await sql`
+    insert into downloads (licence_id, version_id, artifact_id, user_id, ip, platform, created_at)
+    select l.id, v.id, null, null, null,
+           case s.i % 6 when 0 then 'windows' when 1 then 'linux' when 2 then 'osx' when 3 then 'docker' when 4 then 'npm' else 'linux' end,
+           ${createdAt}
+    from ${series(customers * DOWNLOADS_PER_CUSTOMER)}
+    join licences l on l.id = 1 + (${i} * 7919) % ${sql.lit(licences)}
+    join versions v on v.product_key = l.product_key and v.sem_ver = '1.' || ((s.i / 7) % ${sql.lit(VERSIONS_PER_PRODUCT)}) || '.0'`.execute(
+    db,
+  );
+  await backfillDownloadAnalytics(db);
+}
