@@ -1,3 +1,4 @@
+import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_ERRORS, type DownloadAnalytics } from '../../../common/api/analytics';
 import { addDays, utcToday } from '../../../common/licenceStatus';
@@ -6,6 +7,9 @@ import { backfillDownloadAnalytics } from '../../db/migrations/012_download_anal
 import { recordDownload } from '../downloads/repo';
 import { createCustomer, createLicence, createProduct, createVersion, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
+import { explain } from '../../test/plans';
+import type { DB } from '../../db';
+import * as repo from './repo';
 
 let t: TestApp;
 let pm: string;
@@ -244,5 +248,46 @@ describe('GET /api/analytics/downloads', () => {
     }
     await backfillDownloadAnalytics(db);
     expect(await snapshot()).toEqual(incremental);
+  });
+});
+
+describe('the analytics queries', () => {
+  /** The plans of the statements a repository function runs (a recording copy of the handle). */
+  async function plansOf(run: (db: DB) => Promise<unknown>): Promise<string> {
+    const { db } = t.app.ctx;
+    const nodes: RootOperationNode[] = [];
+    const recorder: KyselyPlugin = {
+      transformQuery: ({ node }) => (nodes.push(node), node),
+      transformResult: async ({ result }) => result,
+    };
+    await run(db.withPlugin(recorder));
+    const plans = await Promise.all(
+      nodes.map((node) => explain(db, db.getExecutor().compileQuery(node, { queryId: 'plan' }))),
+    );
+    return plans.join('\n');
+  }
+  const range = { from: '2026-03-01', to: '2026-05-29', productKey: null };
+  const one = { ...range, productKey: 'alpha' };
+
+  it('read a range of days from the aggregates through their indexes, never the downloads', async () => {
+    const cases: [string, (db: DB) => Promise<unknown>][] = [
+      ['per day and product', (db) => repo.downloadsByDay(db, range, 'productKey')],
+      ['per day and version, one product', (db) => repo.downloadsByDay(db, one, 'versionId')],
+      ['top customers', (db) => repo.topCustomers(db, range, 10)],
+      ['top customers, one product', (db) => repo.topCustomers(db, one, 10)],
+      ['first downloads per day', (db) => repo.firstDownloadsByDay(db, range)],
+      ['first downloads per day, one product', (db) => repo.firstDownloadsByDay(db, one)],
+      ['recent first downloads', (db) => repo.recentFirstDownloads(db, range, 50)],
+    ];
+    for (const [name, run] of cases) {
+      const plan = await plansOf(run);
+      expect(plan, name).toMatch(/download_days|customer_product_downloads/);
+      // the downloads table itself: SQLite "SCAN/SEARCH downloads", PostgreSQL "… on downloads"
+      expect(plan, name).not.toMatch(/(SCAN|SEARCH|on) downloads\b/);
+      // no aggregate read whole: SQLite "SCAN <table>" (a temporary b-tree is fine), PostgreSQL "Seq Scan"
+      expect(plan, name).not.toMatch(
+        /^SCAN (download_days|customer_download_days|customer_product_downloads)\b|Seq Scan/m,
+      );
+    }
   });
 });
