@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnpublishedVersion, filesUnder } from '../../test/artifacts';
+import { createProductToken, createUnpublishedVersion, filesUnder } from '../../test/artifacts';
 import { createProduct, createVersion, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 
@@ -277,6 +277,43 @@ function rawPut(
     send(req);
   });
 }
+
+describe('a long upload', () => {
+  it('is not cut by the body timeout of other routes', async () => {
+    const slow = await createTestApp({ ARTIFACTS_DIR: dir, BODY_TIMEOUT_MS: '1000' });
+    try {
+      await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (slow.app.server.address() as AddressInfo).port;
+      const { token: slowToken } = await createProductToken(
+        slow.app.ctx.db,
+        (await createProduct(slow.app.ctx.db)).key,
+      );
+      const product = (await slow.app.ctx.db.selectFrom('productTokens').select('productKey').executeTakeFirstOrThrow())
+        .productKey;
+      const versionId = await createUnpublishedVersion(slow.app.ctx.db, product);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`http://127.0.0.1:${port}/api/versions/${versionId}/artifacts/linux`, {
+          method: 'PUT',
+          headers: { ...bearer(slowToken), 'content-length': '3' },
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        // three bytes over 1.5 s: longer than BODY_TIMEOUT_MS allows any other body
+        req.write('a');
+        setTimeout(() => req.write('b'), 750);
+        setTimeout(() => req.end('c'), 1500);
+      });
+      expect(answer.status, answer.body).toBe(200);
+      expect(JSON.parse(answer.body).size).toBe(3);
+    } finally {
+      await slow.close();
+    }
+  });
+});
 
 describe('curl -T', () => {
   it('uploads a file with a product token, as a release pipeline does', async () => {

@@ -106,6 +106,8 @@ export async function uploadArtifact(
     stored = await ctx.storage.put(key, input.body, { maxBytes });
   } catch (error) {
     if (error instanceof ArtifactTooLargeError) throw tooLarge(maxBytes);
+    // the body's own answer, such as the 408 of a body that stopped arriving
+    if (error instanceof HttpError) throw error;
     if (input.body.destroyed && !input.body.readableEnded) {
       throw badRequest('The upload was interrupted before the file was complete');
     }
