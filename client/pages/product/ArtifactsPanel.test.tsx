@@ -114,6 +114,7 @@ describe('ArtifactsPanel', () => {
     expect(screen.getByRole('button', { name: 'Replace server-2.1.0.tar.gz, the Linux artifact' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Upload the Windows artifact' })).toBeTruthy();
     expect(screen.getByText('Uploading a file for a platform that has one replaces it.')).toBeTruthy();
+    expect(screen.getByTestId('artifacts-version-id').textContent).toContain('its id, 5,');
   });
 
   it('uploads a file with a progress bar, then reloads the version', async () => {

@@ -161,6 +161,11 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
           {t('artifacts.replaceHint')}
         </Text>
       )}
+      {canUpload && (
+        <Text size="sm" c="dimmed" data-testid="artifacts-version-id">
+          {t('artifacts.pipelineHint', { id: version.id })}
+        </Text>
+      )}
     </Stack>
   );
 }
