@@ -29,6 +29,7 @@ import { analyticsRoutes } from './modules/analytics/routes';
 import { licensingRoutes } from './modules/licensing/routes';
 import { legalRoutes } from './modules/legal/routes';
 import { artifactRoutes } from './modules/artifacts/routes';
+import { catalogueRoutes } from './modules/catalogue/routes';
 import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(invitationRoutes);
       await api.register(customizationRoutes);
       await api.register(licenceRoutes);
+      await api.register(catalogueRoutes);
       await api.register(ssoRoutes);
       await api.register(licensingRoutes);
       await api.register(analyticsRoutes);

@@ -569,4 +569,66 @@ export const MATRIX: MatrixRow[] = [
     expect: only('productManager', 'admin'),
     call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion(['linux'])}/artifacts/linux` }),
   },
+
+  // ---- the catalogue (server/modules/catalogue)
+  { method: 'GET', url: '/api/products', expect: only('productManager', 'admin') },
+  {
+    method: 'POST',
+    url: '/api/products',
+    expect: only('admin'),
+    call: (f) => ({ payload: { key: `p-${f.unique()}`, name: 'Matrix Product', description: 'A product' } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/products/:key',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({ url: `/api/products/${await f.product()}` }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/products/:key',
+    expect: only('admin'),
+    call: async (f) => ({ url: `/api/products/${await f.product()}`, payload: { name: 'Renamed Product' } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/products/:key/versions',
+    expect: inCustomer(
+      'admin',
+      'accountExecutive',
+      'productManager',
+      'supportEngineer',
+      'businessOwner',
+      'technicalContact',
+    ),
+    call: (f, scope) => ({
+      url: `/api/products/${encodeURIComponent(f.licensedProductKey)}/versions?customerId=${scope.customerId}`,
+    }),
+    // without one, every version of the product: for those who see the products
+    withoutCustomer: {
+      expect: only('productManager', 'admin'),
+      call: (f) => ({ url: `/api/products/${encodeURIComponent(f.licensedProductKey)}/versions` }),
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/products/:key/versions',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({
+      url: `/api/products/${await f.product()}/versions`,
+      payload: { title: 'First', semVer: '1.0.0', description: 'The first version' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/versions/:id',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion()}` }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/versions/:id',
+    expect: only('productManager', 'admin'),
+    call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion()}`, payload: { description: 'Changed' } }),
+  },
 ];

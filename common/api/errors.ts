@@ -58,7 +58,10 @@ export const ERROR_CODES = {
   licenceExists: 'licence_exists',
   /** the licence has ended more than its grace period ago: no download (decisions.md) */
   licenceExpired: 'licence_expired',
-  /** a published version's artifacts cannot be replaced or removed */
+  // the catalogue
+  productExists: 'product_exists',
+  versionExists: 'version_exists',
+  /** a published version keeps its title and semVer and stays published; its artifacts cannot be replaced or removed */
   versionPublished: 'version_published',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',

@@ -22,6 +22,7 @@ import { licencePerProductMigration } from './migrations/006_licence_per_product
 import { licenceSigningKeysMigration } from './migrations/007_licence_signing_keys';
 import { customizationPerProductMigration } from './migrations/008_customization_per_product';
 import { downloadPlatformMigration } from './migrations/009_download_platform';
+import { versionOrderMigration } from './migrations/010_version_order';
 import { productTokensMigration } from './migrations/011_product_tokens';
 import { downloadAnalyticsMigration } from './migrations/012_download_analytics';
 import type { Database } from './schema';
@@ -47,6 +48,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '007_licence_signing_keys': licenceSigningKeysMigration(),
     '008_customization_per_product': customizationPerProductMigration(),
     '009_download_platform': downloadPlatformMigration(),
+    '010_version_order': versionOrderMigration(dialect),
     '011_product_tokens': productTokensMigration(dialect),
     '012_download_analytics': downloadAnalyticsMigration(dialect),
   };

@@ -159,6 +159,11 @@ export interface VersionsTable {
   description: string;
   releaseDate: string | null;
   published: Bool;
+  /** the order of semantic versions in SQL (server/modules/catalogue/semver-order.ts), from semVer */
+  major: number;
+  minor: number;
+  patch: number;
+  preReleaseKey: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

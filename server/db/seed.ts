@@ -190,16 +190,34 @@ const PRODUCTS = [
   },
 ];
 
+/** Markdown release notes, as a release team writes them: a heading, a list, a link. */
+function releaseNotes(productName: string, semVer: string, type: VersionType): string {
+  const warning = type === 'alpha' || type === 'beta' ? `\n\n> A ${type} release: not for production use.` : '';
+  return [
+    `## ${productName} ${semVer}${warning}`,
+    '',
+    '- Faster layouts on large graphs',
+    '- **Fixed**: exporting a selection keeps its styles',
+    '',
+    `Read the [upgrade guide](https://docs.example.com/upgrade/${semVer}) before updating.`,
+  ].join('\n');
+}
+
 /** [product, semVer, type, released this many days ago (null: a draft, unpublished)] */
 const VERSIONS: [string, string, VersionType, number | null][] = [
   ['graph-server', '3.9.8', 'eol', 900],
   ['graph-server', '4.0.3', 'maintenance', 420],
   ['graph-server', '4.1.0', 'stable', 120],
   ['graph-server', '4.2.0-beta.2', 'beta', 20],
-  ['graph-server', '4.3.0-alpha.1', 'alpha', null],
+  ['graph-server', '4.3.0-alpha.1', 'alpha', 5],
+  ['graph-server', '4.3.0-alpha.2', 'alpha', null],
+  ['graph-server', '4.1.1', 'stable', null],
+  ['graph-toolkit', '2.5.4', 'eol', 700],
   ['graph-toolkit', '2.6.1', 'maintenance', 300],
   ['graph-toolkit', '2.7.0', 'stable', 60],
   ['graph-toolkit', '2.8.0-beta.1', 'beta', 10],
+  ['graph-toolkit', '2.9.0-alpha.1', 'alpha', 3],
+  ['graph-toolkit', '2.10.0-beta.1', 'beta', null],
   ['graph-cloud', '1.4.0', 'stable', 45],
   ['graph-connector', '1.2.0', 'stable', 90],
   ['graph-connector', '1.3.0-beta.1', 'beta', 7],
@@ -371,7 +389,7 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
       title: `${productName.get(productKey)} ${semVer}`,
       type,
       semVer,
-      description: `## ${productName.get(productKey)} ${semVer}\n\n- Faster layouts on large graphs\n- Bug fixes`,
+      description: releaseNotes(productName.get(productKey)!, semVer, type),
       releaseDate: releasedDaysAgo === null ? null : day(-releasedDaysAgo),
       published: releasedDaysAgo === null ? 0 : 1,
       createdAt: now,

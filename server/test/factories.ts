@@ -90,12 +90,13 @@ export async function createProduct(
   });
 }
 
-/** A published version of the product, with one artifact per platform given. */
+/** A version of the product (published unless told), with one artifact per platform given. */
 export async function createVersion(
   db: DB,
   productKey: string,
-  props: Partial<{ semVer: string; type: VersionType; platforms: Platform[] }> = {},
+  props: Partial<{ semVer: string; type: VersionType; platforms: Platform[]; published: boolean }> = {},
 ) {
+  const published = props.published ?? true;
   const semVer = props.semVer ?? `1.0.${counter++}`;
   const { id } = await insertVersion(db, {
     productKey,
@@ -103,8 +104,8 @@ export async function createVersion(
     type: props.type ?? 'stable',
     semVer,
     description: '',
-    releaseDate: nowIso().slice(0, 10),
-    published: 1,
+    releaseDate: published ? nowIso().slice(0, 10) : null,
+    published: published ? 1 : 0,
   });
   const artifacts: { id: number; platform: Platform }[] = [];
   for (const platform of props.platforms ?? []) {

@@ -1,10 +1,14 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import type { AccessLevel, VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import type { ArtifactsTable, ProductsTable, VersionsTable } from '../../db/schema';
+import { isPostgres } from '../../db/search';
+import { orderOf } from './semver-order';
 
 /** SQL of the catalogue: products, their versions and the versions' artifacts. */
 
 type New<T> = Omit<Insertable<T>, 'id' | 'createdAt' | 'updatedAt'> & { createdAt?: string };
+type OrderColumns = 'major' | 'minor' | 'patch' | 'preReleaseKey';
 
 export async function insertProduct(db: DB, product: New<ProductsTable>) {
   const now = product.createdAt ?? nowIso();
@@ -15,11 +19,12 @@ export async function insertProduct(db: DB, product: New<ProductsTable>) {
   return { key: product.key };
 }
 
-export async function insertVersion(db: DB, version: New<VersionsTable>) {
+/** Every insert fills the order columns from semVer, so that no version escapes the listing order. */
+export async function insertVersion(db: DB, version: Omit<New<VersionsTable>, OrderColumns>) {
   const now = version.createdAt ?? nowIso();
   return db
     .insertInto('versions')
-    .values({ ...version, createdAt: now, updatedAt: now })
+    .values({ ...version, ...orderOf(version.semVer), createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
 }
@@ -30,4 +35,155 @@ export async function insertArtifact(db: DB, artifact: New<ArtifactsTable>) {
     .values({ ...artifact, createdAt: artifact.createdAt ?? nowIso() })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+const PRODUCT_COLUMNS = ['key', 'name', 'description', 'customizationType', 'isSaas'] as const;
+
+export function listProducts(db: DB) {
+  return db.selectFrom('products').select(PRODUCT_COLUMNS).orderBy('name').orderBy('key').execute();
+}
+
+export function findProduct(db: DB, key: string) {
+  return db.selectFrom('products').select(PRODUCT_COLUMNS).where('key', '=', key).executeTakeFirst();
+}
+
+export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
+
+export async function updateProduct(
+  db: DB,
+  key: string,
+  values: Omit<Updateable<ProductsTable>, 'key' | 'createdAt' | 'updatedAt'>,
+) {
+  await db
+    .updateTable('products')
+    .set({ ...values, updatedAt: nowIso() })
+    .where('key', '=', key)
+    .execute();
+}
+
+function versionQuery(db: DB) {
+  return db
+    .selectFrom('versions')
+    .innerJoin('products', 'products.key', 'versions.productKey')
+    .select([
+      'versions.id',
+      'versions.productKey',
+      'products.name as productName',
+      'versions.title',
+      'versions.type',
+      'versions.semVer',
+      'versions.description',
+      'versions.releaseDate',
+      'versions.published',
+    ]);
+}
+
+export type VersionRow = NonNullable<Awaited<ReturnType<typeof findVersion>>>;
+
+export function findVersion(db: DB, id: number) {
+  return versionQuery(db).where('versions.id', '=', id).executeTakeFirst();
+}
+
+/** Which versions of a product a list shows: every one, or the published ones of some types. */
+export interface VersionFilter {
+  productKey: string;
+  /** only published versions of these types (a customer's view); every version when absent */
+  publishedTypes?: readonly VersionType[];
+}
+
+/**
+ * One page of a product's versions, newest first by semantic version (read backwards from
+ * versions_product_key_order_idx), with their number.
+ */
+export async function listVersions(db: DB, filter: VersionFilter, page: { offset: number; length: number }) {
+  const { productKey, publishedTypes } = filter;
+  const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
+    publishedTypes
+      ? query.where('versions.published', '=', 1).where('versions.type', 'in', [...publishedTypes])
+      : query;
+  const [rows, counted] = await Promise.all([
+    scoped(versionQuery(db).where('versions.productKey', '=', productKey))
+      .orderBy('versions.major', 'desc')
+      .orderBy('versions.minor', 'desc')
+      .orderBy('versions.patch', 'desc')
+      .orderBy('versions.preReleaseKey', 'desc')
+      .orderBy('versions.id', 'desc')
+      .limit(page.length)
+      .offset(page.offset)
+      .execute(),
+    scoped(db.selectFrom('versions').where('versions.productKey', '=', productKey))
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(counted.n) };
+}
+
+/** The artifacts of some versions, by platform. */
+export function artifactsOf(db: DB, versionIds: number[]) {
+  if (versionIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('artifacts')
+    .select(['id', 'versionId', 'platform', 'fileName', 'size', 'sha256', 'createdAt'])
+    .where('versionId', 'in', versionIds)
+    .orderBy('platform')
+    .execute();
+}
+
+/** A version's row locked until the transaction ends on PostgreSQL (SQLite serialises writers). */
+export function lockVersion(db: DB, id: number) {
+  return db
+    .selectFrom('versions')
+    .select(['id', 'productKey', 'semVer', 'published'])
+    .where('id', '=', id)
+    .$if(isPostgres(db), (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Changes a version; a new semVer moves it in the order. */
+export async function updateVersion(
+  db: DB,
+  id: number,
+  values: Pick<Updateable<VersionsTable>, 'title' | 'type' | 'semVer' | 'description' | 'published' | 'releaseDate'>,
+) {
+  await db
+    .updateTable('versions')
+    .set({ ...values, ...(values.semVer ? orderOf(values.semVer) : {}), updatedAt: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The licence a customer holds of a product, if any: its access level decides what it sees. */
+export function licenceOfProduct(db: DB, customerId: number, productKey: string) {
+  return db
+    .selectFrom('licences')
+    .select(['id', 'accessLevel', 'endDate'])
+    .where('customerId', '=', customerId)
+    .where('productKey', '=', productKey)
+    .executeTakeFirst();
+}
+
+/**
+ * The users to tell of a new version: enabled members (of an enabled account) who asked for it, of a
+ * customer whose licence of the product, not ended before `today`, has one of the access levels given.
+ */
+export async function newVersionRecipients(
+  db: DB,
+  input: { productKey: string; accessLevels: readonly AccessLevel[]; today: string },
+) {
+  if (input.accessLevels.length === 0) return [];
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.userId')
+    .innerJoin('licences', 'licences.customerId', 'memberships.customerId')
+    .select('memberships.userId')
+    .distinct()
+    .where('memberships.notifyNewVersion', '=', 1)
+    .where('memberships.status', '=', 'enabled')
+    .where('users.status', '=', 'enabled')
+    .where('licences.productKey', '=', input.productKey)
+    .where('licences.accessLevel', 'in', [...input.accessLevels])
+    .where('licences.endDate', '>=', input.today)
+    .orderBy('memberships.userId')
+    .execute();
+  return rows.map((row) => row.userId);
 }

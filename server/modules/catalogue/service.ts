@@ -1,0 +1,225 @@
+import {
+  CATALOGUE_ERRORS,
+  type CreateProductBody,
+  type CreateVersionBody,
+  type Product,
+  type ProductList,
+  type UpdateProductBody,
+  type UpdateVersionBody,
+  type Version,
+  type VersionList,
+  type VersionListQuery,
+} from '../../../common/api/catalogue';
+import { ERROR_CODES } from '../../../common/api/errors';
+import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
+import { utcToday } from '../../../common/licenceStatus';
+import { canGlobally } from '../../../common/permissions';
+import { globalRole } from '../../../common/roles';
+import { type Actor, signedInUser } from '../../actor';
+import type { AppContext } from '../../context';
+import { type DB, isUniqueViolation } from '../../db';
+import { badRequest, fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
+import { renderMarkdown } from '../../markdown';
+import type { CustomerAccess } from '../../plugins/access';
+import { insertNotification } from '../notifications/repo';
+import * as repo from './repo';
+import { versionOrder } from './semver-order';
+
+export const PRODUCT_NOT_FOUND = 'Product not found';
+export const VERSION_NOT_FOUND = 'Version not found';
+export const PRODUCT_EXISTS = 'A product with this key already exists';
+export const VERSION_EXISTS = 'This product already has a version with this semVer';
+export const PUBLISHED_LOCKED = 'A published version keeps its title and semVer: only its description and type change';
+/** the message key of the notification members get when a version they may download is published */
+export const NEW_VERSION_MESSAGE = 'notification.newVersion';
+
+const toApiProduct = (row: repo.ProductRow): Product => ({
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  customizationType: row.customizationType,
+  isSaas: row.isSaas === 1,
+});
+
+async function productOf(db: DB, key: string) {
+  const row = await repo.findProduct(db, key);
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  return row;
+}
+
+export async function listProducts(ctx: AppContext): Promise<ProductList> {
+  return { data: (await repo.listProducts(ctx.db)).map(toApiProduct) };
+}
+
+export async function getProduct(ctx: AppContext, key: string): Promise<Product> {
+  return toApiProduct(await productOf(ctx.db, key));
+}
+
+const productExists = () =>
+  new HttpError(409, ERROR_CODES.productExists, PRODUCT_EXISTS, fieldDetail('key', ERROR_CODES.productExists));
+
+/** Spec section 5: key, name, description and customization type; the key is unique (409), also in a race. */
+export async function createProduct(ctx: AppContext, body: CreateProductBody): Promise<Product> {
+  const { db } = ctx;
+  if (await repo.findProduct(db, body.key)) throw productExists();
+  try {
+    await repo.insertProduct(db, { ...body, isSaas: body.isSaas ? 1 : 0 });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw productExists();
+    throw error;
+  }
+  return getProduct(ctx, body.key);
+}
+
+export async function updateProduct(ctx: AppContext, key: string, body: UpdateProductBody): Promise<Product> {
+  const { db } = ctx;
+  await productOf(db, key);
+  const { isSaas, ...rest } = body;
+  await repo.updateProduct(db, key, { ...rest, ...(isSaas === undefined ? {} : { isSaas: isSaas ? 1 : 0 }) });
+  return getProduct(ctx, key);
+}
+
+/** Versions as the API gives them: with their artifacts and their description rendered. */
+async function toApiVersions(db: DB, rows: repo.VersionRow[]): Promise<Version[]> {
+  const artifacts = await repo.artifactsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    productKey: row.productKey,
+    productName: row.productName,
+    title: row.title,
+    type: row.type,
+    semVer: row.semVer,
+    description: row.description,
+    descriptionHtml: renderMarkdown(row.description),
+    releaseDate: row.releaseDate,
+    published: row.published === 1,
+    artifacts: artifacts
+      .filter((artifact) => artifact.versionId === row.id)
+      .map(({ versionId: _versionId, ...artifact }) => ({ ...artifact, size: Number(artifact.size) })),
+  }));
+}
+
+/**
+ * `GET /api/products/{key}/versions`. With a customer (its role there holds viewLicences, checked by
+ * the route): the published versions its licence of the product allows, none without a licence (an
+ * empty list, docs/decisions/037). Without: every version, for those who see the products.
+ */
+export async function listVersions(
+  ctx: AppContext,
+  actor: Actor,
+  input: { productKey: string; customerAccess: CustomerAccess | null; query: VersionListQuery },
+): Promise<VersionList> {
+  const { db } = ctx;
+  const { customerAccess, query, productKey } = input;
+  if (!customerAccess && !canGlobally(globalRole(signedInUser(actor).user.type), 'viewProducts')) throw forbidden();
+  await productOf(db, productKey);
+  const page = { offset: query.pageOffset, length: query.pageLength };
+  let filter: repo.VersionFilter = { productKey };
+  if (customerAccess) {
+    const licence = await repo.licenceOfProduct(db, customerAccess.customer.id, productKey);
+    if (!licence) return { data: [], offset: query.pageOffset, total: 0 };
+    filter = { productKey, publishedTypes: VISIBLE_VERSION_TYPES[licence.accessLevel] };
+  }
+  const { rows, total } = await repo.listVersions(db, filter, page);
+  return { data: await toApiVersions(db, rows), offset: query.pageOffset, total };
+}
+
+export async function getVersion(ctx: AppContext, id: number): Promise<Version> {
+  const row = await repo.findVersion(ctx.db, id);
+  if (!row) throw notFound(VERSION_NOT_FOUND);
+  const [version] = await toApiVersions(ctx.db, [row]);
+  return version;
+}
+
+const versionExists = () =>
+  new HttpError(409, ERROR_CODES.versionExists, VERSION_EXISTS, fieldDetail('semVer', ERROR_CODES.versionExists));
+
+/** A semVer the contract's expression accepts but semver cannot order (a part beyond 2^53). */
+function checkOrderable(semVer: string) {
+  if (!versionOrder(semVer)) {
+    throw badRequest(`semVer: ${CATALOGUE_ERRORS.semVer}`, [{ path: 'semVer', message: CATALOGUE_ERRORS.semVer }]);
+  }
+}
+
+/** Spec section 5: a new version is unpublished; its semVer is unique per product (409), also in a race. */
+export async function createVersion(
+  ctx: AppContext,
+  input: { productKey: string; body: CreateVersionBody },
+): Promise<Version> {
+  const { db } = ctx;
+  const { productKey, body } = input;
+  checkOrderable(body.semVer);
+  await productOf(db, productKey);
+  let id: number;
+  try {
+    ({ id } = await repo.insertVersion(db, {
+      productKey,
+      title: body.title,
+      type: body.type,
+      semVer: body.semVer,
+      description: body.description,
+      releaseDate: null,
+      published: 0,
+    }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw versionExists();
+    throw error;
+  }
+  return getVersion(ctx, id);
+}
+
+const lockedByPublication = (message: string) => new HttpError(409, ERROR_CODES.versionPublished, message);
+
+/**
+ * `PATCH /api/versions/{id}` (spec section 4): an unpublished version takes every field, and
+ * `published: true`, which is final and dates the release today (UTC). A published version takes
+ * only description and type (`published: false` never passes the contract). Publishing tells the members who asked for it, in the same transaction.
+ */
+export async function updateVersion(ctx: AppContext, input: { id: number; body: UpdateVersionBody }): Promise<Version> {
+  const { db } = ctx;
+  const { id, body } = input;
+  if (body.semVer !== undefined) checkOrderable(body.semVer);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const current = await repo.lockVersion(trx, id);
+      if (!current) throw notFound(VERSION_NOT_FOUND);
+      const wasPublished = current.published === 1;
+      if (wasPublished) {
+        const changes = (field: 'title' | 'semVer') => body[field] !== undefined;
+        if (changes('title') || changes('semVer')) throw lockedByPublication(PUBLISHED_LOCKED);
+      }
+      const publishing = body.published === true && !wasPublished;
+      const today = utcToday();
+      await repo.updateVersion(trx, id, {
+        title: body.title,
+        type: body.type,
+        semVer: body.semVer,
+        description: body.description,
+        ...(publishing ? { published: 1, releaseDate: today } : {}),
+      });
+      if (publishing) await notifyNewVersion(trx, id, today);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw versionExists();
+    throw error;
+  }
+  return getVersion(ctx, id);
+}
+
+/** Members whose customer's licence allows the version's type, and who asked for it (notifyNewVersion). */
+async function notifyNewVersion(db: DB, id: number, today: string) {
+  const version = await repo.findVersion(db, id);
+  if (!version) return;
+  const accessLevels = ACCESS_LEVELS.filter((level) => VISIBLE_VERSION_TYPES[level].includes(version.type));
+  const userIds = await repo.newVersionRecipients(db, { productKey: version.productKey, accessLevels, today });
+  for (const userId of userIds) {
+    await insertNotification(db, {
+      userId,
+      messageKey: NEW_VERSION_MESSAGE,
+      params: { productKey: version.productKey, productName: version.productName, semVer: version.semVer },
+    });
+  }
+}
