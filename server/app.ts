@@ -30,6 +30,7 @@ import { licensingRoutes } from './modules/licensing/routes';
 import { legalRoutes } from './modules/legal/routes';
 import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
+import { downloadRoutes } from './modules/downloads/routes';
 import { ensureSigningKey } from './modules/licensing/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(analyticsRoutes);
       await api.register(legalRoutes);
       await api.register(artifactRoutes);
+      await api.register(downloadRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

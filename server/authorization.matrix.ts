@@ -73,6 +73,10 @@ export interface Fixture {
   productTokenId: () => Promise<number>;
   /** a fresh unpublished version of `tokenProductKey`; with an artifact of each platform given */
   unpublishedVersion: (platforms?: Platform[]) => Promise<number>;
+  /** a published stable version of that product with a stored linux artifact */
+  downloadableVersionId: number;
+  /** the download secret of the own customer's licence of that product */
+  ownDownloadSecret: string;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -630,5 +634,24 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/versions/:id',
     expect: only('productManager', 'admin'),
     call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion()}`, payload: { description: 'Changed' } }),
+  },
+
+  // ---- artifact downloads (server/modules/downloads)
+  {
+    method: 'GET',
+    url: '/api/download/:platform',
+    expect: inCustomer('accountExecutive', 'admin', 'businessOwner', 'supportEngineer', 'technicalContact'),
+    call: (f, scope) => ({
+      url: `/api/download/linux?customerId=${scope.customerId}&versionId=${f.downloadableVersionId}`,
+    }),
+  },
+  // public: the licence's secret decides (server/modules/downloads/secret-url.test.ts refuses wrong ones)
+  {
+    method: 'GET',
+    url: '/api/get/:platform/:productKey/:semVer',
+    expect: anyone,
+    call: (f) => ({
+      url: `/api/get/linux/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
+    }),
   },
 ];

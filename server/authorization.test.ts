@@ -18,6 +18,7 @@ import { notFound } from './http-error';
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
+import { findLicence } from './modules/licences/repo';
 import { type Access, access } from './plugins/access';
 import type { DB } from './db';
 import {
@@ -28,6 +29,7 @@ import {
   createLicence,
   createProduct,
   createUser,
+  createVersionWithFiles,
   login,
   TEST_PASSWORD,
 } from './test/factories';
@@ -102,9 +104,14 @@ beforeAll(async () => {
   let counter = 0;
   const candidate = await createUser(db, { type: 'accountExecutive', fullName: 'Candidate Executive' });
   const licensedProduct = await createProduct(db, { name: 'Matrix Product' });
-  for (const customer of [own, other]) await createLicence(db, customer.id, licensedProduct.key);
   const tokenProduct = await createProduct(db, { name: 'Token Product' });
   const { token: productToken } = await createProductToken(db, tokenProduct.key);
+  const licensedIds = [];
+  for (const customer of [own, other]) licensedIds.push((await createLicence(db, customer.id, licensedProduct.key)).id);
+  const downloadable = await createVersionWithFiles(app.ctx, licensedProduct.key, {
+    files: { linux: { bytes: Buffer.from('matrix artifact') } },
+  });
+  const ownSecret = (await findLicence(db, licensedIds[0]))!.downloadSecret;
   fixture = {
     ownCustomerId: own.id,
     otherCustomerId: other.id,
@@ -166,6 +173,8 @@ beforeAll(async () => {
       for (const platform of platforms) await addArtifactRow(db, versionId, platform);
       return versionId;
     },
+    downloadableVersionId: downloadable.id,
+    ownDownloadSecret: ownSecret,
   };
 
   cookies.set('anonymous', null);

@@ -41,6 +41,7 @@ const EnvSchema = z
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),
     RATE_LIMIT_SIGNUP_PER_MINUTE: int(10),
     RATE_LIMIT_INVITATION_PER_MINUTE: int(30),
+    RATE_LIMIT_DOWNLOAD_SECRET_PER_MINUTE: int(10),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis://')
@@ -76,6 +77,14 @@ const EnvSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
     S3_PRESIGN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(60),
+    DOWNLOAD_ACCEL_REDIRECT: z
+      .string()
+      .regex(
+        /^\/(?:[A-Za-z0-9._-]+\/)*$/,
+        'must be a path that starts and ends with "/", such as /protected-artifacts/',
+      )
+      .optional(),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -133,7 +142,8 @@ export interface Config {
   captchaCost: number;
   /** upper bound of the self-hosted captcha's secret counter: how many keys a browser derives */
   captchaMaxNumber: number;
-  rateLimits: { login: number; passwordReset: number; signup: number; invitation: number };
+  /** per IP and minute; downloadSecret counts wrong download secrets only */
+  rateLimits: { login: number; passwordReset: number; signup: number; invitation: number; downloadSecret: number };
   redisUrl: string | null;
   /** mail stored and shown in a local mailbox page; never in production */
   devMailbox: boolean;
@@ -165,6 +175,13 @@ export interface Config {
   s3: S3Options | null;
   /** how long a presigned download URL of S3 storage stays valid (default 60 s) */
   s3PresignSeconds: number;
+  /**
+   * The internal nginx location that serves the local artifact folder (`X-Accel-Redirect`): the portal
+   * authorises, nginx sends the bytes (docs/operations.md); null: the portal streams them itself.
+   */
+  downloadAccelRedirect: string | null;
+  /** after SIGTERM, how long requests in flight (long downloads) may take to finish */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -255,6 +272,7 @@ export function loadConfig(
       passwordReset: e.RATE_LIMIT_PASSWORD_RESET_PER_MINUTE,
       signup: e.RATE_LIMIT_SIGNUP_PER_MINUTE,
       invitation: e.RATE_LIMIT_INVITATION_PER_MINUTE,
+      downloadSecret: e.RATE_LIMIT_DOWNLOAD_SECRET_PER_MINUTE,
     },
     redisUrl: e.REDIS_URL ?? null,
     devMailbox: e.DEV_MAILBOX ?? (e.NODE_ENV !== 'production' && !e.SMTP_URL),
@@ -281,6 +299,8 @@ export function loadConfig(
         }
       : null,
     s3PresignSeconds: e.S3_PRESIGN_SECONDS,
+    downloadAccelRedirect: e.DOWNLOAD_ACCEL_REDIRECT ?? null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
   };
   return { ...config, ...overrides };
 }

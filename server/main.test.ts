@@ -4,7 +4,14 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretDownloadPath } from '../common/api/catalogue';
+import type { AppContext } from './context';
+import { openDatabase } from './db';
+import { createLocalStorage } from './integrations/storage/local';
+import { findLicence } from './modules/licences/repo';
+import { createCustomer, createLicence, createProduct, createVersionWithFiles } from './test/factories';
 
 /**
  * server/main.ts run as an operator runs it: its own process on a temporary SQLite database and a
@@ -135,6 +142,95 @@ describe('server/main.ts', () => {
     }
   });
 
+  it('on SIGTERM lets a download in progress finish, within SHUTDOWN_GRACE_SECONDS', async () => {
+    const port = await freePort();
+    const data = fs.mkdtempSync(path.join(dir, 'drain-'));
+    const databaseFile = path.join(data, 'portal.db');
+    const started = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      STATIC_DIR: path.join(data, 'no-client'),
+      DATA_DIR: data,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitForHealth(port, started);
+      const bytes = crypto.randomBytes(24 * 1024 * 1024);
+      const url = await downloadableArtifact(databaseFile, path.join(data, 'artifacts'), bytes);
+
+      const hash = crypto.createHash('sha256');
+      let received = 0;
+      let response!: http.IncomingMessage;
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`http://127.0.0.1:${port}${url}`, (res) => {
+            response = res;
+            res.once('data', (chunk: Buffer) => {
+              hash.update(chunk);
+              received += chunk.length;
+              // the client stops reading: most of the file is still to be sent when the signal comes
+              res.pause();
+              resolve();
+            });
+          })
+          .on('error', reject);
+      });
+      expect(response.statusCode).toBe(200);
+      started.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(started.child.exitCode, 'still draining').toBeNull();
+      expect(received).toBeLessThan(bytes.length / 2);
+
+      const done = new Promise<void>((resolve, reject) => {
+        response.on('data', (chunk: Buffer) => {
+          hash.update(chunk);
+          received += chunk.length;
+        });
+        response.on('end', resolve);
+        response.on('error', reject);
+      });
+      response.resume();
+      await done;
+      expect(received).toBe(bytes.length);
+      expect(hash.digest('hex')).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
+      const exit = await started.exited;
+      expect(exit, started.output()).toEqual({ code: 0, signal: null });
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('gives up on a stalled download after SHUTDOWN_GRACE_SECONDS and exits 1', async () => {
+    const port = await freePort();
+    const data = fs.mkdtempSync(path.join(dir, 'grace-'));
+    const databaseFile = path.join(data, 'portal.db');
+    const started = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      STATIC_DIR: path.join(data, 'no-client'),
+      DATA_DIR: data,
+      SEED_DEMO_DATA: 'false',
+      SHUTDOWN_GRACE_SECONDS: '1',
+    });
+    try {
+      await waitForHealth(port, started);
+      const url = await downloadableArtifact(databaseFile, path.join(data, 'artifacts'), crypto.randomBytes(16 << 20));
+      const request = http.get(`http://127.0.0.1:${port}${url}`, (res) => res.pause());
+      request.on('error', () => {});
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const signalled = Date.now();
+      started.child.kill('SIGTERM');
+      const exit = await started.exited;
+      expect(exit.code).toBe(1);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(900);
+      expect(started.output()).toContain('Shutdown took longer than 1 s');
+      request.destroy();
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a wrong setting with a message naming the variable, and exits non-zero', async () => {
     const started = start({ PORT: 'abc', DATABASE_URL: `sqlite:${path.join(dir, 'unused.db')}` });
     const exit = await started.exited;
@@ -144,3 +240,23 @@ describe('server/main.ts', () => {
     expect(fs.existsSync(path.join(dir, 'unused.db'))).toBe(false);
   });
 });
+
+/**
+ * A product, a customer's licence and a published version with `bytes` as its linux artifact, written
+ * into the running server's database and artifact folder; answers the licence's secret URL.
+ */
+async function downloadableArtifact(databaseFile: string, artifactsDir: string, bytes: Buffer): Promise<string> {
+  const database = openDatabase(`sqlite:${databaseFile}`);
+  try {
+    const { db } = database;
+    const ctx = { db, storage: createLocalStorage(artifactsDir) } as AppContext;
+    const product = await createProduct(db, { key: 'drained' });
+    const customer = await createCustomer(db);
+    const licence = await createLicence(db, customer.id, product.key);
+    await createVersionWithFiles(ctx, product.key, { semVer: '1.0.0', files: { linux: { bytes } } });
+    const secret = (await findLicence(db, licence.id))!.downloadSecret;
+    return secretDownloadPath('linux', product.key, 'latest', secret);
+  } finally {
+    await database.close();
+  }
+}

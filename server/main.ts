@@ -4,9 +4,6 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
 import { seedDemoData } from './db/seed';
 
-/** In-flight requests get this long to finish after SIGTERM; then the process gives up on them. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 /** Reads the configuration, builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -32,14 +29,17 @@ async function main() {
     const log = app?.log;
     if (log) log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     else console.log(`${signal}: shutting down`);
+    // In-flight requests (a long download) get SHUTDOWN_GRACE_SECONDS; then the process gives up on them.
+    const graceMs = config.shutdownGraceMs;
     const timer = setTimeout(() => {
-      console.error(`Shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
+      console.error(`Shutdown took longer than ${graceMs / 1000} s; exiting`);
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, graceMs);
     timer.unref();
     try {
       await starting.catch(() => {});
-      // Stops listening, waits for requests in flight and background work, stops the mailer.
+      // Stops listening and closes idle keep-alive connections; a request on a busy one gets 503 and
+      // Connection: close. Waits for requests in flight and background work, stops the mailer.
       await app?.close();
       await database.close();
       if (app) app.log.info('shut down: requests finished, database closed');

@@ -10,6 +10,7 @@ import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './author
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
+import { findLicence } from './modules/licences/repo';
 import {
   addMembership,
   createCustomer,
@@ -18,6 +19,7 @@ import {
   createLicence,
   createProduct,
   createUser,
+  createVersionWithFiles,
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
@@ -335,8 +337,11 @@ beforeAll(async () => {
   const liveEmailChange = await issueEmailChangeToken(db, resetUser.id, 'robust-moved@example.com');
   const liveInvitation = await createInvitation(db, own.id);
   const licensedProduct = await createProduct(db, { name: 'Robust Product' });
-  await createLicence(db, own.id, licensedProduct.key);
   const tokenProduct = await createProduct(db, { name: 'Robust Token Product' });
+  const ownLicence = await createLicence(db, own.id, licensedProduct.key);
+  const downloadable = await createVersionWithFiles(app.ctx, licensedProduct.key, {
+    files: { linux: { bytes: Buffer.from('robust artifact') } },
+  });
   let counter = 0;
   fixture = {
     ownCustomerId: own.id,
@@ -379,6 +384,8 @@ beforeAll(async () => {
       for (const platform of platforms) await addArtifactRow(db, versionId, platform);
       return versionId;
     },
+    downloadableVersionId: downloadable.id,
+    ownDownloadSecret: (await findLicence(db, ownLicence.id))!.downloadSecret,
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

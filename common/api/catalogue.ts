@@ -185,6 +185,26 @@ export const DownloadQuery = z.object({
 });
 export type DownloadQuery = z.infer<typeof DownloadQuery>;
 
+/** The answer to a download's `check`: the download would be served (a refusal is the error body). */
+export const DownloadCheck = z.object({ ok: z.literal(true) });
+export type DownloadCheck = z.infer<typeof DownloadCheck>;
+
+/** The secret URL's path: `latest` or a semantic version, so nothing else (no `..`, no `/`) gets through. */
+export const SecretDownloadParams = z.object({
+  platform: z.enum(PLATFORMS),
+  productKey: ProductKeyParam.shape.key,
+  semVer: z.string().check(
+    z.maxLength(100),
+    z.refine((value) => value === 'latest' || SEMVER.test(value), CATALOGUE_ERRORS.semVer),
+  ),
+});
+export type SecretDownloadParams = z.infer<typeof SecretDownloadParams>;
+
+export const SecretDownloadQuery = z.object({
+  secret: z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(200)),
+});
+export type SecretDownloadQuery = z.infer<typeof SecretDownloadQuery>;
+
 /** The secret URL a script downloads with (spec section 7), `latest` accepted as semVer. */
 export function secretDownloadPath(platform: string, productKey: string, semVer: string, secret: string): string {
   const part = (value: string) => encodeURIComponent(value);

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   versionExists: 'version_exists',
   /** a published version keeps its title and semVer and stays published; its artifacts cannot be replaced or removed */
   versionPublished: 'version_published',
+  /** a download's Range starts past the end of the file (416) */
+  rangeNotSatisfiable: 'range_not_satisfiable',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',
 } as const;

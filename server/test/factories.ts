@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
 import type {
@@ -10,6 +11,7 @@ import type {
   VersionType,
 } from '../../common/domain';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
+import type { AppContext } from '../context';
 import { type DB, nowIso } from '../db';
 import { hashPassword } from '../modules/auth/password';
 import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
@@ -120,6 +122,48 @@ export async function createVersion(
     artifacts.push({ id: artifact.id, platform });
   }
   return { id, artifacts };
+}
+
+/**
+ * A version whose artifacts have real stored bytes (through the context's storage), with their true
+ * size and sha256: for tests that download them.
+ */
+export async function createVersionWithFiles(
+  ctx: AppContext,
+  productKey: string,
+  props: {
+    semVer?: string;
+    type?: VersionType;
+    published?: boolean;
+    files: Partial<Record<Platform, { bytes: Buffer; fileName?: string }>>;
+  },
+) {
+  const semVer = props.semVer ?? `1.0.${counter++}`;
+  const { id } = await insertVersion(ctx.db, {
+    productKey,
+    title: `${productKey} ${semVer}`,
+    type: props.type ?? 'stable',
+    semVer,
+    description: '',
+    releaseDate: props.published === false ? null : nowIso().slice(0, 10),
+    published: props.published === false ? 0 : 1,
+  });
+  const artifacts: Partial<Record<Platform, { id: number; storageKey: string; sha256: string; fileName: string }>> = {};
+  for (const [platform, file] of Object.entries(props.files) as [Platform, { bytes: Buffer; fileName?: string }][]) {
+    const storageKey = `${productKey}/${id}/${platform}/${crypto.randomUUID()}`;
+    const stored = await ctx.storage.put(storageKey, Readable.from([file.bytes]), { maxBytes: file.bytes.length + 1 });
+    const fileName = file.fileName ?? `${productKey}-${semVer}-${platform}.zip`;
+    const artifact = await insertArtifact(ctx.db, {
+      versionId: id,
+      platform,
+      fileName,
+      storageKey,
+      size: stored.size,
+      sha256: stored.sha256,
+    });
+    artifacts[platform] = { id: artifact.id, storageKey, sha256: stored.sha256, fileName };
+  }
+  return { id, semVer, artifacts };
 }
 
 /** A licence of the customer for the product, valid from a year ago for a year from now by default. */

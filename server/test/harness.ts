@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { SESSION_COOKIE } from '../../common/constants';
@@ -62,6 +65,8 @@ export async function createTestApp(
   databaseOptions: DatabaseOptions = {},
 ): Promise<TestApp> {
   const pgDb = TEST_DIALECT === 'postgres' ? await createPostgresDatabase() : null;
+  // each app stores artifacts in a folder of its own, removed with it (never the working copy's ./data)
+  const artifactsDir = env.ARTIFACTS_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'portal-artifacts-'));
   const config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -72,6 +77,7 @@ export async function createTestApp(
       STATIC_DIR: './does-not-exist',
       // One PBKDF2 iteration per guess: tests solve captchas in milliseconds (docs/configuration.md).
       CAPTCHA_COST: '1',
+      ...(artifactsDir ? { ARTIFACTS_DIR: artifactsDir } : {}),
       ...env,
     },
     overrides,
@@ -87,6 +93,7 @@ export async function createTestApp(
       await app.close();
       await database.close();
       await pgDb?.drop();
+      if (artifactsDir) fs.rmSync(artifactsDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely';
+import type { Platform, VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import type { DownloadsTable } from '../../db/schema';
 
@@ -111,4 +112,60 @@ export async function hasDownloadedProduct(db: DB, customerId: number, productKe
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** What a download needs of a version and its artifact for one platform (artifact fields null when it has none). */
+function versionWithArtifact(db: DB, platform: Platform) {
+  return db
+    .selectFrom('versions')
+    .innerJoin('products', 'products.key', 'versions.productKey')
+    .leftJoin('artifacts', (join) =>
+      join.onRef('artifacts.versionId', '=', 'versions.id').on('artifacts.platform', '=', platform),
+    )
+    .select([
+      'versions.id as versionId',
+      'versions.productKey',
+      'products.name as productName',
+      'versions.semVer',
+      'versions.type',
+      'versions.published',
+      'artifacts.id as artifactId',
+      'artifacts.fileName',
+      'artifacts.storageKey',
+      'artifacts.size',
+      'artifacts.sha256',
+      'artifacts.createdAt as artifactCreatedAt',
+    ]);
+}
+
+export type VersionArtifactRow = NonNullable<Awaited<ReturnType<typeof findVersionArtifact>>>;
+
+export function findVersionArtifact(db: DB, versionId: number, platform: Platform) {
+  return versionWithArtifact(db, platform).where('versions.id', '=', versionId).executeTakeFirst();
+}
+
+export function findVersionArtifactBySemVer(db: DB, productKey: string, semVer: string, platform: Platform) {
+  return versionWithArtifact(db, platform)
+    .where('versions.productKey', '=', productKey)
+    .where('versions.semVer', '=', semVer)
+    .executeTakeFirst();
+}
+
+/**
+ * The published versions of the product of the given types that have an artifact for the platform
+ * (the candidates for `latest`). A product has tens of versions, not thousands: the caller orders
+ * them by semantic version.
+ */
+export function listDownloadableVersions(
+  db: DB,
+  productKey: string,
+  types: readonly VersionType[],
+  platform: Platform,
+): Promise<VersionArtifactRow[]> {
+  return versionWithArtifact(db, platform)
+    .where('versions.productKey', '=', productKey)
+    .where('versions.published', '=', 1)
+    .where('versions.type', 'in', [...types])
+    .where('artifacts.id', 'is not', null)
+    .execute();
 }

@@ -1,0 +1,184 @@
+import crypto from 'node:crypto';
+import semver from 'semver';
+import { ERROR_CODES } from '../../../common/api/errors';
+import { type Platform, VISIBLE_VERSION_TYPES } from '../../../common/domain';
+import { allowsDownload, licenceStatus, utcToday } from '../../../common/licenceStatus';
+import { type Actor, signedInUser } from '../../actor';
+import type { AppContext } from '../../context';
+import { HttpError, notFound } from '../../http-error';
+import type { CustomerAccess } from '../../plugins/access';
+import { insertAuditEntry } from '../audit/repo';
+import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
+import { LICENCE_EXPIRED } from '../licensing/licence-file';
+import * as repo from './repo';
+import type { ArtifactToSend } from './serve';
+
+/**
+ * Which artifact a download request may have (docs/decisions/038). Anything not allowed or not there
+ * is one 404, the same body whatever the reason, so a refusal reveals nothing; only a licence past
+ * its grace period says so (403 licence_expired), as the licence file does, since its holder knows
+ * it exists.
+ */
+
+export const DOWNLOAD_NOT_FOUND = 'This download does not exist';
+
+/** What a served download is recorded with. */
+export interface DownloadGrant {
+  licence: Pick<LicenceRow, 'id' | 'customerId' | 'productKey' | 'productName'>;
+  version: { id: number; semVer: string };
+  artifact: ArtifactToSend & { id: number };
+  /** null for the secret URL, which is anonymous */
+  user: { id: number; email: string } | null;
+}
+
+const refused = () => notFound(DOWNLOAD_NOT_FOUND);
+
+function grantOf(
+  licence: LicenceRow,
+  row: repo.VersionArtifactRow | undefined,
+  platform: Platform,
+  user: DownloadGrant['user'],
+): DownloadGrant {
+  if (
+    !row ||
+    row.published !== 1 ||
+    row.productKey !== licence.productKey ||
+    !VISIBLE_VERSION_TYPES[licence.accessLevel].includes(row.type) ||
+    row.artifactId === null ||
+    row.fileName === null ||
+    row.storageKey === null ||
+    row.size === null ||
+    row.sha256 === null ||
+    row.artifactCreatedAt === null
+  ) {
+    throw refused();
+  }
+  if (!allowsDownload(licenceStatus(licence.endDate, utcToday()))) {
+    throw new HttpError(403, ERROR_CODES.licenceExpired, LICENCE_EXPIRED);
+  }
+  return {
+    licence,
+    version: { id: row.versionId, semVer: row.semVer },
+    artifact: {
+      id: row.artifactId,
+      platform,
+      fileName: row.fileName,
+      storageKey: row.storageKey,
+      size: Number(row.size),
+      sha256: row.sha256,
+      createdAt: row.artifactCreatedAt,
+    },
+    user,
+  };
+}
+
+/**
+ * `GET /api/download/{platform}?customerId&versionId`: the customer's licence of the version's
+ * product must allow the version's type and downloads, the version be published and have an
+ * artifact for the platform.
+ */
+export async function authorizeDownload(
+  ctx: AppContext,
+  actor: Actor,
+  input: { customerAccess: CustomerAccess; platform: Platform; versionId: number },
+): Promise<DownloadGrant> {
+  const { user } = signedInUser(actor);
+  const row = await repo.findVersionArtifact(ctx.db, input.versionId, input.platform);
+  if (!row) throw refused();
+  const licenceId = await findLicenceIdOf(ctx.db, input.customerAccess.customer.id, row.productKey);
+  const licence = licenceId === undefined ? undefined : await findLicence(ctx.db, licenceId);
+  if (!licence) throw refused();
+  return grantOf(licence, row, input.platform, { id: user.id, email: user.email });
+}
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether `given` is the licence's secret, in time that does not depend on where they differ. */
+export function secretMatches(given: string, stored: string): boolean {
+  return crypto.timingSafeEqual(sha256(given), sha256(stored));
+}
+
+/** The newest of the rows by semantic version (pre-releases before their release). */
+function newest(rows: repo.VersionArtifactRow[]): repo.VersionArtifactRow | undefined {
+  return rows.filter((row) => semver.valid(row.semVer)).sort((a, b) => semver.rcompare(a.semVer, b.semVer))[0];
+}
+
+/**
+ * `GET /api/get/{platform}/{productKey}/{semVer}/?secret=`: the licence whose download secret it is,
+ * of that product; `latest` is the newest published version the licence allows that has an artifact
+ * for the platform. Returns null for a secret that names no licence (the caller counts those).
+ */
+export async function authorizeSecretDownload(
+  ctx: AppContext,
+  input: { platform: Platform; productKey: string; semVer: string; secret: string },
+): Promise<DownloadGrant | null> {
+  const licence = await findLicenceBySecret(ctx.db, input.secret);
+  if (!licence || !secretMatches(input.secret, licence.downloadSecret)) return null;
+  if (licence.productKey !== input.productKey) throw refused();
+  const row =
+    input.semVer === 'latest'
+      ? newest(
+          await repo.listDownloadableVersions(
+            ctx.db,
+            licence.productKey,
+            VISIBLE_VERSION_TYPES[licence.accessLevel],
+            input.platform,
+          ),
+        )
+      : await repo.findVersionArtifactBySemVer(ctx.db, licence.productKey, input.semVer, input.platform);
+  return grantOf(licence, row, input.platform, null);
+}
+
+/** Writes still running, per context: the app waits for them before it closes the database. */
+const pending = new WeakMap<AppContext, Set<Promise<void>>>();
+
+/**
+ * Records a served download: its downloads row (through recordDownload, which keeps the analytics'
+ * figures) and the customer's audit entry, which moves the licence's latest download. Not awaited by
+ * the transfer; a failure is logged and the download goes on.
+ */
+export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: string): void {
+  const { licence, version, artifact, user } = grant;
+  const write = ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      await repo.recordDownload(trx, {
+        licenceId: licence.id,
+        versionId: version.id,
+        artifactId: artifact.id,
+        userId: user?.id ?? null,
+        ip,
+        platform: artifact.platform,
+      });
+      await insertAuditEntry(trx, {
+        customerId: licence.customerId,
+        actorId: user?.id ?? null,
+        actorEmail: user?.email ?? null,
+        action: 'downloadArtifact',
+        data: {
+          productKey: licence.productKey,
+          productName: licence.productName,
+          productVersion: version.semVer,
+          productPlatform: artifact.platform,
+          licenceId: licence.id,
+          ...(user ? {} : { anonymousDownload: true }),
+        },
+      });
+    })
+    .catch((error: unknown) => {
+      ctx.log.error({ err: error, licenceId: licence.id, artifactId: artifact.id }, 'a download was not recorded');
+    });
+  let writes = pending.get(ctx);
+  if (!writes) {
+    writes = new Set();
+    pending.set(ctx, writes);
+  }
+  const tracked = writes;
+  tracked.add(write);
+  void write.finally(() => tracked.delete(write));
+}
+
+/** Waits for the download records still being written (at shutdown). */
+export async function settleDownloadRecords(ctx: AppContext): Promise<void> {
+  await Promise.all([...(pending.get(ctx) ?? [])]);
+}
