@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DB } from '../server/db';
 import { backfillDownloadAnalytics } from '../server/db/migrations/012_download_analytics';
+import { backfillDownloadsToDate } from '../server/db/migrations/014_downloads_to_date';
 
 /** Downloads per customer: 10M rows at 100k customers. */
 export const DOWNLOADS_PER_CUSTOMER = 100;
@@ -17,7 +18,7 @@ const DAYS = 365;
 /**
  * The downloads table at `customers × 100` rows over the past year, spread over the versions and
  * platforms of the licences of the first 2000 customers, then the analytics' aggregates built from
- * it by the migration's own backfill (docs/decisions/039), as an upgraded database would have them.
+ * it by the migrations' own backfills (docs/decisions/039), as an upgraded database would have them.
  */
 export async function seedDownloads(
   db: DB,
@@ -50,4 +51,5 @@ export async function seedDownloads(
     db,
   );
   await backfillDownloadAnalytics(db);
+  await backfillDownloadsToDate(db);
 }

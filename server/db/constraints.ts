@@ -61,6 +61,7 @@ export const ENUM_COLUMNS: {
   downloads: { platform: PLATFORMS },
   downloadDays: { platform: DOWNLOAD_PLATFORMS },
   customerDownloadDays: {},
+  customerDownloadsToDate: {},
   customerProductDownloads: {},
   mailOutbox: { status: OUTBOX_STATUSES },
 };
@@ -99,6 +100,7 @@ export const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]
   downloads: {},
   downloadDays: {},
   customerDownloadDays: {},
+  customerDownloadsToDate: {},
   customerProductDownloads: {},
   mailOutbox: {},
 };

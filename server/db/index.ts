@@ -25,6 +25,7 @@ import { downloadPlatformMigration } from './migrations/009_download_platform';
 import { versionOrderMigration } from './migrations/010_version_order';
 import { productTokensMigration } from './migrations/011_product_tokens';
 import { downloadAnalyticsMigration } from './migrations/012_download_analytics';
+import { downloadsToDateMigration } from './migrations/014_downloads_to_date';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -51,6 +52,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '010_version_order': versionOrderMigration(dialect),
     '011_product_tokens': productTokensMigration(dialect),
     '012_download_analytics': downloadAnalyticsMigration(dialect),
+    '014_downloads_to_date': downloadsToDateMigration(dialect),
   };
 }
 

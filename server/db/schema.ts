@@ -325,6 +325,15 @@ export interface CustomerDownloadDaysTable {
   productKey: string;
   customerId: number;
   downloads: number;
+  /** the customer's downloads of the product up to and including this day (migration 014) */
+  downloadsToDate: number;
+}
+
+/** A customer's downloads of every product up to and including each day they downloaded (migration 014). */
+export interface CustomerDownloadsToDateTable {
+  customerId: number;
+  day: string;
+  downloads: number;
 }
 
 /** A customer's first and latest download of a product: first downloads and the share on the latest version. */
@@ -381,6 +390,7 @@ export interface Database {
   downloads: DownloadsTable;
   downloadDays: DownloadDaysTable;
   customerDownloadDays: CustomerDownloadDaysTable;
+  customerDownloadsToDate: CustomerDownloadsToDateTable;
   customerProductDownloads: CustomerProductDownloadsTable;
   mailOutbox: MailOutboxTable;
 }

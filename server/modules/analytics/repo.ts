@@ -3,9 +3,9 @@ import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
 
 /**
- * The analytics' reads, all from the aggregates of migration 012 (docs/decisions/039): a range of
- * days reads rows per (day, product, version, platform) or per (day, product, customer), never the
- * downloads themselves. Each query filters on the leading columns of an index.
+ * The analytics' reads, all from the aggregates of migrations 012 and 014 (docs/decisions/039): a
+ * range of days reads rows per (day, product, version, platform), or running totals per customer,
+ * never the downloads themselves. Each query filters on the leading columns of an index.
  */
 
 export interface Range {
@@ -28,24 +28,52 @@ export async function downloadsByDay(db: DB, range: Range, by: 'productKey' | 'v
     .execute();
 }
 
-/** The customers who downloaded most in the range, with their names. */
+/**
+ * The customers who downloaded most in the range, with their names. Each customer who downloaded
+ * before the range ends and until after it starts counts as their running total at the range's
+ * last day less the one before its first (migration 014): two index look-ups per customer, not one
+ * row per customer and day of the range.
+ */
 export async function topCustomers(db: DB, range: Range, limit: number) {
-  const top = db
-    .selectFrom('customerDownloadDays')
-    .select((eb) => ['customerId', eb.fn.sum<number>('downloads').as('downloads')])
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .$if(range.productKey !== null, (q) => q.where('productKey', '=', range.productKey!))
-    .groupBy('customerId')
-    .orderBy('downloads', 'desc')
-    .orderBy('customerId')
-    .limit(limit);
+  const toDate = (day: string, cmp: '<=' | '<') =>
+    range.productKey === null
+      ? sql<number>`coalesce((select t.downloads from customer_downloads_to_date t
+          where t.customer_id = c.customer_id and t.day ${sql.raw(cmp)} ${day}
+          order by t.day desc limit 1), 0)`
+      : sql<number>`coalesce((select t.downloads_to_date from customer_download_days t
+          where t.product_key = ${range.productKey} and t.customer_id = c.customer_id and t.day ${sql.raw(cmp)} ${day}
+          order by t.day desc limit 1), 0)`;
+  // the customers whose downloads of the product (or of any) reach into the range, through an index
+  // range on last_at (or product_key); materialized, so that grouping cannot turn it into a whole scan
+  // in key order, and each customer's two look-ups run once, not again for the filter and the order
   return db
-    .selectFrom(top.as('top'))
-    .innerJoin('customers', 'customers.id', 'top.customerId')
-    .select(['top.customerId', 'customers.name as customerName', 'top.downloads'])
-    .orderBy('top.downloads', 'desc')
-    .orderBy('top.customerId')
+    .with(
+      (cte) => cte('active').materialized(),
+      (q) =>
+        q
+          .selectFrom('customerProductDownloads')
+          .select('customerId')
+          .where('lastAt', '>=', `${range.from}T00:00:00.000Z`)
+          .where('firstAt', '<', `${range.to}T99`)
+          .$if(range.productKey !== null, (w) => w.where('productKey', '=', range.productKey!)),
+    )
+    .with(
+      (cte) => cte('counted').materialized(),
+      (q) =>
+        q
+          .selectFrom((w) => w.selectFrom('active').select('customerId').groupBy('customerId').as('c'))
+          .select([
+            'c.customerId',
+            sql<number>`${toDate(range.to, '<=')} - ${toDate(range.from, '<')}`.as('downloads'),
+          ]),
+    )
+    .selectFrom('counted')
+    .innerJoin('customers', 'customers.id', 'counted.customerId')
+    .select(['counted.customerId', 'customers.name as customerName', 'counted.downloads'])
+    .where('counted.downloads', '>', 0)
+    .orderBy('counted.downloads', 'desc')
+    .orderBy('counted.customerId')
+    .limit(limit)
     .execute();
 }
 

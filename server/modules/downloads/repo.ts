@@ -54,15 +54,6 @@ async function countDownload(
         .doUpdateSet({ downloads: (eb) => eb('downloadDays.downloads', '+', 1) }),
     )
     .execute();
-  await db
-    .insertInto('customerDownloadDays')
-    .values({ day, productKey, customerId, downloads: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['productKey', 'day', 'customerId'])
-        .doUpdateSet({ downloads: (eb) => eb('customerDownloadDays.downloads', '+', 1) }),
-    )
-    .execute();
   // A download recorded out of order (an import, the demo seed) moves first or last only if earlier or later.
   const earlier = sql<boolean>`excluded.first_at < customer_product_downloads.first_at`;
   const later = sql<boolean>`excluded.last_at >= customer_product_downloads.last_at`;
@@ -86,6 +77,57 @@ async function countDownload(
         lastVersionId: sql`case when ${later} then excluded.last_version_id else customer_product_downloads.last_version_id end`,
       }),
     )
+    .execute();
+  await countToDate(db, { day, productKey, customerId });
+}
+
+/**
+ * The running totals the top customers read (migration 014): a new day starts from the total of
+ * the customer's previous day, and a download recorded out of order (an import, the demo seed)
+ * also counts in the totals of the later days. Within a transaction the upsert of
+ * customer_product_downloads above holds the (customer, product) row, so that writes of one
+ * customer's product take their turns.
+ */
+async function countToDate(
+  db: DB,
+  { day, productKey, customerId }: { day: string; productKey: string; customerId: number },
+) {
+  const before = sql<number>`coalesce((select downloads_to_date from customer_download_days
+    where product_key = ${productKey} and customer_id = ${customerId} and day < ${day}
+    order by day desc limit 1), 0) + 1`;
+  await db
+    .insertInto('customerDownloadDays')
+    .values({ day, productKey, customerId, downloads: 1, downloadsToDate: before })
+    .onConflict((oc) =>
+      oc.columns(['productKey', 'day', 'customerId']).doUpdateSet({
+        downloads: (eb) => eb('customerDownloadDays.downloads', '+', 1),
+        downloadsToDate: (eb) => eb('customerDownloadDays.downloadsToDate', '+', 1),
+      }),
+    )
+    .execute();
+  await db
+    .updateTable('customerDownloadDays')
+    .set((eb) => ({ downloadsToDate: eb('downloadsToDate', '+', 1) }))
+    .where('productKey', '=', productKey)
+    .where('customerId', '=', customerId)
+    .where('day', '>', day)
+    .execute();
+  const everyProduct = sql<number>`coalesce((select downloads from customer_downloads_to_date
+    where customer_id = ${customerId} and day < ${day} order by day desc limit 1), 0) + 1`;
+  await db
+    .insertInto('customerDownloadsToDate')
+    .values({ customerId, day, downloads: everyProduct })
+    .onConflict((oc) =>
+      oc
+        .columns(['customerId', 'day'])
+        .doUpdateSet({ downloads: (eb) => eb('customerDownloadsToDate.downloads', '+', 1) }),
+    )
+    .execute();
+  await db
+    .updateTable('customerDownloadsToDate')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('customerId', '=', customerId)
+    .where('day', '>', day)
     .execute();
 }
 
