@@ -1,0 +1,232 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { Product, Version } from '../common/api/catalogue';
+import { secretDownloadPath } from '../common/api/catalogue';
+import type { CustomerList, CustomerSummary } from '../common/api/customers';
+import type { Licence, LicenceList } from '../common/api/licences';
+import { addMonths, utcToday } from '../common/licenceStatus';
+import type { Locale } from '../common/roles';
+import { DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/db/seed';
+import { apiSession } from './helpers/api';
+import { expectNoViolations, resize, scan, setPreferredLocale, signInThroughApi, VIEWPORTS } from './helpers/axe';
+import { demoAccount } from './helpers/demo';
+import { textsOf } from './helpers/texts';
+
+/** A Globex project manager of the demo team: the contact of the beta licence. */
+const GLOBEX_OWNER = { email: 'grace.lee@globex.example', password: DEMO_PASSWORD };
+
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+interface World {
+  product: Product;
+  acme: CustomerSummary;
+  globex: CustomerSummary;
+  /** the file the product manager uploads, and its sha256 */
+  file: { path: string; name: string; bytes: Buffer };
+  beta: Version;
+}
+
+async function ok<T>(answer: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<T> {
+  expect(answer.status(), `${answer.url()}: ${await answer.text()}`).toBe(status);
+  return (await answer.json()) as T;
+}
+
+/**
+ * A product of the journey's own, licensed stable to Acme Analytics (whose demo technical contact
+ * downloads) and beta to Globex Logistics (whose demo project manager sees the beta), with a published
+ * beta version that has an artifact.
+ */
+async function prepare(): Promise<World> {
+  const suffix = `${Date.now().toString(36)}`;
+  const admin = await apiSession(demoAccount('admin'));
+  const manager = await apiSession(demoAccount('productManager'));
+  try {
+    const product = await ok<Product>(
+      await admin.post('/api/products', {
+        data: {
+          key: `journey-${suffix}`,
+          name: `Journey Product ${suffix}`,
+          description: 'A product of the downloads journey',
+          customizationType: 'none',
+        },
+      }),
+      201,
+    );
+    const byName = async (name: string) => {
+      const list = await ok<CustomerList>(await admin.get('/api/customers', { params: { filter: name } }));
+      return list.data.find((c) => c.name === name)!;
+    };
+    const acme = await byName(DEMO_CUSTOMER_NAME);
+    const globex = await byName('Globex Logistics');
+    const today = utcToday();
+    for (const [customer, accessLevel] of [
+      [acme, 'stable'],
+      [globex, 'beta'],
+    ] as const) {
+      await ok<Licence>(
+        await admin.post(`/api/customers/${customer.id}/licenses`, {
+          data: {
+            productKey: product.key,
+            accessLevel,
+            startDate: today,
+            endDate: addMonths(today, 12),
+            data: { fixedLicenses: 1 },
+          },
+        }),
+        201,
+      );
+    }
+
+    const beta = await ok<Version>(
+      await manager.post(`/api/products/${product.key}/versions`, {
+        data: { title: 'Preview', type: 'beta', semVer: '2.0.0-beta.1', description: 'A **preview**' },
+      }),
+      201,
+    );
+    await ok(
+      await manager.put(`/api/versions/${beta.id}/artifacts/linux`, {
+        params: { fileName: 'preview.tar.gz' },
+        data: crypto.randomBytes(2048),
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+    await ok(await manager.patch(`/api/versions/${beta.id}`, { data: { published: true } }));
+
+    const name = `journey-${suffix}-linux.tar.gz`;
+    const bytes = crypto.randomBytes(3 * 1024 * 1024 + 17);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-downloads-')), name);
+    fs.writeFileSync(file, bytes);
+    const world = { product, acme, globex, beta, file: { path: file, name, bytes } };
+    await releaseThroughTheApi(manager, world);
+    return world;
+  } finally {
+    await admin.dispose();
+    await manager.dispose();
+  }
+}
+
+const versionsSection = (page: Page) => page.getByTestId('versions-section');
+const versionCard = (page: Page, semVer: string) =>
+  versionsSection(page).locator(`[data-testid="version-card"][data-semver="${semVer}"]`);
+
+/** Opens the customer page and picks the journey's product in the versions list. */
+async function openVersions(page: Page, locale: Locale, customer: CustomerSummary, product: Product) {
+  const t = await textsOf(locale);
+  await page.goto(`/${locale}/accounts/${customer.id}`);
+  const picker = versionsSection(page).getByLabel(t('downloads.product'));
+  await expect(picker).toBeVisible();
+  await picker.selectOption({ label: product.name });
+  await expect(versionsSection(page).getByTestId('version-card').first()).toBeVisible();
+}
+
+test.describe.serial('downloads', () => {
+  let world: World;
+
+  test.beforeAll(async () => {
+    world = await prepare();
+  });
+
+  test('a technical contact with a stable licence downloads the version and copies its URL; the beta stays hidden', async ({
+    page,
+    context,
+  }) => {
+    const t = await textsOf('en');
+    await signInThroughApi(page, demoAccount('technicalContact'));
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openVersions(page, 'en', world.acme, world.product);
+
+    const card = versionCard(page, '1.0.0');
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('version-type')).toHaveText(t('downloads.types.stable'));
+    await expect(card.getByTestId('version-release-date')).toHaveText(t('downloads.released', { date: utcToday() }));
+    await expect(card.getByTestId('version-description').locator('strong')).toHaveText('first');
+    // a stable licence never sees the beta
+    await expect(versionCard(page, world.beta.semVer)).toHaveCount(0);
+    await expect(versionsSection(page).getByTestId('version-card')).toHaveCount(1);
+
+    // the download: the check, then the file itself, byte for byte
+    const button = card.getByRole('button', {
+      name: t('downloads.downloadLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),
+    });
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toBe(world.file.name);
+    expect(sha256(fs.readFileSync((await download.path())!))).toBe(sha256(world.file.bytes));
+    await expect(button).not.toHaveAttribute('data-loading');
+
+    // the copied URL is the licence's secret URL of this version, and it serves the same bytes
+    const licences = await ok<LicenceList>(await page.request.get(`/api/customers/${world.acme.id}/licenses`));
+    const licence = licences.data.find((l) => l.productKey === world.product.key)!;
+    await card
+      .getByRole('button', {
+        name: t('downloads.copyUrlLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),
+      })
+      .click();
+    await expect(page.getByTestId('notification-success')).toContainText(t('downloads.copied'));
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const origin = new URL(page.url()).origin;
+    expect(copied).toBe(origin + secretDownloadPath('linux', world.product.key, '1.0.0', licence.downloadSecret!));
+    const byScript = await page.request.get(copied);
+    expect(byScript.status()).toBe(200);
+    expect(sha256(await byScript.body())).toBe(sha256(world.file.bytes));
+
+    for (const viewport of VIEWPORTS) {
+      await resize(page, viewport);
+      expectNoViolations(await scan(page, `versions of a technical contact at ${viewport.name}`));
+    }
+  });
+
+  test('the project manager of a beta licence sees the beta too, in French', async ({ page }) => {
+    const t = await textsOf('fr');
+    await signInThroughApi(page, GLOBEX_OWNER);
+    await setPreferredLocale(page, 'fr');
+    try {
+      await openVersions(page, 'fr', world.globex, world.product);
+      await expect(versionsSection(page).getByTestId('version-card')).toHaveCount(2);
+      // newest first: the beta of 2.0.0 before 1.0.0
+      await expect(versionsSection(page).getByTestId('version-semver')).toHaveText(['2.0.0-beta.1', '1.0.0']);
+      await expect(versionCard(page, world.beta.semVer).getByTestId('version-type')).toHaveText(
+        t('downloads.types.beta'),
+      );
+      await expect(
+        versionCard(page, '1.0.0').getByRole('button', {
+          name: t('downloads.downloadLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),
+        }),
+      ).toBeVisible();
+      expectNoViolations(await scan(page, 'versions of a beta licence in French'));
+    } finally {
+      await setPreferredLocale(page, 'en');
+    }
+  });
+
+  test('the product manager sees that download in the analytics', async ({ page }) => {
+    const t = await textsOf('en');
+    await signInThroughApi(page, demoAccount('productManager'));
+    await page.goto('/en/analytics');
+    await page.getByLabel(t('analytics.filter.product')).selectOption({ label: world.product.name });
+    // the technical contact's download and the one by the copied URL, both of the licence of Acme
+    await expect(page.getByTestId('analytics-top-customer')).toHaveCount(1);
+    await expect(page.getByTestId('analytics-top-customer').locator('td')).toHaveText([DEMO_CUSTOMER_NAME, '2']);
+  });
+});
+
+/** The product manager's release of 1.0.0: created, its Linux build uploaded, published. */
+async function releaseThroughTheApi(manager: APIRequestContext, world: World) {
+  const version = await ok<Version>(
+    await manager.post(`/api/products/${world.product.key}/versions`, {
+      data: { title: 'First release', type: 'stable', semVer: '1.0.0', description: 'The **first** release' },
+    }),
+    201,
+  );
+  const artifact = await ok<{ sha256: string; size: number }>(
+    await manager.put(`/api/versions/${version.id}/artifacts/linux`, {
+      params: { fileName: world.file.name },
+      data: world.file.bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+  );
+  expect(artifact).toMatchObject({ sha256: sha256(world.file.bytes), size: world.file.bytes.length });
+  await ok(await manager.patch(`/api/versions/${version.id}`, { data: { published: true } }));
+}
