@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnpublishedVersion, filesUnder } from '../../test/artifacts';
-import { createProduct, signedIn } from '../../test/factories';
+import { secretDownloadPath } from '../../../common/api/catalogue';
+import { createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { startS3 } from '../../test/s3';
 
@@ -88,5 +89,43 @@ describe('artifacts in S3-compatible storage', () => {
     await eventually(() => kept().join() === before.join(), 'the parts to go');
     const rows = await t.app.ctx.db.selectFrom('artifacts').select('id').where('versionId', '=', versionId).execute();
     expect(rows).toEqual([]);
+  });
+
+  it('serves an uploaded artifact from the bucket through a presigned URL once published', async () => {
+    const { db } = t.app.ctx;
+    const versionId = await createUnpublishedVersion(db, productKey, '3.0.0');
+    const content = crypto.randomBytes(200_000);
+    const upload = await t.app.inject({
+      method: 'PUT',
+      url: `/api/versions/${versionId}/artifacts/npm?fileName=tool-3.0.0.tgz`,
+      payload: content,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    });
+    expect(upload.statusCode).toBe(200);
+    await db
+      .updateTable('versions')
+      .set({ published: 1, releaseDate: '2026-11-23' })
+      .where('id', '=', versionId)
+      .execute();
+    const customer = await createCustomer(db);
+    const licence = await createLicence(db, customer.id, productKey);
+    const { downloadSecret } = await db
+      .selectFrom('licences')
+      .select('downloadSecret')
+      .where('id', '=', licence.id)
+      .executeTakeFirstOrThrow();
+
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: secretDownloadPath('npm', productKey, '3.0.0', downloadSecret),
+    });
+    expect(answer.statusCode).toBe(302);
+    const location = answer.headers.location as string;
+    expect(location.startsWith(s3.options.endpoint!)).toBe(true);
+    expect(location).toMatch(/X-Amz-Expires=60\b/);
+    const file = await fetch(location);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toContain('filename="tool-3.0.0.tgz"');
+    expect(Buffer.from(await file.arrayBuffer()).equals(content)).toBe(true);
   });
 });
