@@ -1,5 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { VERSION_PAGE_LENGTH, VersionList } from '../../common/api/catalogue';
+import {
+  type CreateProductBody,
+  type CreateVersionBody,
+  Product,
+  ProductList,
+  type UpdateProductBody,
+  type UpdateVersionBody,
+  Version,
+  VERSION_PAGE_LENGTH,
+  VersionList,
+} from '../../common/api/catalogue';
 import { api } from './client';
 
 /** Query keys of the catalogue: a product's versions sit under the product, whoever lists them. */
@@ -41,3 +51,35 @@ export const versionsQueryOptions = (productKey: string, options: VersionsListOp
 export function previousReleasesCount(loaded: number, total: number, pageLength = VERSION_PAGE_LENGTH): number {
   return Math.max(0, Math.min(total - loaded, pageLength));
 }
+
+/** Query keys of the product list and of one product (`catalogueKeys.product` holds its versions too). */
+export const productKeys = {
+  list: [...catalogueKeys.all, 'list'] as const,
+  one: (productKey: string) => [...catalogueKeys.product(productKey), 'product'] as const,
+};
+
+/** `GET /api/products`: every product, by name. */
+export const productsQuery = () =>
+  queryOptions({
+    queryKey: productKeys.list,
+    queryFn: ({ signal }) => api.get('/products', { schema: ProductList, signal }),
+  });
+
+/** `GET /api/products/{key}` */
+export const productQuery = (productKey: string) =>
+  queryOptions({
+    queryKey: productKeys.one(productKey),
+    queryFn: ({ signal }) => api.get(`/products/${encodeURIComponent(productKey)}`, { schema: Product, signal }),
+  });
+
+export const createProduct = (body: CreateProductBody) => api.post('/products', body, { schema: Product });
+
+export const updateProduct = (productKey: string, body: UpdateProductBody) =>
+  api.patch(`/products/${encodeURIComponent(productKey)}`, body, { schema: Product });
+
+export const createVersion = (productKey: string, body: CreateVersionBody) =>
+  api.post(`/products/${encodeURIComponent(productKey)}/versions`, body, { schema: Version });
+
+/** `PATCH /api/versions/{id}`; `{ published: true }` publishes it, for good. */
+export const updateVersion = (id: number, body: UpdateVersionBody) =>
+  api.patch(`/versions/${id}`, body, { schema: Version });

@@ -53,8 +53,8 @@ const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
-const ProductsPage = page(placeholders, 'ProductsPage');
-const ProductPage = page(placeholders, 'ProductPage');
+const ProductsPage = page(() => import('../pages/products/ProductsPage'), 'ProductsPage', 'products');
+const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage');
 const SignUpPage = page(placeholders, 'SignUpPage');
 const SignUpConfirmationPage = page(placeholders, 'SignUpConfirmationPage');
 

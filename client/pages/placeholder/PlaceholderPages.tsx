@@ -1,6 +1,5 @@
 import { Alert, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { usePageTitle } from '../../app/title';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -19,10 +18,5 @@ export function PlaceholderPage({ titleKey, values }: { titleKey: string; values
   );
 }
 
-export const ProductsPage = () => <PlaceholderPage titleKey="products.title" />;
-export function ProductPage() {
-  const { key = '' } = useParams();
-  return <PlaceholderPage titleKey="products.productTitle" values={{ key }} />;
-}
 export const SignUpPage = () => <PlaceholderPage titleKey="signUp.title" />;
 export const SignUpConfirmationPage = () => <PlaceholderPage titleKey="signUp.confirmationTitle" />;

@@ -1,0 +1,242 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { VERSION_PAGE_LENGTH, type Version } from '../../../common/api/catalogue';
+import { canGlobally } from '../../../common/permissions';
+import { catalogueKeys, productQuery, updateVersion, versionsQueryOptions } from '../../api/catalogue';
+import { ApiError } from '../../api/client';
+import { useLocalize } from '../../app/locale';
+import { useProfile } from '../../app/session';
+import { usePageTitle } from '../../app/title';
+import { DataTable } from '../../components/DataTable';
+import { DelayedLoader } from '../../components/DelayedLoader';
+import { apiErrorText } from '../../components/forms';
+import { PencilIcon, PlusIcon } from '../../components/icons';
+import { notify } from '../../components/notify';
+import { PageHeader } from '../../components/PageHeader';
+import { Pagination } from '../../components/Pagination';
+import { ProductTokensSection } from '../product/ProductTokensSection';
+import { ProductModal } from './ProductModal';
+import { VersionModal } from './VersionModal';
+import '../account/versions/versions.css';
+
+/** Spec 2 "Product page": /products/:key. */
+export function ProductPage() {
+  const { key = '' } = useParams();
+  return <ProductView key={key} productKey={key} />;
+}
+
+function ProductView({ productKey }: { productKey: string }) {
+  const { t } = useTranslation();
+  const product = useQuery(productQuery(productKey));
+  const role = useProfile().data?.yourRole;
+  const [edit, setEdit] = useState({ opened: false, formKey: 0 });
+  usePageTitle(product.data?.name ?? t('products.title'));
+  if (product.isError) {
+    if (product.error instanceof ApiError && product.error.status === 404) return <ProductNotFound />;
+    return (
+      <Alert color="red" role="alert" my="md">
+        {t('catalogue.productError', { error: apiErrorText(product.error, t) })}
+      </Alert>
+    );
+  }
+  if (!product.data) return <DelayedLoader testId="product-loader" />;
+  const canEdit = canGlobally(role, 'editProduct');
+  return (
+    <Stack gap="md" py="md" data-testid="product-page">
+      <PageHeader
+        title={product.data.name}
+        description={product.data.description}
+        actions={
+          canEdit && (
+            <ActionIcon
+              variant="subtle"
+              size="lg"
+              aria-label={t('catalogue.editProduct', { name: product.data.name })}
+              onClick={() => setEdit((e) => ({ opened: true, formKey: e.formKey + 1 }))}
+              data-testid="product-edit"
+            >
+              <PencilIcon size={18} />
+            </ActionIcon>
+          )
+        }
+      />
+      {canEdit && (
+        <ProductModal
+          opened={edit.opened}
+          product={product.data}
+          formKey={edit.formKey}
+          onClose={() => setEdit((e) => ({ ...e, opened: false }))}
+        />
+      )}
+      <VersionsTable productKey={productKey} canManage={canGlobally(role, 'manageVersions')} />
+      <ProductTokensSection productKey={productKey} />
+    </Stack>
+  );
+}
+
+function VersionsTable({ productKey, canManage }: { productKey: string; canManage: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [offset, setOffset] = useState(0);
+  const versions = useQuery(versionsQueryOptions(productKey, { pageOffset: offset }));
+  const [modal, setModal] = useState<{ opened: boolean; versionId: number | null; formKey: number }>({
+    opened: false,
+    versionId: null,
+    formKey: 0,
+  });
+  const [publishing, setPublishing] = useState<Version | null>(null);
+  const rows = versions.data?.data ?? [];
+  const open = (version: Version | null) =>
+    setModal((m) => ({ opened: true, versionId: version?.id ?? null, formKey: m.formKey + 1 }));
+  const publish = useMutation({
+    mutationFn: (version: Version) => updateVersion(version.id, { published: true }),
+    onSuccess: async (version) => {
+      notify({ status: 'success', message: t('catalogue.publish.done', { version: version.semVer }) });
+      setPublishing(null);
+      await queryClient.invalidateQueries({ queryKey: catalogueKeys.product(productKey) });
+    },
+    onError: (error) => {
+      notify({ status: 'error', message: t('catalogue.publish.failed', { error: apiErrorText(error, t) }) });
+      setPublishing(null);
+    },
+  });
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="versions-title" data-testid="product-versions">
+      <Group justify="space-between">
+        <Title order={2} id="versions-title">
+          {t('catalogue.versions')}
+        </Title>
+        {canManage && (
+          <Button leftSection={<PlusIcon size={16} />} onClick={() => open(null)} data-testid="version-add">
+            {t('catalogue.addVersion')}
+          </Button>
+        )}
+      </Group>
+      {versions.isPending && <DelayedLoader testId="versions-loader" />}
+      {versions.isError && (
+        <Alert color="red" role="alert">
+          {t('catalogue.versionsError', { error: apiErrorText(versions.error, t) })}
+        </Alert>
+      )}
+      {versions.isSuccess && rows.length === 0 && <Text c="dimmed">{t('catalogue.noVersions')}</Text>}
+      {rows.length > 0 && (
+        <DataTable label={t('catalogue.versions')} minWidth={560} data-testid="versions-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('catalogue.columns.version')}</Table.Th>
+              <Table.Th>{t('catalogue.columns.type')}</Table.Th>
+              <Table.Th>{t('catalogue.columns.releaseDate')}</Table.Th>
+              {canManage && <Table.Th>{t('catalogue.columns.actions')}</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((version) => (
+              <Table.Tr key={version.id} data-testid="version-row" data-semver={version.semVer}>
+                <Table.Td>
+                  <Text fw={600} span>
+                    {version.semVer}
+                  </Text>{' '}
+                  <Text span size="sm" c="dimmed">
+                    {version.title}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{t(`downloads.types.${version.type}`)}</Table.Td>
+                <Table.Td>
+                  {version.releaseDate ?? (
+                    <Badge variant="light" color="gray">
+                      {t('catalogue.unpublished')}
+                    </Badge>
+                  )}
+                </Table.Td>
+                {canManage && (
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        onClick={() => open(version)}
+                        aria-label={t('catalogue.editVersion', { version: version.semVer })}
+                        data-testid="version-edit"
+                      >
+                        {t('catalogue.edit')}
+                      </Button>
+                      {!version.published && (
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          onClick={() => setPublishing(version)}
+                          aria-label={t('catalogue.publishVersion', { version: version.semVer })}
+                          data-testid="version-publish"
+                        >
+                          {t('catalogue.publish.action')}
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </DataTable>
+      )}
+      <Pagination
+        offset={offset}
+        pageLength={VERSION_PAGE_LENGTH}
+        total={versions.data?.total ?? 0}
+        onChange={setOffset}
+      />
+      {canManage && (
+        <VersionModal
+          opened={modal.opened}
+          productKey={productKey}
+          version={rows.find((v) => v.id === modal.versionId) ?? null}
+          formKey={modal.formKey}
+          onClose={() => setModal((m) => ({ ...m, opened: false }))}
+        />
+      )}
+      <Modal
+        opened={publishing !== null}
+        onClose={() => {
+          if (!publish.isPending) setPublishing(null);
+        }}
+        title={t('catalogue.publish.title')}
+        centered
+        closeButtonProps={{ 'aria-label': t('app.close') }}
+      >
+        <Stack gap="sm" data-testid="version-publish-confirm">
+          <Text size="sm">{t('catalogue.publish.confirm', { version: publishing?.semVer ?? '' })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPublishing(null)} disabled={publish.isPending}>
+              {t('catalogue.cancel')}
+            </Button>
+            <Button
+              loading={publish.isPending}
+              onClick={() => publishing && publish.mutate(publishing)}
+              data-testid="version-publish-yes"
+            >
+              {t('catalogue.publish.yes')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function ProductNotFound() {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  usePageTitle(t('catalogue.notFound.title'));
+  return (
+    <Stack align="center" py="xl" gap="md" data-testid="product-not-found">
+      <Title order={1}>{t('catalogue.notFound.title')}</Title>
+      <Text ta="center">{t('catalogue.notFound.text')}</Text>
+      <Anchor component={Link} to={localize('/products')}>
+        {t('catalogue.notFound.back')}
+      </Anchor>
+    </Stack>
+  );
+}
