@@ -194,20 +194,20 @@ export function findVersionArtifactBySemVer(db: DB, productKey: string, semVer: 
 }
 
 /**
- * The published versions of the product of the given types that have an artifact for the platform
- * (the candidates for `latest`). A product has tens of versions, not thousands: the caller orders
- * them by semantic version.
+ * The newest published version of the product of the given types that has an artifact for the
+ * platform (the secret URL's `latest`): by semantic version, through the catalogue's order columns.
  */
-export function listDownloadableVersions(
-  db: DB,
-  productKey: string,
-  types: readonly VersionType[],
-  platform: Platform,
-): Promise<VersionArtifactRow[]> {
+export function findLatestDownloadable(db: DB, productKey: string, types: readonly VersionType[], platform: Platform) {
   return versionWithArtifact(db, platform)
     .where('versions.productKey', '=', productKey)
     .where('versions.published', '=', 1)
     .where('versions.type', 'in', [...types])
     .where('artifacts.id', 'is not', null)
-    .execute();
+    .orderBy('versions.major', 'desc')
+    .orderBy('versions.minor', 'desc')
+    .orderBy('versions.patch', 'desc')
+    .orderBy('versions.preReleaseKey', 'desc')
+    .orderBy('versions.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import semver from 'semver';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { type Platform, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { allowsDownload, licenceStatus, utcToday } from '../../../common/licenceStatus';
@@ -98,11 +97,6 @@ export function secretMatches(given: string, stored: string): boolean {
   return crypto.timingSafeEqual(sha256(given), sha256(stored));
 }
 
-/** The newest of the rows by semantic version (pre-releases before their release). */
-function newest(rows: repo.VersionArtifactRow[]): repo.VersionArtifactRow | undefined {
-  return rows.filter((row) => semver.valid(row.semVer)).sort((a, b) => semver.rcompare(a.semVer, b.semVer))[0];
-}
-
 /**
  * `GET /api/get/{platform}/{productKey}/{semVer}/?secret=`: the licence whose download secret it is,
  * of that product; `latest` is the newest published version the licence allows that has an artifact
@@ -117,13 +111,11 @@ export async function authorizeSecretDownload(
   if (licence.productKey !== input.productKey) throw refused();
   const row =
     input.semVer === 'latest'
-      ? newest(
-          await repo.listDownloadableVersions(
-            ctx.db,
-            licence.productKey,
-            VISIBLE_VERSION_TYPES[licence.accessLevel],
-            input.platform,
-          ),
+      ? await repo.findLatestDownloadable(
+          ctx.db,
+          licence.productKey,
+          VISIBLE_VERSION_TYPES[licence.accessLevel],
+          input.platform,
         )
       : await repo.findVersionArtifactBySemVer(ctx.db, licence.productKey, input.semVer, input.platform);
   return grantOf(licence, row, input.platform, null);
