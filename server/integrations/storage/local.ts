@@ -17,6 +17,8 @@ import {
  * is written under `.partial/` and renamed into place once complete, so a cut or oversized upload
  * leaves nothing and readers never see half a file.
  */
+const READ_CHUNK = 1024 * 1024;
+
 export function createLocalStorage(root: string): ArtifactStorage {
   const base = path.resolve(root);
   const partialDir = path.join(base, '.partial');
@@ -62,7 +64,12 @@ export function createLocalStorage(root: string): ArtifactStorage {
       const file = pathOf(key);
       try {
         const handle = await fs.promises.open(file, 'r');
-        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+        // 1 MiB reads: a sixteenth of the system calls and stream turns of the 64 KiB default, which
+        // is what bounds a streamed download's throughput; memory stays one or two chunks per download
+        return handle.createReadStream({
+          highWaterMark: READ_CHUNK,
+          ...(range ? { start: range.start, end: range.end } : {}),
+        });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactMissingError(key);
         throw error;
