@@ -16,14 +16,21 @@ export function downloadsToDateMigration(dialect: DialectName): Migration {
         .alterTable('customer_download_days')
         .addColumn('downloads_to_date', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      // a customer's latest day at or before a given one, with its running total, from the index alone
-      await index(db, 'customer_download_days', ['product_key', 'customer_id', 'day', 'downloads_to_date']);
+      // a customer's latest day at or before a given one, with its running total, from the index
+      // alone; it replaces the index on customer_id alone, and still serves the customer's cascade
+      await db.schema.dropIndex('customer_download_days_customer_id_idx').execute();
+      await index(db, 'customer_download_days', ['customer_id', 'product_key', 'day', 'downloads_to_date']);
       // the days of a range are no longer summed per customer: the index only slowed each download
       await db.schema.dropIndex('customer_download_days_day_customer_id_downloads_idx').execute();
 
       // the customers whose downloads reach into a range (of every product: one product's use
       // (product_key, first_at)), with what the top customers group, from the index alone
       await index(db, 'customer_product_downloads', ['last_at', 'customer_id', 'first_at']);
+
+      // the customers on a product's latest version, counted from the index alone; it replaces the
+      // index on last_version_id alone, and still serves the version's "set null"
+      await db.schema.dropIndex('customer_product_downloads_last_version_id_idx').execute();
+      await index(db, 'customer_product_downloads', ['last_version_id', 'product_key']);
 
       await createTable(db, 'customerDownloadsToDate', (t) => {
         const table = t
@@ -39,7 +46,10 @@ export function downloadsToDateMigration(dialect: DialectName): Migration {
     async down(db: Kysely<any>) {
       await db.schema.dropTable('customer_downloads_to_date').ifExists().execute();
       await db.schema.dropIndex('customer_product_downloads_last_at_customer_id_first_at_idx').execute();
-      await db.schema.dropIndex('customer_download_days_product_key_customer_id_day_downloads_to_date_idx').execute();
+      await db.schema.dropIndex('customer_product_downloads_last_version_id_product_key_idx').execute();
+      await index(db, 'customer_product_downloads', ['last_version_id']);
+      await db.schema.dropIndex('customer_download_days_customer_id_product_key_day_downloads_to_date_idx').execute();
+      await index(db, 'customer_download_days', ['customer_id']);
       await index(db, 'customer_download_days', ['day', 'customer_id', 'downloads']);
       await db.schema.alterTable('customer_download_days').dropColumn('downloads_to_date').execute();
     },

@@ -119,18 +119,31 @@ export async function recentFirstDownloads(db: DB, range: Range, limit: number) 
     .execute();
 }
 
-/** Per product: the customers who downloaded it, and those whose latest download was one of `latestIds`. */
+/**
+ * Per product: the customers who downloaded it, and those whose latest download was one of
+ * `latestIds`. Two counts, each from an index alone ((product_key, first_at) and, from migration
+ * 014, (last_version_id, product_key)), rather than every row of the table.
+ */
 export async function customersOnVersions(db: DB, productKey: string | null, latestIds: number[]) {
-  const onLatest =
-    latestIds.length > 0
-      ? sql<number>`sum(case when ${sql.ref('lastVersionId')} in (${sql.join(latestIds)}) then 1 else 0 end)`
-      : sql<number>`0`;
-  return db
-    .selectFrom('customerProductDownloads')
-    .select((eb) => ['productKey', eb.fn.countAll<number>().as('customers'), onLatest.as('onLatest')])
-    .$if(productKey !== null, (q) => q.where('productKey', '=', productKey!))
-    .groupBy('productKey')
-    .execute();
+  const [customers, onLatest] = await Promise.all([
+    db
+      .selectFrom('customerProductDownloads')
+      .select((eb) => ['productKey', eb.fn.countAll<number>().as('customers')])
+      .$if(productKey !== null, (q) => q.where('productKey', '=', productKey!))
+      .groupBy('productKey')
+      .execute(),
+    latestIds.length === 0
+      ? []
+      : db
+          .selectFrom('customerProductDownloads')
+          .select((eb) => ['productKey', eb.fn.countAll<number>().as('onLatest')])
+          .where('lastVersionId', 'in', latestIds)
+          .$if(productKey !== null, (q) => q.where('productKey', '=', productKey!))
+          .groupBy('productKey')
+          .execute(),
+  ]);
+  const on = new Map(onLatest.map((r) => [r.productKey, Number(r.onLatest)]));
+  return customers.map((r) => ({ ...r, onLatest: on.get(r.productKey) ?? 0 }));
 }
 
 export async function productNames(db: DB) {
