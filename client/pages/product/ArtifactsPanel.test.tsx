@@ -155,7 +155,7 @@ describe('ArtifactsPanel', () => {
     FakeXhr.last!.answer(409, {
       error: { code: 'version_published', message: "A published version's artifacts cannot be changed" },
     });
-    const message = "The artifact could not be uploaded: A published version's artifacts cannot be changed.";
+    const message = 'The artifact could not be uploaded: the version is published: its artifacts can no longer change.';
     expect((await within(row).findByRole('alert')).textContent).toBe(message);
     expect(lastNotification()).toMatchObject({ status: 'error', message });
     expect(onChanged).not.toHaveBeenCalled();

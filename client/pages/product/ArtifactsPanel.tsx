@@ -2,6 +2,7 @@ import { Button, FileButton, Group, Progress, Stack, Table, Text, Title } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Artifact, Version } from '../../../common/api/catalogue';
+import { ERROR_CODES } from '../../../common/api/errors';
 import { PLATFORMS, type Platform } from '../../../common/domain';
 import { canGlobally } from '../../../common/permissions';
 import { uploadArtifact } from '../../api/artifacts';
@@ -52,8 +53,13 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
       notify({ status: 'success', message: t('artifacts.uploaded', { file: file.name }) });
       onChanged();
     } catch (error) {
+      // the API's texts of these two speak of requests and version fields, not of a file
       const reason =
-        error instanceof ApiError && error.status === 413 ? t('artifacts.tooLarge') : apiErrorText(error, t);
+        error instanceof ApiError && error.status === 413
+          ? t('artifacts.tooLarge')
+          : error instanceof ApiError && error.code === ERROR_CODES.versionPublished
+            ? t('artifacts.published')
+            : apiErrorText(error, t);
       const message = t('artifacts.uploadFailed', { error: reason });
       set(platform, { progress: null, error: message });
       notify({ status: 'error', message });
