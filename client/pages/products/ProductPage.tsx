@@ -104,11 +104,9 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
     },
   });
   return (
-    <Stack gap="sm" component="section" aria-labelledby="versions-title" data-testid="product-versions">
+    <Stack gap="sm" data-testid="product-versions">
       <Group justify="space-between">
-        <Title order={2} id="versions-title">
-          {t('catalogue.versions')}
-        </Title>
+        <Title order={2}>{t('catalogue.versions')}</Title>
         {canManage && (
           <Button leftSection={<PlusIcon size={16} />} onClick={() => open(null)} data-testid="version-add">
             {t('catalogue.addVersion')}
