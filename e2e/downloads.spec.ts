@@ -37,7 +37,7 @@ async function ok<T>(answer: Awaited<ReturnType<APIRequestContext['get']>>, stat
 /**
  * A product of the journey's own, licensed stable to Acme Analytics (whose demo technical contact
  * downloads) and beta to Globex Logistics (whose demo project manager sees the beta), with a published
- * beta version that has an artifact.
+ * beta version that has an artifact. The stable release is the product manager's, through the pages.
  */
 async function prepare(): Promise<World> {
   const suffix = `${Date.now().toString(36)}`;
@@ -99,9 +99,7 @@ async function prepare(): Promise<World> {
     const bytes = crypto.randomBytes(3 * 1024 * 1024 + 17);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-downloads-')), name);
     fs.writeFileSync(file, bytes);
-    const world = { product, acme, globex, beta, file: { path: file, name, bytes } };
-    await releaseThroughTheApi(manager, world);
-    return world;
+    return { product, acme, globex, beta, file: { path: file, name, bytes } };
   } finally {
     await admin.dispose();
     await manager.dispose();
@@ -127,6 +125,12 @@ test.describe.serial('downloads', () => {
 
   test.beforeAll(async () => {
     world = await prepare();
+  });
+
+  test('a product manager creates a version, uploads its artifact with progress, and publishes it', async ({
+    page,
+  }) => {
+    await releaseThroughTheUi(page, world);
   });
 
   test('a technical contact with a stable licence downloads the version and copies its URL; the beta stays hidden', async ({
@@ -212,21 +216,61 @@ test.describe.serial('downloads', () => {
   });
 });
 
-/** The product manager's release of 1.0.0: created, its Linux build uploaded, published. */
-async function releaseThroughTheApi(manager: APIRequestContext, world: World) {
-  const version = await ok<Version>(
-    await manager.post(`/api/products/${world.product.key}/versions`, {
-      data: { title: 'First release', type: 'stable', semVer: '1.0.0', description: 'The **first** release' },
-    }),
-    201,
-  );
-  const artifact = await ok<{ sha256: string; size: number }>(
-    await manager.put(`/api/versions/${version.id}/artifacts/linux`, {
-      params: { fileName: world.file.name },
-      data: world.file.bytes,
-      headers: { 'content-type': 'application/octet-stream' },
-    }),
-  );
-  expect(artifact).toMatchObject({ sha256: sha256(world.file.bytes), size: world.file.bytes.length });
-  await ok(await manager.patch(`/api/versions/${version.id}`, { data: { published: true } }));
+/**
+ * The product manager's release of 1.0.0 through the product page: the version created in its modal,
+ * its Linux build uploaded from the modal's artifacts panel with a progress bar (the upload is slowed
+ * so the bar can be seen moving), then published after the confirmation.
+ */
+async function releaseThroughTheUi(page: Page, world: World) {
+  const t = await textsOf('en');
+  await signInThroughApi(page, demoAccount('productManager'));
+  await page.goto(`/en/products/${world.product.key}`);
+  await page.getByRole('button', { name: t('catalogue.addVersion') }).click();
+  const create = page.getByRole('dialog', { name: t('catalogue.versionModal.createTitle') });
+  await create.getByLabel(t('catalogue.fields.title')).fill('First release');
+  await expect(create.getByLabel(t('catalogue.fields.type'))).toHaveValue('stable');
+  await create.getByLabel(t('catalogue.fields.semVer')).fill('1.0.0');
+  await create.getByLabel(t('catalogue.fields.versionDescription')).fill('The **first** release');
+  await create.getByRole('button', { name: t('catalogue.versionModal.create') }).click();
+  await expect(create).toHaveCount(0);
+  const row = page.locator('[data-testid="version-row"][data-semver="1.0.0"]');
+  await expect(row).toContainText(t('catalogue.unpublished'));
+
+  await row.getByRole('button', { name: t('catalogue.editVersion', { version: '1.0.0' }) }).click();
+  const edit = page.getByRole('dialog', { name: t('catalogue.versionModal.editTitle', { version: '1.0.0' }) });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 1024 * 1024,
+  });
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    edit.getByRole('button', { name: t('artifacts.uploadLabel', { platform: 'Linux' }) }).click(),
+  ]);
+  await chooser.setFiles(world.file.path);
+  const progress = edit.getByRole('progressbar', { name: t('artifacts.progressLabel', { platform: 'Linux' }) });
+  await expect(progress).toBeVisible();
+  await expect
+    .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  await expect(
+    page.getByTestId('notification-success').filter({ hasText: t('artifacts.uploaded', { file: world.file.name }) }),
+  ).toBeVisible({ timeout: 30_000 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await expect(edit.getByTestId('artifact-linux')).toContainText(world.file.name);
+  await page.keyboard.press('Escape');
+  await expect(edit).toHaveCount(0);
+
+  await row.getByRole('button', { name: t('catalogue.publishVersion', { version: '1.0.0' }) }).click();
+  const confirm = page.getByRole('dialog', { name: t('catalogue.publish.title') });
+  await confirm.getByRole('button', { name: t('catalogue.publish.yes') }).click();
+  await expect(row).toContainText(utcToday());
+  await expect(row.getByRole('button', { name: t('catalogue.publishVersion', { version: '1.0.0' }) })).toHaveCount(0);
 }
