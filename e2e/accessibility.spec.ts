@@ -55,8 +55,9 @@ const STAFF_SCREENS: readonly Screen[] = [
   { path: '/settings', ready: (page) => page.getByTestId('settings-profile') },
   { path: '/about', ready: (page) => page.getByTestId('about-contact') },
   { path: '/customers', ready: (page) => page.getByTestId('customer-card').first() },
-  { path: '/products' },
-  { path: '/products/demo-product' },
+  { path: '/products', ready: (page) => page.getByTestId('product-item') },
+  { path: '/products/graph-server', ready: (page) => page.getByTestId('version-row') },
+  { path: '/products/no-such-product', ready: (page) => page.getByTestId('product-not-found') },
   { path: '/no-such-page', ready: (page) => page.getByTestId('not-found-page') },
 ];
 
