@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import type { Version } from '../common/api/catalogue';
 import type { Locale } from '../common/roles';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
-import { expectNoViolations, scan, signInThroughApi } from './helpers/axe';
+import { expectNoViolations, resize, scan, signInThroughApi, VIEWPORTS } from './helpers/axe';
 import { demoAccount } from './helpers/demo';
 import { textsOf } from './helpers/texts';
 
@@ -109,7 +109,23 @@ for (const locale of ['en', 'fr'] as const) {
       .getByTestId('version-row')
       .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.semver));
     expect(order).toEqual(['1.10.0', '1.9.0']);
-    expectNoViolations(await scan(managerPage, `product page ${locale}`));
+    // at every width down to a phone's 390 px, the page and the version modal stay usable
+    for (const viewport of VIEWPORTS) {
+      await resize(managerPage, viewport);
+      expectNoViolations(await scan(managerPage, `product page ${locale} ${viewport.name}`));
+      const overflow = await managerPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `horizontal overflow at ${viewport.name}`).toBeLessThanOrEqual(0);
+    }
+    await rowOf(managerPage, '1.10.0').getByTestId('version-edit').focus();
+    await managerPage.keyboard.press('Enter');
+    const keyboardDialog = managerPage.getByRole('dialog', {
+      name: t('catalogue.versionModal.editTitle', { version: '1.10.0' }),
+    });
+    await expect(keyboardDialog.getByLabel(t('catalogue.fields.title'))).toBeFocused();
+    expectNoViolations(await scan(managerPage, `version modal ${locale} phone`));
+    await managerPage.keyboard.press('Escape');
+    await expect(keyboardDialog).toBeHidden();
+    await expect(rowOf(managerPage, '1.10.0').getByTestId('version-edit')).toBeFocused();
     await managerContext.close();
   });
 }
