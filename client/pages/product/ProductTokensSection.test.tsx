@@ -71,7 +71,7 @@ describe('ProductTokensSection', () => {
     expect(api.calls('POST /api/products/server/tokens')[0].body).toEqual({ name: 'CI' });
     const command = screen.getByTestId('product-token-curl').textContent ?? '';
     expect(command).toContain(`-H "Authorization: Bearer ${TOKEN}"`);
-    expect(command).toMatch(/^curl --fail-with-body -T <file> .*\/api\/versions\/<version id>\/artifacts\/linux"$/);
+    expect(command).toMatch(/^curl --fail-with-body -T "\$FILE" .*\/api\/versions\/\$VERSION_ID\/artifacts\/linux"$/);
 
     fireEvent.click(screen.getByRole('button', { name: 'Copy the token' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(TOKEN));

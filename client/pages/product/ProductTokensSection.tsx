@@ -73,7 +73,7 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
     }
   }
 
-  const command = created ? curlCommand(window.location.origin, created.token, '<version id>', 'linux', '<file>') : '';
+  const command = created ? curlCommand(window.location.origin, created.token, '$VERSION_ID', 'linux', '"$FILE"') : '';
 
   return (
     <Stack gap="xs" data-testid="product-tokens">
