@@ -40,16 +40,26 @@ export async function seedDownloads(
       ? `to_char((now() at time zone 'utc') - (s.i % ${DAYS}) * interval '1 day' - (s.i % 86399) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
       : `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (s.i % ${DAYS}) || ' days', '-' || (s.i % 86399) || ' seconds')`,
   );
+  // The licences numbered in customer order: licence ids follow the order the seed's cross join
+  // produced, which differs between the databases (on PostgreSQL the first 20k ids span 10k
+  // customers), so the downloading customers are the first 2000 on both.
+  await sql`create temp table bench_licences (n integer primary key, id integer not null, product_key text not null)`.execute(
+    db,
+  );
+  await sql`
+    insert into bench_licences (n, id, product_key)
+    select row_number() over (order by customer_id, id) - 1, id, product_key from licences`.execute(db);
   await sql`
     insert into downloads (licence_id, version_id, artifact_id, user_id, ip, platform, created_at)
     select l.id, v.id, null, null, null,
            case s.i % 6 when 0 then 'windows' when 1 then 'linux' when 2 then 'osx' when 3 then 'docker' when 4 then 'npm' else 'linux' end,
            ${createdAt}
     from ${series(customers * DOWNLOADS_PER_CUSTOMER)}
-    join licences l on l.id = 1 + (${i} * 7919) % ${sql.lit(licences)}
+    join bench_licences l on l.n = (${i} * 7919) % ${sql.lit(licences)}
     join versions v on v.product_key = l.product_key and v.sem_ver = '1.' || ((s.i / 7) % ${sql.lit(VERSIONS_PER_PRODUCT)}) || '.0'`.execute(
     db,
   );
+  await sql`drop table bench_licences`.execute(db);
   await backfillDownloadAnalytics(db);
   await backfillDownloadsToDate(db);
 }
