@@ -3,15 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, type AccessLevel, VERSION_TYPES, type VersionType } from '../../../common/domain';
 import { addDays, utcToday } from '../../../common/licenceStatus';
 import {
+  addMembership,
   createCustomer,
   createLicence,
   createProduct,
   createVersion,
+  createUser,
   createVersionWithFiles,
   signedIn,
 } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
-import { settleDownloadRecords } from './service';
+import { updateFlags } from '../notification-settings/repo';
+import { DOWNLOAD_MESSAGE, FIRST_DOWNLOAD_MESSAGE, settleDownloadRecords } from './service';
 
 /**
  * GET /api/download/{platform}: who may download what (access level x version type, unpublished,
@@ -280,6 +283,40 @@ describe('records', () => {
 
     const shown = await get(admin, `/api/licenses/${licence.id}`);
     expect(shown.json().latestDownload).toBe(rows[1].createdAt);
+  });
+
+  it('notifies the members who asked: every download, or the first of the product', async () => {
+    const { ctx } = t.app;
+    const product = await createProduct(ctx.db, { name: 'Notified Product' });
+    const buyer = await createCustomer(ctx.db);
+    await createLicence(ctx.db, buyer.id, product.key);
+    const version = await createVersionWithFiles(ctx, product.key, { semVer: '5.0.0', files: { linux: { bytes } } });
+    const member = async (flags: { notifyProductDownload: boolean; notifyFirstProductDownload: boolean }) => {
+      const user = await createUser(ctx.db, { type: 'client' });
+      const membership = await addMembership(ctx.db, user.id, buyer.id, 'technicalContact');
+      await updateFlags(ctx.db, membership.id, flags);
+      return user.id;
+    };
+    const everyDownload = await member({ notifyProductDownload: true, notifyFirstProductDownload: false });
+    const firstOnly = await member({ notifyProductDownload: false, notifyFirstProductDownload: true });
+    const neither = await member({ notifyProductDownload: false, notifyFirstProductDownload: false });
+    const notificationsOf = (userId: number) =>
+      ctx.db.selectFrom('notifications').selectAll().where('userId', '=', userId).orderBy('id').execute();
+
+    for (let i = 0; i < 2; i++) {
+      expect((await get(admin, downloadUrl(buyer.id, version.id))).statusCode).toBe(200);
+      await settleDownloadRecords(ctx);
+    }
+    const every = await notificationsOf(everyDownload);
+    expect(every.map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE, DOWNLOAD_MESSAGE]);
+    expect(JSON.parse(every[1].params)).toEqual({
+      productKey: product.key,
+      productName: 'Notified Product',
+      semVer: '5.0.0',
+      platform: 'linux',
+    });
+    expect((await notificationsOf(firstOnly)).map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE]);
+    expect(await notificationsOf(neither)).toEqual([]);
   });
 
   it('still serves the file when the record cannot be written, and says so in the log', async () => {

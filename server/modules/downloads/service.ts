@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { insertAuditEntry } from '../audit/repo';
+import { insertNotification } from '../notifications/repo';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
 import { LICENCE_EXPIRED } from '../licensing/licence-file';
 import * as repo from './repo';
@@ -20,6 +21,10 @@ import type { ArtifactToSend } from './serve';
  */
 
 export const DOWNLOAD_NOT_FOUND = 'This download does not exist';
+
+/** Notification message keys (rendered in the reader's language when listed, as notification.newVersion). */
+export const DOWNLOAD_MESSAGE = 'notification.productDownload';
+export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload';
 
 /** What a served download is recorded with. */
 export interface DownloadGrant {
@@ -126,7 +131,9 @@ const pending = new WeakMap<AppContext, Set<Promise<void>>>();
 
 /**
  * Records a served download: its downloads row (through recordDownload, which keeps the analytics'
- * figures) and the customer's audit entry, which moves the licence's latest download. Not awaited by
+ * figures), the customer's audit entry, which moves the licence's latest download, and the
+ * notifications of the members who asked for every download (notifyProductDownload) or the first
+ * of a product (notifyFirstProductDownload: one notification each, whichever they asked for). Not awaited by
  * the transfer; a failure is logged and the download goes on.
  */
 export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: string): void {
@@ -134,6 +141,7 @@ export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: 
   const write = ctx.db
     .transaction()
     .execute(async (trx) => {
+      const first = !(await repo.hasDownloadedProduct(trx, licence.customerId, licence.productKey));
       await repo.recordDownload(trx, {
         licenceId: licence.id,
         versionId: version.id,
@@ -156,6 +164,19 @@ export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: 
           ...(user ? {} : { anonymousDownload: true }),
         },
       });
+      const params = {
+        productKey: licence.productKey,
+        productName: licence.productName,
+        semVer: version.semVer,
+        platform: artifact.platform,
+      };
+      for (const userId of await repo.downloadRecipients(trx, licence.customerId, first)) {
+        await insertNotification(trx, {
+          userId,
+          messageKey: first ? FIRST_DOWNLOAD_MESSAGE : DOWNLOAD_MESSAGE,
+          params,
+        });
+      }
     })
     .catch((error: unknown) => {
       ctx.log.error({ err: error, licenceId: licence.id, artifactId: artifact.id }, 'a download was not recorded');
