@@ -4,7 +4,7 @@ import type { Licence } from '../../../../common/api/licences';
 import { allowsDownload } from '../../../../common/licenceStatus';
 import { licenceFileUrl } from '../../../api/licences';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../members/MembersTable';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 import { productLabel } from './productLabel';
 
 /**

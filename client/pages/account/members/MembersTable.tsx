@@ -15,21 +15,13 @@ import {
 } from '../../../api/members';
 import { useCustomerAccess } from '../../../app/customerAccess';
 import { useProfile } from '../../../app/session';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { apiErrorText } from '../../../components/forms';
 import { PencilIcon, PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
 import { MembersModal } from './MembersModal';
-
-export const CLIPBOARD_NOT_AVAILABLE = 'Clipboard not available';
-
-/** Spec 5: copying rejects with "Clipboard not available" where the browser offers no clipboard. */
-export async function copyToClipboard(text: string): Promise<void> {
-  const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
-  if (!clipboard?.writeText) throw new Error(CLIPBOARD_NOT_AVAILABLE);
-  await clipboard.writeText(text);
-}
 
 const STATUS_COLORS = { enabled: 'teal', disabled: 'gray', pending: 'blue', expired: 'orange' } as const;
 

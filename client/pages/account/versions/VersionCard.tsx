@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Version } from '../../../../common/api/catalogue';
 import type { VersionType } from '../../../../common/domain';
 import { useLocale } from '../../../app/locale';
+import { fileSize } from '../../../components/fileSize';
 import type { useArtifactDownload } from './useArtifactDownload';
 import './versions.css';
 
@@ -13,22 +14,6 @@ const TYPE_COLOURS: Record<VersionType, string> = {
   beta: 'orange',
   alpha: 'red',
 };
-
-function fileSize(bytes: number, locale: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit: units[unit],
-    unitDisplay: 'short',
-    maximumFractionDigits: unit === 0 ? 0 : 1,
-  }).format(value);
-}
 
 export interface VersionCardProps {
   version: Version;

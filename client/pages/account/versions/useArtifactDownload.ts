@@ -6,7 +6,7 @@ import type { Platform } from '../../../../common/domain';
 import { allowsDownload } from '../../../../common/licenceStatus';
 import { browser, checkDownload, downloadUrl } from '../../../api/downloads';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../members/MembersTable';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 
 /** Spec 4 "Download": how long an artifact stays marked loading after its check answered. */
 export const LOADING_RESET_MS = 1000;
