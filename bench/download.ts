@@ -280,7 +280,8 @@ async function download(url: string, clients: number): Promise<number> {
           const curl = spawn('curl', ['-sS', '-fL', '-o', '/dev/null', '-w', '%{size_download}', url]);
           let out = '';
           curl.stdout.on('data', (chunk) => (out += chunk));
-          curl.on('exit', (code) =>
+          // 'close', not 'exit': the output may still be on its way when the process exits
+          curl.on('close', (code) =>
             code === 0 ? resolve(Number(out)) : reject(new Error(`curl ${url}: exit ${code}`)),
           );
         }),
@@ -399,37 +400,44 @@ async function main() {
 
     const rows: Row[] = [];
     for (const clients of CLIENTS) {
-      const reference = await download(targets[0].url, clients);
-      rows.push({
+      // nginx is measured right before each portal mode (its row shows the mean), so a drift of the
+      // machine weighs on both sides of a ratio
+      const references: number[] = [];
+      const nginxRow: Row = {
         server: targets[0].server,
         clients,
-        mbPerSecond: reference,
+        mbPerSecond: 0,
         ratio: 1,
         peakMb: null,
         p99Idle: null,
         p99During: null,
         p99Logins: null,
-      });
+      };
+      rows.push(nginxRow);
       for (const target of targets.slice(1)) {
         const portal = target.portal!;
+        const reference = await download(targets[0].url, clients);
+        references.push(reference);
+        nginxRow.mbPerSecond = references.reduce((a, b) => a + b, 0) / references.length;
         const cookie = cookies.get(portal.port)!;
         const p99Idle = await apiP99(portal.port, cookie);
         const idleMb = rssMb(portal.process.pid);
-        const { result, peakMb } = await peakRss(portal.process.pid, async () => {
-          const transfer = download(target.url, clients);
-          transfer.catch(() => {}); // awaited below; observed now so a failure cannot end the process unhandled
-          const p99During = await apiP99(portal.port, cookie, transfer);
-          const mbPerSecond = await transfer;
-          let stopped = false;
-          const logins = loginLoad(portal.port, fixture.email, () => stopped);
-          const second = download(target.url, clients);
-          second.catch(() => {});
-          const p99Logins = await apiP99(portal.port, cookie, second);
-          await second;
-          stopped = true;
-          await logins;
-          return { mbPerSecond, p99During, p99Logins };
-        });
+        // throughput and memory of the downloads alone (the API sampler would take CPU from them)
+        const { result: mbPerSecond, peakMb } = await peakRss(portal.process.pid, () => download(target.url, clients));
+        // then the same downloads again with the API sampled, and again with 8 logins running too
+        const transfer = download(target.url, clients);
+        transfer.catch(() => {}); // awaited below; observed now so a failure cannot end the process unhandled
+        const p99During = await apiP99(portal.port, cookie, transfer);
+        await transfer;
+        let stopped = false;
+        const logins = loginLoad(portal.port, fixture.email, () => stopped);
+        const second = download(target.url, clients);
+        second.catch(() => {});
+        const p99Logins = await apiP99(portal.port, cookie, second);
+        await second;
+        stopped = true;
+        await logins;
+        const result = { mbPerSecond, p99During, p99Logins };
         rows.push({
           server: target.server,
           clients,
