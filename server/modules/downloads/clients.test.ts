@@ -1,6 +1,7 @@
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +24,40 @@ let secret: string;
 const big = crypto.randomBytes(6 * 1024 * 1024 + 123);
 const sha = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 const has = (binary: string) => spawnSync(binary, ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * A TCP link to the portal that carries the answer's first `bytes` bytes, then breaks both ends: an
+ * interrupted download, the same on a busy machine as on an idle one.
+ */
+async function breakingLink(portalPort: string, bytes: number): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(portalPort), '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let carried = 0;
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      const room = bytes - carried;
+      if (room > 0) client.write(chunk.subarray(0, room));
+      carried += chunk.length;
+      if (carried >= bytes) {
+        upstream.destroy();
+        client.destroy();
+      }
+    });
+    for (const socket of [client, upstream]) socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** A tiny npm package, packed by the real `npm pack`. */
 function packTinyPackage(): Buffer {
@@ -102,15 +137,14 @@ describe.skipIf(!has('curl'))('curl', () => {
   it('curl -C - resumes an interrupted download to the same bytes', async () => {
     const dir = folder('curl-resume');
     const target = path.join(dir, 'part.tar.gz');
-    // the first transfer is slow and cut midway
-    const first: ChildProcess = spawn('curl', ['-fsSL', '--limit-rate', '100K', '-o', target, url('linux')]);
-    const exited = new Promise((resolve) => first.once('exit', resolve));
-    for (let i = 0; i < 100; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      if (fs.existsSync(target) && fs.statSync(target).size > 0) break;
+    // the first transfer goes through a link that breaks after about a megabyte, as a network would
+    const { port, close } = await breakingLink(new URL(base).port, 1_000_000);
+    try {
+      const cut = url('linux').replace(base, `http://127.0.0.1:${port}`);
+      await expect(run('curl', ['-fsSL', '-o', target, cut])).rejects.toMatchObject({ code: 18 });
+    } finally {
+      await close();
     }
-    first.kill('SIGKILL');
-    await exited;
     const partial = fs.statSync(target).size;
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(big.length);
