@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { ProductTokensSection } from '../product/ProductTokensSection';
 import { ProductModal } from './ProductModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { VersionModal } from './VersionModal';
 import '../account/versions/versions.css';
 
@@ -195,31 +196,18 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
           onClose={() => setModal((m) => ({ ...m, opened: false }))}
         />
       )}
-      <Modal
+      <ConfirmModal
         opened={publishing !== null}
-        onClose={() => {
-          if (!publish.isPending) setPublishing(null);
-        }}
         title={t('catalogue.publish.title')}
-        centered
-        closeButtonProps={{ 'aria-label': t('app.close') }}
-      >
-        <Stack gap="sm" data-testid="version-publish-confirm">
-          <Text size="sm">{t('catalogue.publish.confirm', { version: publishing?.semVer ?? '' })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setPublishing(null)} disabled={publish.isPending}>
-              {t('catalogue.cancel')}
-            </Button>
-            <Button
-              loading={publish.isPending}
-              onClick={() => publishing && publish.mutate(publishing)}
-              data-testid="version-publish-yes"
-            >
-              {t('catalogue.publish.yes')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('catalogue.publish.confirm', { version: publishing?.semVer ?? '' })}
+        cancelLabel={t('catalogue.cancel')}
+        confirmLabel={t('catalogue.publish.yes')}
+        pending={publish.isPending}
+        testId="version-publish-confirm"
+        confirmTestId="version-publish-yes"
+        onCancel={() => setPublishing(null)}
+        onConfirm={() => publishing && publish.mutate(publishing)}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import {
 import { useCustomerAccess } from '../../../app/customerAccess';
 import { useProfile } from '../../../app/session';
 import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { apiErrorText } from '../../../components/forms';
@@ -202,32 +203,19 @@ export function MembersTable({ customerId }: { customerId: number }) {
         formKey={modal.formKey}
         onClose={() => setModal((m) => ({ ...m, opened: false }))}
       />
-      <Modal
+      <ConfirmModal
         opened={cancelling !== null}
-        onClose={() => {
-          if (!cancel.isPending) setCancelling(null);
-        }}
         title={t('members.cancelTitle')}
-        centered
-        closeButtonProps={{ 'aria-label': t('app.close') }}
-      >
-        <Stack gap="sm" data-testid="invitation-cancel-confirm">
-          <Text size="sm">{t('members.cancelConfirm', { email: cancelling?.invitedEmail ?? '' })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setCancelling(null)} disabled={cancel.isPending}>
-              {t('members.keep')}
-            </Button>
-            <Button
-              color="red"
-              loading={cancel.isPending}
-              onClick={() => cancelling && cancel.mutate(cancelling)}
-              data-testid="invitation-cancel-yes"
-            >
-              {t('members.cancelYes')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('members.cancelConfirm', { email: cancelling?.invitedEmail ?? '' })}
+        cancelLabel={t('members.keep')}
+        confirmLabel={t('members.cancelYes')}
+        confirmColor="red"
+        pending={cancel.isPending}
+        testId="invitation-cancel-confirm"
+        confirmTestId="invitation-cancel-yes"
+        onCancel={() => setCancelling(null)}
+        onConfirm={() => cancelling && cancel.mutate(cancelling)}
+      />
     </Stack>
   );
 }

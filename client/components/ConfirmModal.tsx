@@ -1,0 +1,50 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export interface ConfirmModalProps {
+  opened: boolean;
+  title: string;
+  message: string;
+  cancelLabel: string;
+  confirmLabel: string;
+  /** while the confirmed action runs, the modal stays open and its buttons wait */
+  pending: boolean;
+  confirmColor?: string;
+  testId: string;
+  confirmTestId: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+/** A question before an action that cannot be undone (cancel an invitation, publish a version). */
+export function ConfirmModal(props: ConfirmModalProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={() => {
+        if (!props.pending) props.onCancel();
+      }}
+      title={props.title}
+      centered
+      closeButtonProps={{ 'aria-label': t('app.close') }}
+    >
+      <Stack gap="sm" data-testid={props.testId}>
+        <Text size="sm">{props.message}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onCancel} disabled={props.pending}>
+            {props.cancelLabel}
+          </Button>
+          <Button
+            color={props.confirmColor}
+            loading={props.pending}
+            onClick={props.onConfirm}
+            data-testid={props.confirmTestId}
+          >
+            {props.confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
