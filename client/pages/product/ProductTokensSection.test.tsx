@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProductToken } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
-import { fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { ProductTokensSection } from './ProductTokensSection';
 
@@ -97,6 +97,9 @@ describe('ProductTokensSection', () => {
     const rows = await screen.findAllByTestId('product-token-row');
     fireEvent.click(within(rows[1]).getByRole('button', { name: 'Revoke the token Release pipeline' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke the API token' });
+    expect(within(dialog).getByTestId('product-token-revoke-confirm').textContent).toContain(
+      'Revoke "Release pipeline"? Uploads with it will be refused from now on.',
+    );
     expect(api.calls('DELETE /api/products/server/tokens/1')).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(api.calls('DELETE /api/products/server/tokens/1')).toHaveLength(1));
@@ -105,5 +108,37 @@ describe('ProductTokensSection', () => {
       status: 'success',
       message: 'The token "Release pipeline" was revoked.',
     });
+  });
+
+  it('keeps a token when the revocation is cancelled', async () => {
+    const api = open();
+    const rows = await screen.findAllByTestId('product-token-row');
+    fireEvent.click(within(rows[0]).getByRole('button', { name: 'Revoke the token Nightly' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke the API token' });
+    expect(within(dialog).getByTestId('product-token-revoke-confirm').textContent).toContain('Revoke "Nightly"?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Revoke the API token' })).toBeNull());
+    expect(api.requests.filter((request) => request.method === 'DELETE')).toHaveLength(0);
+    expect(screen.getAllByTestId('product-token-row')).toHaveLength(2);
+  });
+
+  it('says why a token could not be revoked', async () => {
+    const api = fakeApi({
+      'GET /api/products/server/tokens': () => ({ status: 200, body: { data: tokens } }),
+      'DELETE /api/products/server/tokens/2': () => apiError(403, 'forbidden', 'Forbidden'),
+    });
+    renderPage(<ProductTokensSection productKey="server" />);
+    const rows = await screen.findAllByTestId('product-token-row');
+    fireEvent.click(within(rows[0]).getByRole('button', { name: 'Revoke the token Nightly' }));
+    fireEvent.click(await screen.findByTestId('product-token-revoke-yes'));
+    await waitFor(() => expect(api.calls('DELETE /api/products/server/tokens/2')).toHaveLength(1));
+    await waitFor(() =>
+      expect(notificationStore.getSnapshot()[0]).toMatchObject({
+        status: 'error',
+        message: 'The token could not be revoked: You are not allowed to do this.',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Revoke the API token' })).toBeNull());
+    expect(screen.getAllByTestId('product-token-row')).toHaveLength(2);
   });
 });

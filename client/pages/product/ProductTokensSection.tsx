@@ -11,6 +11,7 @@ import {
   revokeProductToken,
   tokenKeys,
 } from '../../api/artifacts';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { copyToClipboard } from '../../components/copyToClipboard';
 import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';
@@ -202,26 +203,19 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         )}
       </Modal>
 
-      <Modal
+      <ConfirmModal
         opened={revoking !== null}
-        onClose={() => !revoke.isPending && setRevoking(null)}
         title={t('productTokens.revokeTitle')}
-        centered
-      >
-        {revoking && (
-          <Stack>
-            <Text>{t('productTokens.revokeConfirm', { name: revoking.name })}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRevoking(null)} disabled={revoke.isPending}>
-                {t('productTokens.cancel')}
-              </Button>
-              <Button color="red" loading={revoke.isPending} onClick={() => revoke.mutate(revoking)}>
-                {t('productTokens.revoke')}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+        message={revoking ? t('productTokens.revokeConfirm', { name: revoking.name }) : ''}
+        cancelLabel={t('productTokens.cancel')}
+        confirmLabel={t('productTokens.revoke')}
+        confirmColor="red"
+        pending={revoke.isPending}
+        testId="product-token-revoke-confirm"
+        confirmTestId="product-token-revoke-yes"
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+      />
     </Stack>
   );
 }
