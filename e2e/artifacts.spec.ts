@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { signInThroughApi } from './helpers/axe';
+import { pageWidth } from './helpers/session';
 import { demoAccount } from './helpers/demo';
 import { textsOf } from './helpers/texts';
 
@@ -48,6 +49,46 @@ test('a product manager uploads an artifact from the version modal; a token made
   );
   await expect(linux).toContainText('tool-1.0.0-linux.tar.gz');
   await expect(linux).toContainText(crypto.createHash('sha256').update(content).digest('hex').slice(0, 12));
+
+  // a second platform, uploaded then removed, on a phone's width and with the keyboard
+  await page.setViewportSize({ width: 390, height: 844 });
+  const osx = dialog.getByTestId('artifact-osx');
+  await osx.locator('input[type="file"]').setInputFiles({
+    name: 'tool-1.0.0.dmg',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('macOS build'),
+  });
+  await expect(osx).toContainText('tool-1.0.0.dmg');
+  const remove = osx.getByRole('button', {
+    name: t('artifacts.removeLabel', { file: 'tool-1.0.0.dmg', platform: 'macOS' }),
+  });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: t('artifacts.removeTitle') });
+  await expect(confirm).toContainText(
+    t('artifacts.removeConfirm', { file: 'tool-1.0.0.dmg', platform: 'macOS', version: '1.0.0' }),
+  );
+  // Escape answers the question only: the version modal stays
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(dialog.getByTestId('artifacts-panel')).toBeVisible();
+  await expect(remove).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm.getByTestId('artifact-remove-yes')).toBeInViewport({ ratio: 1 });
+  expect(await pageWidth(page)).toEqual({ scrollWidth: 390, innerWidth: 390 });
+  await confirm.getByTestId('artifact-remove-yes').click();
+  await expect(
+    page.getByTestId('notification-success').filter({ hasText: t('artifacts.removed', { file: 'tool-1.0.0.dmg' }) }),
+  ).toBeVisible();
+  await expect(osx).not.toContainText('tool-1.0.0.dmg');
+  await expect(osx.getByRole('button', { name: t('artifacts.uploadLabel', { platform: 'macOS' }) })).toBeFocused();
+  await expect(linux).toContainText('tool-1.0.0-linux.tar.gz');
+  expect(await pageWidth(page)).toEqual({ scrollWidth: 390, innerWidth: 390 });
+  const stored = await page.request.get(`/api/versions/${versionId}`);
+  expect(((await stored.json()) as { artifacts: { platform: string }[] }).artifacts.map((a) => a.platform)).toEqual([
+    'linux',
+  ]);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.keyboard.press('Escape');
 
   // a token made on the product page uploads the Windows build, as a pipeline's curl -T does

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useCoverEnclosingFormModal } from './FormModal';
 
 export interface ConfirmModalProps {
   opened: boolean;
@@ -16,9 +17,13 @@ export interface ConfirmModalProps {
   onConfirm: () => void;
 }
 
-/** A question before an action that cannot be undone (cancel an invitation, publish a version). */
+/**
+ * A question before an action that cannot be undone (cancel an invitation, publish a version, remove
+ * an artifact, revoke a token). Opened from inside a form modal, it answers Escape alone.
+ */
 export function ConfirmModal(props: ConfirmModalProps) {
   const { t } = useTranslation();
+  useCoverEnclosingFormModal(props.opened);
   return (
     <Modal
       opened={props.opened}

@@ -1,6 +1,6 @@
 import { Button, Modal, type ModalProps } from '@mantine/core';
 import { type MutationFunction, useIsMutating, useMutation, type UseMutationOptions } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useId, useMemo } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface FormModalState {
@@ -9,6 +9,11 @@ interface FormModalState {
   saving: boolean;
   /** Closes the modal whatever is under way: for the form, once its answer has come. */
   close: () => void;
+  /**
+   * A dialog opened from inside this one (a confirmation) covers it until the returned function is
+   * called: meanwhile Escape closes only that dialog, not this one under it.
+   */
+  cover: () => () => void;
 }
 
 const FormModalContext = createContext<FormModalState | null>(null);
@@ -28,7 +33,12 @@ export function FormModal({ onClose, children, closeButtonProps, ...props }: For
   const scope = useId();
   const mutationKey = useMemo(() => ['form-modal', scope] as const, [scope]);
   const saving = useIsMutating({ mutationKey }) > 0;
-  const state = useMemo(() => ({ mutationKey, saving, close: onClose }), [mutationKey, saving, onClose]);
+  const [covers, setCovers] = useState(0);
+  const cover = useCallback(() => {
+    setCovers((count) => count + 1);
+    return () => setCovers((count) => count - 1);
+  }, []);
+  const state = useMemo(() => ({ mutationKey, saving, close: onClose, cover }), [mutationKey, saving, onClose, cover]);
   return (
     <Modal
       centered
@@ -36,7 +46,8 @@ export function FormModal({ onClose, children, closeButtonProps, ...props }: For
       onClose={() => {
         if (!saving) onClose();
       }}
-      closeOnEscape={!saving}
+      // every open modal listens for Escape on the window: one covered by another leaves it to that one
+      closeOnEscape={!saving && covers === 0}
       closeOnClickOutside={!saving}
       closeButtonProps={{ 'aria-label': t('app.close'), ...closeButtonProps, disabled: saving }}
     >
@@ -49,6 +60,15 @@ export function useFormModal(): FormModalState {
   const state = useContext(FormModalContext);
   if (!state) throw new Error('useFormModal is used outside a FormModal');
   return state;
+}
+
+/**
+ * For a dialog that may open inside a FormModal: while `opened`, the FormModal under it (if any)
+ * leaves Escape to it. Outside a FormModal it does nothing.
+ */
+export function useCoverEnclosingFormModal(opened: boolean) {
+  const cover = useContext(FormModalContext)?.cover;
+  useEffect(() => (opened && cover ? cover() : undefined), [opened, cover]);
 }
 
 /**

@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
+import { FormModal } from '../../components/FormModal';
 import { notificationStore } from '../../components/notify';
+import { apiError, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { ArtifactsPanel } from './ArtifactsPanel';
 
@@ -96,17 +99,19 @@ describe('ArtifactsPanel', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(SHA));
   });
 
-  it('offers no upload for a published version', () => {
+  it('offers no upload or removal for a published version', () => {
     renderPage(<ArtifactsPanel version={version({ published: true })} onChanged={() => {}} />);
-    expect(screen.queryByRole('button', { name: /Upload|Replace/ })).toBeNull();
+    expect(screen.getByTestId('artifact-linux')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();
     expect(screen.queryByTestId('artifact-windows')).toBeNull();
   });
 
-  it('offers no upload to a role that does not manage versions', () => {
+  it('offers no upload or removal to a role that does not manage versions', () => {
     renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />, {
       profile: { ...adminProfile, type: 'supportEngineer', yourRole: 'supportEngineer' },
     });
-    expect(screen.queryByRole('button', { name: /Upload|Replace/ })).toBeNull();
+    expect(screen.getByTestId('artifact-linux')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();
   });
 
   it('says that uploading a platform that has a file replaces it', () => {
@@ -171,5 +176,107 @@ describe('ArtifactsPanel', () => {
     expect((await within(row).findByRole('alert')).textContent).toBe(
       'The artifact could not be uploaded: the file is larger than this portal accepts.',
     );
+  });
+});
+
+/** The panel in the version modal: reloading the version after a change drops what was removed. */
+function VersionHarness({ onChanged, onCloseModal }: { onChanged: () => void; onCloseModal?: () => void }) {
+  const [current, setCurrent] = useState(version());
+  const reload = () => {
+    onChanged();
+    setCurrent((shown) => ({ ...shown, artifacts: removed.has(shown.id) ? [] : shown.artifacts }));
+  };
+  return (
+    <FormModal opened onClose={onCloseModal ?? (() => {})} title="Version 2.1.0">
+      <ArtifactsPanel version={current} onChanged={reload} />
+    </FormModal>
+  );
+}
+
+const removed = new Set<number>();
+const DELETE_LINUX = 'DELETE /api/versions/5/artifacts/linux';
+const REMOVE_LINUX = 'Remove server-2.1.0.tar.gz, the Linux artifact';
+
+async function askToRemove() {
+  fireEvent.click(await screen.findByRole('button', { name: REMOVE_LINUX }));
+  return screen.findByRole('dialog', { name: 'Remove the artifact' });
+}
+
+describe('removing an artifact', () => {
+  beforeEach(() => removed.clear());
+
+  it('asks first, naming the file, then removes it, reloads the version and says so', async () => {
+    const api = fakeApi({
+      [DELETE_LINUX]: () => {
+        removed.add(5);
+        return { status: 200, body: { ok: true } };
+      },
+    });
+    const onChanged = vi.fn();
+    renderPage(<VersionHarness onChanged={onChanged} />);
+    const dialog = await askToRemove();
+    expect(within(dialog).getByTestId('artifact-remove-confirm').textContent).toContain(
+      'Remove server-2.1.0.tar.gz, the Linux artifact of version 2.1.0? The file is deleted from the portal.',
+    );
+    expect(api.calls(DELETE_LINUX)).toHaveLength(0);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(api.calls(DELETE_LINUX)).toHaveLength(1));
+    await waitFor(() => expect(onChanged).toHaveBeenCalledTimes(1));
+    expect(lastNotification()).toMatchObject({ status: 'success', message: 'server-2.1.0.tar.gz was removed.' });
+    const row = screen.getByTestId('artifact-linux');
+    await waitFor(() => expect(within(row).queryByText('server-2.1.0.tar.gz')).toBeNull());
+    expect(within(row).queryByRole('button', { name: /Remove/ })).toBeNull();
+    // the keyboard user's focus lands on the row's upload, not on the page
+    const upload = within(row).getByRole('button', { name: 'Upload the Linux artifact' });
+    await waitFor(() => expect(document.activeElement).toBe(upload));
+  });
+
+  it('keeps the artifact when the question is answered no, or with Escape, and leaves the version modal open', async () => {
+    const api = fakeApi({});
+    const onChanged = vi.fn();
+    const onCloseModal = vi.fn();
+    renderPage(<VersionHarness onChanged={onChanged} onCloseModal={onCloseModal} />);
+    let dialog = await askToRemove();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Remove the artifact' })).toBeNull());
+
+    dialog = await askToRemove();
+    fireEvent.keyDown(within(dialog).getByRole('button', { name: 'Keep it' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Remove the artifact' })).toBeNull());
+    expect(onCloseModal).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Version 2.1.0' })).toBeTruthy();
+
+    expect(api.calls(DELETE_LINUX)).toHaveLength(0);
+    expect(onChanged).not.toHaveBeenCalled();
+    expect(within(screen.getByTestId('artifact-linux')).getByText('server-2.1.0.tar.gz')).toBeTruthy();
+  });
+
+  it('shows why a removal failed, in the row and as a notification', async () => {
+    fakeApi({ [DELETE_LINUX]: () => apiError(403, 'forbidden', 'Forbidden') });
+    const onChanged = vi.fn();
+    renderPage(<VersionHarness onChanged={onChanged} />);
+    fireEvent.click(within(await askToRemove()).getByRole('button', { name: 'Remove' }));
+    const row = screen.getByTestId('artifact-linux');
+    const message = 'The artifact could not be removed: You are not allowed to do this.';
+    expect((await within(row).findByRole('alert')).textContent).toBe(message);
+    expect(lastNotification()).toMatchObject({ status: 'error', message });
+    expect(screen.queryByRole('dialog', { name: 'Remove the artifact' })).toBeNull();
+    expect(onChanged).not.toHaveBeenCalled();
+    expect(within(row).getByText('server-2.1.0.tar.gz')).toBeTruthy();
+  });
+
+  it('says a version published meanwhile keeps its artifacts, and shows the version as it is now', async () => {
+    fakeApi({
+      [DELETE_LINUX]: () => apiError(409, 'version_published', "A published version's artifacts cannot be changed"),
+    });
+    const onChanged = vi.fn();
+    renderPage(<VersionHarness onChanged={onChanged} />);
+    fireEvent.click(within(await askToRemove()).getByRole('button', { name: 'Remove' }));
+    const row = screen.getByTestId('artifact-linux');
+    expect((await within(row).findByRole('alert')).textContent).toBe(
+      'The artifact could not be removed: the version is published: its artifacts can no longer change.',
+    );
+    expect(onChanged).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,22 +1,26 @@
 import { Button, FileButton, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Artifact, Version } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { PLATFORMS, type Platform } from '../../../common/domain';
 import { canGlobally } from '../../../common/permissions';
-import { uploadArtifact } from '../../api/artifacts';
+import { deleteArtifact, uploadArtifact } from '../../api/artifacts';
 import { ApiError } from '../../api/client';
 import { useLocale } from '../../app/locale';
 import { useProfile } from '../../app/session';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { copyToClipboard } from '../../components/copyToClipboard';
+import { DataTable } from '../../components/DataTable';
 import { fileSize } from '../../components/fileSize';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 
 export interface ArtifactsPanelProps {
   version: Version;
-  /** an artifact was uploaded: the version (and its artifacts) should be loaded again */
+  /** an artifact was uploaded or removed: the version (and its artifacts) should be loaded again */
   onChanged: () => void;
 }
 
@@ -28,16 +32,28 @@ interface UploadState {
 
 const SHORT_SHA = 12;
 
+/** Why an upload or a removal failed, in the artifacts' own words where the API's speak of versions. */
+function failureText(error: unknown, t: TFunction): string {
+  if (error instanceof ApiError && error.status === 413) return t('artifacts.tooLarge');
+  if (error instanceof ApiError && error.code === ERROR_CODES.versionPublished) return t('artifacts.published');
+  return apiErrorText(error, t);
+}
+
 /**
  * A version's artifacts (decision 036): platform, file name, size and sha256 (shortened, with a copy
  * button); for an unpublished version and those who manage versions, an upload per platform with its
- * progress. Uploading a platform that has a file replaces it, which the button says.
+ * progress, and the removal of an uploaded file after a confirmation. Uploading a platform that has a
+ * file replaces it, which the button says.
  */
 export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const canUpload = canGlobally(useProfile().data?.yourRole, 'manageVersions') && !version.published;
   const [uploads, setUploads] = useState<Partial<Record<Platform, UploadState>>>({});
+  const [removing, setRemoving] = useState<Artifact | null>(null);
+  // the platform whose file was just removed: its Remove button is gone, so its upload gets the focus
+  const [removedPlatform, setRemovedPlatform] = useState<Platform | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const byPlatform = new Map<Platform, Artifact>(version.artifacts.map((artifact) => [artifact.platform, artifact]));
   const platformName = (platform: Platform) => t(`downloads.platforms.${platform}`);
   const platforms = canUpload ? PLATFORMS : PLATFORMS.filter((platform) => byPlatform.has(platform));
@@ -53,18 +69,36 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
       notify({ status: 'success', message: t('artifacts.uploaded', { file: file.name }) });
       onChanged();
     } catch (error) {
-      // the API's texts of these two speak of requests and version fields, not of a file
-      const reason =
-        error instanceof ApiError && error.status === 413
-          ? t('artifacts.tooLarge')
-          : error instanceof ApiError && error.code === ERROR_CODES.versionPublished
-            ? t('artifacts.published')
-            : apiErrorText(error, t);
-      const message = t('artifacts.uploadFailed', { error: reason });
+      const message = t('artifacts.uploadFailed', { error: failureText(error, t) });
       set(platform, { progress: null, error: message });
       notify({ status: 'error', message });
     }
   }
+
+  const remove = useMutation({
+    mutationFn: (artifact: Artifact) => deleteArtifact(version.id, artifact.platform),
+    onSuccess: (_answer, artifact) => {
+      setRemoving(null);
+      set(artifact.platform, { progress: null, error: null });
+      setRemovedPlatform(artifact.platform);
+      notify({ status: 'success', message: t('artifacts.removed', { file: artifact.fileName }) });
+      onChanged();
+    },
+    onError: (error, artifact) => {
+      setRemoving(null);
+      const message = t('artifacts.removeFailed', { error: failureText(error, t) });
+      set(artifact.platform, { progress: null, error: message });
+      notify({ status: 'error', message });
+      // already gone, or the version was published meanwhile: show what the version holds now
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) onChanged();
+    },
+  });
+
+  useEffect(() => {
+    if (!removedPlatform || version.artifacts.some((artifact) => artifact.platform === removedPlatform)) return;
+    setRemovedPlatform(null);
+    panel.current?.querySelector<HTMLElement>(`[data-upload="${removedPlatform}"]`)?.focus();
+  }, [removedPlatform, version.artifacts]);
 
   async function copySha(artifact: Artifact) {
     try {
@@ -76,67 +110,68 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
   }
 
   return (
-    <Stack gap="xs" data-testid="artifacts-panel">
+    <Stack gap="xs" data-testid="artifacts-panel" ref={panel}>
       <Title order={3} size="h5">
         {t('artifacts.title')}
       </Title>
       {platforms.length === 0 ? (
         <Text c="dimmed">{t('artifacts.none')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('artifacts.columns.platform')}</Table.Th>
-                <Table.Th>{t('artifacts.columns.file')}</Table.Th>
-                <Table.Th>{t('artifacts.columns.size')}</Table.Th>
-                <Table.Th>{t('artifacts.columns.sha256')}</Table.Th>
-                {canUpload && <Table.Th>{t('artifacts.columns.upload')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {platforms.map((platform) => {
-                const artifact = byPlatform.get(platform);
-                const state = uploads[platform];
-                return (
-                  <Table.Tr key={platform} data-testid={`artifact-${platform}`}>
-                    <Table.Td>{platformName(platform)}</Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{artifact?.fileName ?? '–'}</Table.Td>
-                    <Table.Td>{artifact ? fileSize(artifact.size, locale) : ''}</Table.Td>
+        <DataTable label={t('artifacts.title')} minWidth={480} verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('artifacts.columns.platform')}</Table.Th>
+              <Table.Th>{t('artifacts.columns.file')}</Table.Th>
+              <Table.Th>{t('artifacts.columns.size')}</Table.Th>
+              <Table.Th>{t('artifacts.columns.sha256')}</Table.Th>
+              {canUpload && <Table.Th>{t('artifacts.columns.actions')}</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {platforms.map((platform) => {
+              const artifact = byPlatform.get(platform);
+              const state = uploads[platform];
+              return (
+                <Table.Tr key={platform} data-testid={`artifact-${platform}`}>
+                  <Table.Td>{platformName(platform)}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{artifact?.fileName ?? '–'}</Table.Td>
+                  <Table.Td>{artifact ? fileSize(artifact.size, locale) : ''}</Table.Td>
+                  <Table.Td>
+                    {artifact && (
+                      <Group gap={4} wrap="nowrap">
+                        <Text span ff="monospace" size="sm" title={artifact.sha256}>
+                          {artifact.sha256.slice(0, SHORT_SHA)}…
+                        </Text>
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          onClick={() => void copySha(artifact)}
+                          aria-label={t('artifacts.copyShaLabel', { file: artifact.fileName })}
+                        >
+                          {t('artifacts.copy')}
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                  {canUpload && (
                     <Table.Td>
-                      {artifact && (
-                        <Group gap={4} wrap="nowrap">
-                          <Text span ff="monospace" size="sm" title={artifact.sha256}>
-                            {artifact.sha256.slice(0, SHORT_SHA)}…
-                          </Text>
-                          <Button
-                            size="compact-xs"
-                            variant="subtle"
-                            onClick={() => void copySha(artifact)}
-                            aria-label={t('artifacts.copyShaLabel', { file: artifact.fileName })}
-                          >
-                            {t('artifacts.copy')}
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
-                    {canUpload && (
-                      <Table.Td>
-                        <Stack gap={4}>
-                          {state?.progress != null ? (
-                            <Progress
-                              value={Math.round(state.progress * 100)}
-                              aria-label={t('artifacts.progressLabel', { platform: platformName(platform) })}
-                              aria-valuetext={`${Math.round(state.progress * 100)} %`}
-                              data-testid={`artifact-progress-${platform}`}
-                            />
-                          ) : (
+                      <Stack gap={4}>
+                        {state?.progress != null ? (
+                          <Progress
+                            value={Math.round(state.progress * 100)}
+                            aria-label={t('artifacts.progressLabel', { platform: platformName(platform) })}
+                            aria-valuetext={`${Math.round(state.progress * 100)} %`}
+                            data-testid={`artifact-progress-${platform}`}
+                          />
+                        ) : (
+                          <Group gap={4}>
                             <FileButton onChange={(file) => void upload(platform, file)}>
                               {(props) => (
                                 <Button
                                   {...props}
                                   size="compact-sm"
                                   variant="light"
+                                  data-upload={platform}
                                   aria-label={t(artifact ? 'artifacts.replaceLabel' : 'artifacts.uploadLabel', {
                                     platform: platformName(platform),
                                     file: artifact?.fileName,
@@ -146,21 +181,36 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
                                 </Button>
                               )}
                             </FileButton>
-                          )}
-                          {state?.error && (
-                            <Text size="sm" c="red" role="alert">
-                              {state.error}
-                            </Text>
-                          )}
-                        </Stack>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                            {artifact && (
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                color="red"
+                                onClick={() => setRemoving(artifact)}
+                                aria-label={t('artifacts.removeLabel', {
+                                  platform: platformName(platform),
+                                  file: artifact.fileName,
+                                })}
+                                data-testid={`artifact-remove-${platform}`}
+                              >
+                                {t('artifacts.remove')}
+                              </Button>
+                            )}
+                          </Group>
+                        )}
+                        {state?.error && (
+                          <Text size="sm" c="red" role="alert">
+                            {state.error}
+                          </Text>
+                        )}
+                      </Stack>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </DataTable>
       )}
       {canUpload && version.artifacts.length > 0 && (
         <Text size="sm" c="dimmed">
@@ -172,6 +222,27 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
           {t('artifacts.pipelineHint', { id: version.id })}
         </Text>
       )}
+      <ConfirmModal
+        opened={removing !== null}
+        title={t('artifacts.removeTitle')}
+        message={
+          removing
+            ? t('artifacts.removeConfirm', {
+                file: removing.fileName,
+                platform: platformName(removing.platform),
+                version: version.semVer,
+              })
+            : ''
+        }
+        cancelLabel={t('artifacts.keep')}
+        confirmLabel={t('artifacts.remove')}
+        confirmColor="red"
+        pending={remove.isPending}
+        testId="artifact-remove-confirm"
+        confirmTestId="artifact-remove-yes"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate(removing)}
+      />
     </Stack>
   );
 }
