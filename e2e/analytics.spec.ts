@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { CHART_SERIES } from '../client/pages/analytics/series';
 import type { DownloadAnalytics } from '../common/api/analytics';
 import { addDays, utcToday } from '../common/licenceStatus';
 import type { Locale } from '../common/roles';
@@ -55,6 +56,13 @@ for (const locale of ['en', 'fr'] as const) {
     await expect(top.getByTestId('analytics-top-customer')).toHaveCount(all.topCustomers.length);
     await expect(top.getByTestId('analytics-top-customer').first()).toContainText(all.topCustomers[0].customerName);
     await expect(page.getByTestId('analytics-over-time').getByTestId('analytics-chart')).toBeVisible();
+    // the charts drawn from the same figures: a line per product (the smallest summed as "other"
+    // beyond six), a bar per top customer
+    const products = all.breakdowns.product.series.length;
+    await expect(page.getByTestId('analytics-over-time').locator('path.ct-line')).toHaveCount(
+      products > CHART_SERIES ? CHART_SERIES + 1 : products,
+    );
+    await expect(top.locator('.ct-bar')).toHaveCount(all.topCustomers.length);
 
     // the last 30 days only
     const from = addDays(utcToday(), -29);

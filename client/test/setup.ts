@@ -22,6 +22,9 @@ if (typeof window !== 'undefined') {
     }
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
   }
+  // Chartist draws at its SVG's clientWidth, which jsdom, laying nothing out, gives as 0 (the height
+  // it takes from its options): the analytics charts are drawn as in a box 600 px wide.
+  Object.defineProperty(SVGSVGElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
   const { cleanup, configure } = await import('@testing-library/react');
   // findBy and waitFor give up after one second by default, which a busy two-core machine can
   // exceed while a lazy chunk or a debounced request is on its way; what they wait for is unchanged.

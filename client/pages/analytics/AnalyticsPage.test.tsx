@@ -78,6 +78,35 @@ beforeEach(() => {
 });
 
 const tableOf = (figure: string) => within(screen.getByTestId(figure)).getByRole('table');
+const chartOf = (figure: string) => within(screen.getByTestId(figure)).getByTestId('analytics-chart');
+const number = (element: Element, attribute: string) => Number(element.getAttribute(attribute));
+/** Each series Chartist drew, by name: the value of each of its points. */
+const seriesOf = (chart: HTMLElement) =>
+  Object.fromEntries(
+    [...chart.querySelectorAll('.ct-series')].map((series) => [
+      series.getAttribute('ct:series-name'),
+      [...series.querySelectorAll('.ct-point')].map((point) => point.getAttribute('ct:value')),
+    ]),
+  );
+/** An axis' labels, in the order drawn. */
+const labelsOf = (chart: HTMLElement, axis: 'horizontal' | 'vertical') =>
+  [...chart.querySelectorAll(`.ct-label.ct-${axis}`)].map((label) => label.textContent);
+/** Horizontal bars top down: the name beside each, its value and its length as a share of the axis. */
+const barsOf = (chart: HTMLElement) => {
+  const grid = [...chart.querySelectorAll('.ct-grid.ct-horizontal')].map((line) => number(line, 'x1'));
+  const axis = Math.max(...grid) - Math.min(...grid);
+  const names = [...chart.querySelectorAll('foreignObject')]
+    .filter((label) => label.querySelector('.ct-vertical'))
+    .sort((a, b) => number(a, 'y') - number(b, 'y'))
+    .map((label) => label.textContent);
+  return [...chart.querySelectorAll('.ct-bar')]
+    .sort((a, b) => number(a, 'y1') - number(b, 'y1'))
+    .map((bar, i) => ({
+      name: names[i],
+      value: bar.getAttribute('ct:value'),
+      share: Math.round((100 * (number(bar, 'x2') - number(bar, 'x1'))) / axis) / 100,
+    }));
+};
 const cells = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
@@ -99,17 +128,36 @@ describe('AnalyticsPage', () => {
       ['2026-03-01', '3', '0', '3'],
       ['2026-03-03', '1', '1', '2'],
     ]);
-    // one line per series, hidden from assistive technology: the table says the same
-    const chart = within(screen.getByTestId('analytics-over-time')).getByTestId('analytics-chart');
+    // one Chartist line per series through each day's count, hidden from assistive technology: the
+    // table says the same
+    const chart = chartOf('analytics-over-time');
     expect(chart.getAttribute('aria-hidden')).toBe('true');
-    expect(chart.querySelectorAll('polyline')).toHaveLength(2);
+    await waitFor(() => expect(chart.querySelectorAll('path.ct-line')).toHaveLength(2));
+    expect(seriesOf(chart)).toEqual({ Alpha: ['3', '0', '1'], Beta: ['0', '0', '1'] });
     expect(chart.textContent).toContain('2026-03-01');
     expect(chart.textContent).toContain('AlphaBeta');
-    // first downloads: one bar on the one day with some
-    const bars = within(screen.getByTestId('analytics-first-downloads')).getByTestId('analytics-chart');
-    expect(bars.querySelectorAll('rect')).toHaveLength(1);
+    // first downloads: one bar, on the one day with some
+    const first = chartOf('analytics-first-downloads');
+    await waitFor(() => expect(first.querySelectorAll('.ct-bar')).toHaveLength(1));
+    expect(first.querySelector('.ct-bar')?.getAttribute('ct:value')).toBe('1');
     fireEvent.change(screen.getByTestId('analytics-breakdown'), { target: { value: 'platform' } });
     await waitFor(() => expect(cells(tableOf('analytics-over-time'))[0]).toEqual(['Day', 'macOS', 'Unknown', 'Total']));
+    // the chart drawn again for the platforms, in place of the products'
+    await waitFor(() => expect(seriesOf(chart)).toEqual({ macOS: ['3', '0', '0'], Unknown: ['0', '0', '2'] }));
+    expect(chart.querySelectorAll('svg')).toHaveLength(1);
+
+    // a bar per top customer, top down as in the table, as long as their downloads
+    const top = chartOf('analytics-top-customers');
+    await waitFor(() => expect(top.querySelectorAll('.ct-bar')).toHaveLength(2));
+    expect(barsOf(top)).toEqual([
+      { name: '=Acme, Inc.', value: '4', share: 1 },
+      { name: 'Bolt', value: '1', share: 0.25 },
+    ]);
+    // the share on the latest version: two customers of three, on an axis of percentages
+    const latest = chartOf('analytics-latest-share');
+    await waitFor(() => expect(latest.querySelectorAll('.ct-bar')).toHaveLength(1));
+    expect(barsOf(latest)).toEqual([{ name: 'Alpha', value: expect.stringMatching(/^66\.66/), share: 0.67 }]);
+    expect(labelsOf(latest, 'horizontal')).toEqual(expect.arrayContaining(['0%', '50%', '100%']));
 
     expect(cells(tableOf('analytics-top-customers'))).toEqual([
       ['Customer', 'Downloads'],

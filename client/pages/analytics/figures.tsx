@@ -7,6 +7,7 @@ import { useLocale, useLocalize } from '../../app/locale';
 import { DataTable } from '../../components/DataTable';
 import { type CsvCell, saveCsv, toCsv } from './csv';
 import { daysOf, OTHER, pivot } from './series';
+import { RankChart } from './RankChart';
 import { TimeChart } from './TimeChart';
 
 interface FigureProps {
@@ -58,17 +59,6 @@ function Figure({
         {table}
       </Stack>
     </Card>
-  );
-}
-
-/** A horizontal bar, `share` (0 to 1) of the box's width, on a light track. */
-function Bar({ share }: { share: number }) {
-  return (
-    <div style={{ height: 8, borderRadius: 4, background: 'var(--mantine-color-default-border)' }}>
-      <div
-        style={{ height: 8, borderRadius: 4, width: `${100 * share}%`, background: 'var(--mantine-color-blue-6)' }}
-      />
-    </div>
   );
 }
 
@@ -176,7 +166,7 @@ export function TopCustomersFigure({ data }: FigureProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const rows = data.topCustomers;
-  const max = Math.max(1, ...rows.map((r) => r.downloads));
+  const bars = useMemo(() => rows.map((r) => ({ label: r.customerName, value: r.downloads })), [rows]);
   const title = t('analytics.topCustomers.title');
   return (
     <Figure
@@ -187,15 +177,7 @@ export function TopCustomersFigure({ data }: FigureProps) {
           ? t('analytics.topCustomers.summary', { customer: rows[0].customerName, count: rows[0].downloads })
           : t('analytics.empty')
       }
-      chart={
-        rows.length > 0 && (
-          <Stack gap={4} aria-hidden="true">
-            {rows.map((row) => (
-              <Bar key={row.customerId} share={row.downloads / max} />
-            ))}
-          </Stack>
-        )
-      }
+      chart={rows.length > 0 && <RankChart rows={bars} />}
       table={
         rows.length > 0 && (
           <DataTable label={t('analytics.tableLabel', { figure: title })} minWidth={320}>
@@ -235,12 +217,18 @@ export function TopCustomersFigure({ data }: FigureProps) {
   );
 }
 
+const share = (on: number, of: number) => (of === 0 ? 0 : on / of);
+
 export function LatestShareFigure({ data }: FigureProps) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const percent = new Intl.NumberFormat(locale, { style: 'percent' });
-  const share = (on: number, of: number) => (of === 0 ? 0 : on / of);
+  const percent = useMemo(() => new Intl.NumberFormat(locale, { style: 'percent' }), [locale]);
+  const asPercent = useCallback((value: number) => percent.format(value / 100), [percent]);
   const rows = data.latestShare;
+  const bars = useMemo(
+    () => rows.map((r) => ({ label: r.productName, value: 100 * share(r.onLatest, r.customers) })),
+    [rows],
+  );
   const title = t('analytics.latestShare.title');
   const header = [
     t('analytics.columns.product'),
@@ -254,15 +242,7 @@ export function LatestShareFigure({ data }: FigureProps) {
       id="analytics-latest-share"
       title={title}
       summary={rows.length > 0 ? t('analytics.latestShare.summary') : t('analytics.empty')}
-      chart={
-        rows.length > 0 && (
-          <Stack gap={6} aria-hidden="true">
-            {rows.map((row) => (
-              <Bar key={row.productKey} share={share(row.onLatest, row.customers)} />
-            ))}
-          </Stack>
-        )
-      }
+      chart={rows.length > 0 && <RankChart rows={bars} high={100} format={asPercent} />}
       table={
         rows.length > 0 && (
           <DataTable label={t('analytics.tableLabel', { figure: title })} minWidth={480}>
