@@ -73,6 +73,8 @@ describe('ProductTokensSection', () => {
     expect(command).toContain(`-H "Authorization: Bearer ${TOKEN}"`);
     expect(command).toMatch(/^curl --fail-with-body -T "\$FILE" .*\/api\/versions\/\$VERSION_ID\/artifacts\/linux"$/);
 
+    // the modal's close button is named in the reader's language
+    expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Copy the token' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(TOKEN));
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
@@ -87,6 +89,7 @@ describe('ProductTokensSection', () => {
     await screen.findAllByTestId('product-token-row');
     fireEvent.click(screen.getByTestId('product-token-add'));
     await screen.findByLabelText(/Name/);
+    expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('This field is required.')).toBeTruthy();
     expect(api.calls('POST /api/products/server/tokens')).toHaveLength(0);

@@ -143,6 +143,7 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         onClose={() => !create.isPending && setCreating(false)}
         title={t('productTokens.add')}
         centered
+        closeButtonProps={{ 'aria-label': t('app.close'), disabled: create.isPending }}
       >
         <form onSubmit={submit} noValidate>
           <Stack>
@@ -176,6 +177,7 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         onClose={() => setCreated(null)}
         title={t('productTokens.createdTitle')}
         centered
+        closeButtonProps={{ 'aria-label': t('app.close') }}
         size="lg"
       >
         {created && (
