@@ -93,12 +93,24 @@ export async function backfillDownloadAnalytics(db: Kysely<any>) {
     select l.customer_id, l.product_key, min(d.created_at), max(d.created_at), count(*)
     from downloads d join licences l on l.id = d.licence_id
     group by l.customer_id, l.product_key`.execute(db);
-  const versionAt = (order: 'asc' | 'desc') => sql`(
-    select d.version_id from downloads d join licences l on l.id = d.licence_id
-    where l.customer_id = customer_product_downloads.customer_id
-      and l.product_key = customer_product_downloads.product_key
-    order by d.created_at ${sql.raw(order)}, d.id ${sql.raw(order)} limit 1)`;
+  // Each customer's first and latest download of each product, found by one pass over the downloads
+  // (two window orders) rather than a search per customer and product: the search joins the
+  // licences, so its index order is lost and each pair would read the table again.
   await sql`
-    update customer_product_downloads
-    set first_version_id = ${versionAt('asc')}, last_version_id = ${versionAt('desc')}`.execute(db);
+    update customer_product_downloads as t
+    set first_version_id = w.first_version_id, last_version_id = w.last_version_id
+    from (
+      select customer_id, product_key,
+             max(case when first_rank = 1 then version_id end) as first_version_id,
+             max(case when last_rank = 1 then version_id end) as last_version_id
+      from (
+        select l.customer_id, l.product_key, d.version_id,
+               row_number() over (partition by l.customer_id, l.product_key order by d.created_at, d.id) as first_rank,
+               row_number() over (partition by l.customer_id, l.product_key order by d.created_at desc, d.id desc) as last_rank
+        from downloads d join licences l on l.id = d.licence_id
+      ) as r
+      where first_rank = 1 or last_rank = 1
+      group by customer_id, product_key
+    ) as w
+    where t.customer_id = w.customer_id and t.product_key = w.product_key`.execute(db);
 }

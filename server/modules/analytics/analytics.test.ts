@@ -244,6 +244,8 @@ describe('GET /api/analytics/downloads', () => {
     });
     const incremental = await snapshot();
     expect(incremental.firsts.length).toBe(4);
+    // the first and the latest version differ for some customer, so the backfill must tell them apart
+    expect(incremental.firsts.some((row) => row.firstVersionId !== row.lastVersionId)).toBe(true);
     const tables = ['downloadDays', 'customerDownloadDays', 'customerProductDownloads', 'customerDownloadsToDate'];
     for (const table of tables as ['downloadDays']) await db.deleteFrom(table).execute();
     await backfillDownloadAnalytics(db);
