@@ -26,13 +26,14 @@ export async function seedDownloads(
   customers: number,
   licencesPerCustomer: number,
   series: (n: number) => RawBuilder<unknown>,
+  downloadingCustomers = DOWNLOADING_CUSTOMERS,
 ) {
   const now = new Date().toISOString();
   await sql`
     insert into versions (product_key, title, type, sem_ver, description, release_date, published, created_at, updated_at)
     select p.key, p.key || ' 1.' || (s.i - 1) || '.0', 'stable', '1.' || (s.i - 1) || '.0', '', '2024-01-01', 1, ${now}, ${now}
     from products p cross join ${series(VERSIONS_PER_PRODUCT)}`.execute(db);
-  const licences = Math.min(customers, DOWNLOADING_CUSTOMERS) * licencesPerCustomer;
+  const licences = Math.min(customers, downloadingCustomers) * licencesPerCustomer;
   // generate_series counts in int4: the product would overflow it at 10M rows
   const i = sql.raw(pg ? 's.i::bigint' : 's.i');
   const createdAt = sql.raw(

@@ -50,7 +50,13 @@ async function insertWords(db: DB, kind: string, words: string[]) {
   );
 }
 
-type Size = { customers: number; users: number; licencesPerCustomer: number };
+type Size = {
+  customers: number;
+  users: number;
+  licencesPerCustomer: number;
+  /** the customers whose licences download (DOWNLOADING_CUSTOMERS unless given) */
+  downloadingCustomers?: number;
+};
 
 export async function seed(handle: DatabaseHandle, size: Size) {
   const pg = handle.dialect === 'postgres';
@@ -146,7 +152,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
   await seedAuditLog(db, pg, size.customers * AUDIT_ENTRIES_PER_CUSTOMER, size.customers, series);
-  await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series);
+  await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series, size.downloadingCustomers);
   await sql`drop table bench_words`.execute(db);
 }
 

@@ -7,7 +7,8 @@
  * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
  * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
  *
- * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200 --databases sqlite,postgres]
+ * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200 --databases sqlite,postgres
+ *   --only 'analytics' --downloading-customers 2000]
  * PostgreSQL is measured when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set: a scratch database
  * is created on it and dropped after.
  */
@@ -46,10 +47,14 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '1000,100000' },
     iterations: { type: 'string', default: '200' },
     databases: { type: 'string', default: 'sqlite,postgres' },
+    /** only the queries whose name holds this text */
+    only: { type: 'string', default: '' },
+    'downloading-customers': { type: 'string', default: String(DOWNLOADING_CUSTOMERS) },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
 const ITERATIONS = Number(values.iterations);
+const DOWNLOADING = Number(values['downloading-customers']);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 // Filters whose matches exist at every size: built from the words of a row seeded early.
@@ -118,7 +123,7 @@ const ANALYTICS_QUERIES: Query[] = [
     run: (h) => downloadAnalytics(ctxOf(h), {}),
   },
 ];
-const QUERIES: Query[] = [
+const ALL_QUERIES: Query[] = [
   { name: `users: name substring "${NAME_PART}"`, firstPage: true, run: (h) => listUsers(h.db, page(0, NAME_PART)) },
   {
     name: `users: e-mail prefix "${EMAIL_PREFIX}"`,
@@ -173,6 +178,7 @@ const QUERIES: Query[] = [
     run: (h) => unindexedUserSearch(h, NAME_PART),
   },
 ];
+const QUERIES = ALL_QUERIES.filter((query) => query.name.includes(values.only));
 
 /** The filter as it ran before migration 002: a scan (`|| ''` keeps any index out) and a full count. */
 async function unindexedUserSearch({ db }: DatabaseHandle, filter: string) {
@@ -263,7 +269,12 @@ async function benchmark(dialect: DialectName): Promise<Timings[]> {
       databases.push(database);
       await migrateToLatest(database.handle);
       const started = performance.now();
-      await seed(database.handle, { customers: size, users: size, licencesPerCustomer: 10 });
+      await seed(database.handle, {
+        customers: size,
+        users: size,
+        licencesPerCustomer: 10,
+        downloadingCustomers: DOWNLOADING,
+      });
       console.error(`${dialect} ${size}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     const timings: Timings[] = SIZES.map(() => new Map());
@@ -291,7 +302,7 @@ const ms = (n: number) => n.toFixed(2);
 console.log(
   `\n${ITERATIONS} runs per query (20 for the reference); ${label(large)} = ${label(large)} customers with ` +
     `${label(large * 10)} licences, ${label(large * 10)} audit entries (a tenth of them one customer's) and ` +
-    `${label(large)} users, ${label(large * 100)} downloads by ${DOWNLOADING_CUSTOMERS} customers over a year. ` +
+    `${label(large)} users, ${label(large * 100)} downloads by ${Math.min(large, DOWNLOADING)} customers over a year (${Math.min(small, DOWNLOADING)} at ${label(small)}). ` +
     `Budget: first pages within 2x of ${label(small)}.\n`,
 );
 console.log(
