@@ -1,18 +1,26 @@
 /**
- * Download benchmark (DESIGN.md section 6): one artifact (1 GiB by default) fetched by 1, 4 and 16
- * concurrent clients from
+ * Download benchmark (DESIGN.md section 6): one artifact (1 GiB by default) fetched by concurrent
+ * clients from
  *   - nginx serving the stored file directly (the reference),
  *   - the portal's download route streaming it (the licence's secret URL, as scripts use it),
  *   - the portal authorising and nginx sending the bytes (X-Accel-Redirect, DOWNLOAD_ACCEL_REDIRECT),
- * side by side in one table: throughput, ratio to nginx, the portal's peak memory, and the latency
- * of a signed-in API call (GET /api/auth/me) while idle, during the downloads, and during the
- * downloads with 8 logins running. Goals: streaming at least 0.5 of nginx, X-Accel at least 0.9,
- * memory that does not grow with the file or the clients, API p99 during downloads at most 2x idle.
+ * over loopback at full speed (1, 4 and 16 clients) and as over a real network, each client limited
+ * to 1 Gbit/s or 100 Mbit/s (4 and 16 clients): then the machine is no longer saturated by loopback
+ * copies and what remains is the portal's own cost. One table: throughput, ratio to nginx, the
+ * portal's memory, the p50 and p99 of a signed-in API call (GET /api/auth/me) idle, during the
+ * downloads and during the downloads with 8 logins running, and the portal's event loop delay
+ * (bench/event-loop-probe.ts). Goals: streaming at least 0.5 of nginx, X-Accel at least 0.9, memory
+ * that does not grow with the file or the clients, API p99 during downloads at most 2x idle.
  *
- * Clients are curl processes (as scripts would fetch), so the client side costs the same for every
- * server. The portal runs as its own process (server/main.ts) on a SQLite database prepared here.
+ * The API is sampled one call every 10 ms, up to 1000 calls, the same way idle and during; during
+ * the downloads every client downloads back to back from before the first call to after the last
+ * (the run fails otherwise). Clients are curl processes (as scripts would fetch), so the client side
+ * costs the same for every server. The portal runs as its own process (server/main.ts) on a SQLite
+ * database prepared here.
  *
- * Run: npm run bench:download [-- --size-mb 1024 --clients 1,4,16]
+ * Run: npm run bench:download [-- --size-mb 1024 --clients 1,4,16 --rates-mbit 1000,100
+ *   --limited-clients 4,16 --modes streamed,x-accel --api-samples 1000 --api-interval-ms 10
+ *   --throughput-seconds 8]
  * Needs nginx (Debian package `nginx`) and curl.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -32,12 +40,26 @@ const { values } = parseArgs({
   options: {
     'size-mb': { type: 'string', default: '1024' },
     clients: { type: 'string', default: '1,4,16' },
-    'api-samples': { type: 'string', default: '200' },
+    'api-samples': { type: 'string', default: '1000' },
+    'api-interval-ms': { type: 'string', default: '10' },
+    'rates-mbit': { type: 'string', default: '1000,100' },
+    'limited-clients': { type: 'string', default: '4,16' },
+    modes: { type: 'string', default: 'streamed,x-accel' },
+    'throughput-seconds': { type: 'string', default: '8' },
   },
 });
 const SIZE = Number(values['size-mb']) * 1024 * 1024;
-const CLIENTS = values.clients.split(',').map(Number);
+const list = (value: string) => (value ? value.split(',').map(Number) : []);
+const CLIENTS = list(values.clients);
 const API_SAMPLES = Number(values['api-samples']);
+const API_INTERVAL_MS = Number(values['api-interval-ms']);
+/** The sampling's longest stretch: the calls' schedule and a fifth more for calls that come late. */
+const SAMPLING_SECONDS = (API_SAMPLES * API_INTERVAL_MS * 1.2) / 1000;
+const RATES_MBIT = list(values['rates-mbit']);
+const LIMITED_CLIENTS = list(values['limited-clients']);
+const MODES = values.modes.split(',');
+/** How long the clients download, back to back, for a throughput figure without the API sampler. */
+const THROUGHPUT_SECONDS = Number(values['throughput-seconds']);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const ACCEL_PREFIX = '/protected-artifacts/';
 
@@ -166,26 +188,49 @@ interface Portal {
 
 async function startPortal(fixture: Fixture, dir: string, extraEnv: Record<string, string>): Promise<Portal> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: fixture.databaseUrl,
-      DATA_DIR: dir,
-      ARTIFACTS_DIR: fixture.artifactsDir,
-      SEED_DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_LOGIN_PER_MINUTE: '0',
-      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-      ...extraEnv,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', path.join(ROOT, 'bench/event-loop-probe.ts'), path.join(ROOT, 'server/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: fixture.databaseUrl,
+        DATA_DIR: dir,
+        ARTIFACTS_DIR: fixture.artifactsDir,
+        SEED_DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+        SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+        ...extraEnv,
+      },
+      // the IPC channel answers the event loop's delay (bench/event-loop-probe.ts)
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   await waitFor(`http://127.0.0.1:${port}/api/health`);
   return { process: child, port };
+}
+
+interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Asks the portal's event loop probe something and waits for its answer. */
+function askProbe(portal: Portal, message: 'event-loop:reset' | 'event-loop:read'): Promise<LoopDelay> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the event loop probe did not answer')), 10_000);
+    portal.process.once('message', (answer) => {
+      clearTimeout(timer);
+      resolve(answer as LoopDelay);
+    });
+    portal.process.send(message);
+  });
 }
 
 async function stop(child: ChildProcess) {
@@ -269,27 +314,60 @@ async function peakRss<T>(pid: number | undefined, during: () => Promise<T>): Pr
   }
 }
 
-/** N curl processes fetching the URL at once; MB/s over the whole transfer (all bytes / wall time). */
-async function download(url: string, clients: number): Promise<number> {
+interface CurlResult {
+  bytes: number;
+  code: number | null;
+  stderr: string;
+}
+
+/** One curl fetching the URL to /dev/null; its byte count is written out even when --max-time cuts it. */
+function curl(url: string, extra: string[] = []): Promise<CurlResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('curl', ['-sS', '-fL', '-o', '/dev/null', '-w', '%{size_download}', ...extra, url]);
+    let out = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    // 'close', not 'exit': the output may still be on its way when the process exits
+    child.on('close', (code) => resolve({ bytes: Number(out), code, stderr }));
+  });
+}
+
+interface Transfer {
+  mbPerSecond: number;
+  /** when the first client stopped: until then every client was downloading */
+  ended: number;
+}
+
+/**
+ * N clients each fetching the file again and again (a new curl as soon as one finishes) for `seconds`,
+ * each at most `bytesPerSecond` when given (curl --limit-rate, as over a real link). The last fetch
+ * of each client is cut by --max-time at the end of the window.
+ */
+async function downloadFor(url: string, clients: number, seconds: number, bytesPerSecond?: number): Promise<Transfer> {
   const started = performance.now();
-  const results = await Promise.all(
-    Array.from(
-      { length: clients },
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const curl = spawn('curl', ['-sS', '-fL', '-o', '/dev/null', '-w', '%{size_download}', url]);
-          let out = '';
-          curl.stdout.on('data', (chunk) => (out += chunk));
-          // 'close', not 'exit': the output may still be on its way when the process exits
-          curl.on('close', (code) =>
-            code === 0 ? resolve(Number(out)) : reject(new Error(`curl ${url}: exit ${code}`)),
-          );
-        }),
-    ),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  for (const bytes of results) if (bytes !== SIZE) throw new Error(`${url}: ${bytes} bytes, expected ${SIZE}`);
-  return (clients * SIZE) / 1024 / 1024 / seconds;
+  const until = started + seconds * 1000;
+  let bytes = 0;
+  let ended = Infinity;
+  const client = async () => {
+    for (;;) {
+      const left = until - performance.now();
+      if (left < 50) break;
+      const limit = bytesPerSecond ? ['--limit-rate', String(bytesPerSecond)] : [];
+      const result = await curl(url, ['--max-time', (left / 1000).toFixed(3), ...limit]);
+      // 28: cut by --max-time, the expected end of the last fetch
+      if (result.code !== 0 && result.code !== 28) {
+        throw new Error(`curl ${url}: exit ${result.code} ${result.stderr}`);
+      }
+      if (result.code === 0 && result.bytes !== SIZE)
+        throw new Error(`${url}: ${result.bytes} bytes, expected ${SIZE}`);
+      bytes += result.bytes;
+    }
+    ended = Math.min(ended, performance.now());
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  return { mbPerSecond: bytes / 1024 / 1024 / ((performance.now() - started) / 1000), ended };
 }
 
 async function signIn(port: number, email: string): Promise<string> {
@@ -313,21 +391,42 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** p99 of GET /api/auth/me, one call after the other, until `samples` calls or `until` settles. */
-async function apiP99(port: number, cookie: string, until?: Promise<unknown>): Promise<number> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Latency {
+  samples: number;
+  p50: number;
+  p99: number;
+  /** the portal's event loop delay over the same stretch */
+  loop: LoopDelay;
+  started: number;
+  ended: number;
+}
+
+/**
+ * GET /api/auth/me, one call at a time, started every API_INTERVAL_MS (or at once after a call that
+ * took longer): API_SAMPLES calls, or fewer if the calls are so slow that SAMPLING_SECONDS (or the
+ * given end) runs out (the count is printed). The same sampler measures idle and during the downloads.
+ */
+async function sampleApi(portal: Portal, cookie: string, until?: number): Promise<Latency> {
+  await askProbe(portal, 'event-loop:reset');
   const times: number[] = [];
-  let done = false;
-  void until?.finally(() => (done = true));
-  while (until ? !done || times.length < 20 : times.length < API_SAMPLES) {
+  const started = performance.now();
+  const stopAt = until ?? started + SAMPLING_SECONDS * 1000;
+  for (let i = 0; i < API_SAMPLES; i++) {
+    const wait = started + i * API_INTERVAL_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (performance.now() >= stopAt) break;
     const t0 = performance.now();
-    const response = await fetch(`http://127.0.0.1:${port}/api/auth/me`, { headers: { cookie } });
+    const response = await fetch(`http://127.0.0.1:${portal.port}/api/auth/me`, { headers: { cookie } });
     await response.arrayBuffer();
     times.push(performance.now() - t0);
     if (response.status !== 200) throw new Error(`/api/auth/me: ${response.status}`);
-    if (!until && times.length >= API_SAMPLES) break;
   }
+  const ended = performance.now();
+  const loop = await askProbe(portal, 'event-loop:read');
   times.sort((a, b) => a - b);
-  return percentile(times, 99);
+  return { samples: times.length, p50: percentile(times, 50), p99: percentile(times, 99), loop, started, ended };
 }
 
 /** 8 logins at a time, over and over, until `stopped` says so. */
@@ -342,18 +441,56 @@ function loginLoad(port: number, email: string, stopped: () => boolean): Promise
   return Promise.all(Array.from({ length: 8 }, worker)).then(() => count);
 }
 
+/** The clients' curl processes start this long before the sampling, and go on this long after it. */
+const LEAD_SECONDS = 1;
+const TAIL_SECONDS = 1;
+
+/**
+ * The API sampled while N clients download for the whole sampling (and with 8 logins running too
+ * when asked); fails if the downloads did not last as long as the sampling.
+ */
+async function sampleDuringDownloads(
+  portal: Portal,
+  cookie: string,
+  url: string,
+  clients: number,
+  options: { bytesPerSecond?: number; logins?: string } = {},
+): Promise<{ latency: Latency; transfer: Transfer }> {
+  const started = performance.now();
+  const transferred = downloadFor(url, clients, LEAD_SECONDS + SAMPLING_SECONDS + TAIL_SECONDS, options.bytesPerSecond);
+  transferred.catch(() => {}); // awaited below; observed now so a failure cannot end the process unhandled
+  await sleep(LEAD_SECONDS * 1000);
+  let stopped = false;
+  const logins = options.logins ? loginLoad(portal.port, options.logins, () => stopped) : null;
+  // no call starts in the downloads' last TAIL_SECONDS
+  const latency = await sampleApi(portal, cookie, started + (LEAD_SECONDS + SAMPLING_SECONDS) * 1000);
+  stopped = true;
+  await logins;
+  const transfer = await transferred;
+  if (latency.ended > transfer.ended) {
+    throw new Error(
+      `${url}: the downloads ended ${(latency.ended - transfer.ended).toFixed(0)} ms before the sampling`,
+    );
+  }
+  return { latency, transfer };
+}
+
 interface Row {
   server: string;
+  link: string;
   clients: number;
   mbPerSecond: number;
   ratio: number | null;
-  peakMb: number | null;
   /** the portal's resident memory just before the downloads */
   idleMb?: number | null;
-  p99Idle: number | null;
-  p99During: number | null;
-  p99Logins: number | null;
+  peakMb: number | null;
+  idle: Latency | null;
+  during: Latency | null;
+  logins: Latency | null;
 }
+
+const FULL_SPEED = 'loopback, full speed';
+const linkName = (mbit: number) => (mbit >= 1000 ? `${mbit / 1000} Gbit/s` : `${mbit} Mbit/s`) + ' per client';
 
 async function main() {
   if (!which('curl')) throw new Error('curl is not installed');
@@ -375,108 +512,151 @@ async function main() {
     processes.push(startNginx(dir, fixture, nginxPort, accel.port));
     await waitFor(`http://127.0.0.1:${nginxPort}/files/`);
 
+    const nginxUrl = `http://127.0.0.1:${nginxPort}/files/${fixture.storageKey}`;
     const targets = [
-      { server: 'nginx (static file)', url: `http://127.0.0.1:${nginxPort}/files/${fixture.storageKey}`, portal: null },
       {
+        mode: 'streamed',
         server: 'portal (streamed)',
         url: `http://127.0.0.1:${streaming.port}${fixture.secretPath}`,
         portal: streaming,
       },
       {
+        mode: 'x-accel',
         server: 'portal + nginx (X-Accel-Redirect)',
         url: `http://127.0.0.1:${nginxPort}${fixture.secretPath}`,
         portal: accel,
       },
-    ];
+    ].filter((target) => MODES.includes(target.mode));
     const cookies = new Map<number, string>();
     for (const portal of [streaming, accel]) cookies.set(portal.port, await signIn(portal.port, fixture.email));
 
     // warm-up: the first requests compile the routes' code; measured requests should not pay for it
-    for (const target of targets) {
-      spawnCurl(['-sS', '-fL', '-r', '0-1048575', '-o', '/dev/null', target.url]);
+    for (const url of [nginxUrl, ...targets.map((target) => target.url)]) {
+      spawnCurl(['-sS', '-fL', '-r', '0-1048575', '-o', '/dev/null', url]);
     }
-    for (const portal of [streaming, accel]) await apiP99(portal.port, cookies.get(portal.port)!);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const portal of [streaming, accel]) await sampleApi(portal, cookies.get(portal.port)!);
+    await sleep(1000);
 
     const rows: Row[] = [];
+    const nginxRow = (link: string, clients: number): Row => ({
+      server: 'nginx (static file)',
+      link,
+      clients,
+      mbPerSecond: 0,
+      ratio: 1,
+      peakMb: null,
+      idle: null,
+      during: null,
+      logins: null,
+    });
     for (const clients of CLIENTS) {
       // nginx is measured right before each portal mode (its row shows the mean), so a drift of the
       // machine weighs on both sides of a ratio
       const references: number[] = [];
-      const nginxRow: Row = {
-        server: targets[0].server,
-        clients,
-        mbPerSecond: 0,
-        ratio: 1,
-        peakMb: null,
-        p99Idle: null,
-        p99During: null,
-        p99Logins: null,
-      };
-      rows.push(nginxRow);
-      for (const target of targets.slice(1)) {
-        const portal = target.portal!;
-        const reference = await download(targets[0].url, clients);
-        references.push(reference);
-        nginxRow.mbPerSecond = references.reduce((a, b) => a + b, 0) / references.length;
+      const reference = nginxRow(FULL_SPEED, clients);
+      rows.push(reference);
+      for (const target of targets) {
+        const { portal } = target;
+        const measured = (await downloadFor(nginxUrl, clients, THROUGHPUT_SECONDS)).mbPerSecond;
+        references.push(measured);
+        reference.mbPerSecond = references.reduce((a, b) => a + b, 0) / references.length;
         const cookie = cookies.get(portal.port)!;
-        const p99Idle = await apiP99(portal.port, cookie);
+        const idle = await sampleApi(portal, cookie);
         const idleMb = rssMb(portal.process.pid);
         // throughput and memory of the downloads alone (the API sampler would take CPU from them)
-        const { result: mbPerSecond, peakMb } = await peakRss(portal.process.pid, () => download(target.url, clients));
-        // then the same downloads again with the API sampled, and again with 8 logins running too
-        const transfer = download(target.url, clients);
-        transfer.catch(() => {}); // awaited below; observed now so a failure cannot end the process unhandled
-        const p99During = await apiP99(portal.port, cookie, transfer);
-        await transfer;
-        let stopped = false;
-        const logins = loginLoad(portal.port, fixture.email, () => stopped);
-        const second = download(target.url, clients);
-        second.catch(() => {});
-        const p99Logins = await apiP99(portal.port, cookie, second);
-        await second;
-        stopped = true;
-        await logins;
-        const result = { mbPerSecond, p99During, p99Logins };
+        const { result, peakMb } = await peakRss(portal.process.pid, () =>
+          downloadFor(target.url, clients, THROUGHPUT_SECONDS),
+        );
+        const { mbPerSecond } = result;
+        // then downloads again for the whole sampling, and again with 8 logins running too
+        const during = await sampleDuringDownloads(portal, cookie, target.url, clients);
+        const logins = await sampleDuringDownloads(portal, cookie, target.url, clients, { logins: fixture.email });
+        console.log(`${target.server}, ${clients} clients at full speed: measured`);
         rows.push({
           server: target.server,
+          link: FULL_SPEED,
           clients,
-          mbPerSecond: result.mbPerSecond,
-          ratio: result.mbPerSecond / reference,
-          peakMb,
-          p99Idle,
-          p99During: result.p99During,
-          p99Logins: result.p99Logins,
+          mbPerSecond,
+          ratio: mbPerSecond / measured,
           idleMb,
+          peakMb,
+          idle,
+          during: during.latency,
+          logins: logins.latency,
         });
       }
     }
-    print(rows);
+
+    // As over a real network: each client limited to the link's rate, so loopback copies no longer
+    // saturate the machine and what remains is the portal's own cost
+    for (const mbit of RATES_MBIT) {
+      const bytesPerSecond = (mbit * 1_000_000) / 8;
+      for (const clients of LIMITED_CLIENTS) {
+        const link = linkName(mbit);
+        const reference = nginxRow(link, clients);
+        reference.mbPerSecond = (await downloadFor(nginxUrl, clients, THROUGHPUT_SECONDS, bytesPerSecond)).mbPerSecond;
+        rows.push(reference);
+        for (const target of targets) {
+          const { portal } = target;
+          const cookie = cookies.get(portal.port)!;
+          const idle = await sampleApi(portal, cookie);
+          const idleMb = rssMb(portal.process.pid);
+          const { result, peakMb } = await peakRss(portal.process.pid, () =>
+            sampleDuringDownloads(portal, cookie, target.url, clients, { bytesPerSecond }),
+          );
+          console.log(`${target.server}, ${clients} clients at ${link}: measured`);
+          rows.push({
+            server: target.server,
+            link,
+            clients,
+            mbPerSecond: result.transfer.mbPerSecond,
+            ratio: result.transfer.mbPerSecond / reference.mbPerSecond,
+            idleMb,
+            peakMb,
+            idle,
+            during: result.latency,
+            logins: null,
+          });
+        }
+      }
+    }
+    print(rows, fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
   } finally {
     for (const child of processes.reverse()) await stop(child);
     if (!process.env.BENCH_KEEP) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function print(rows: Row[]) {
-  const f = (value: number | null, digits = 1) => (value === null ? '' : value.toFixed(digits));
+function print(rows: Row[], loadAverage: string) {
+  const f = (value: number | null | undefined, digits = 1) =>
+    value === null || value === undefined ? '' : value.toFixed(digits);
+  const latency = (value: Latency | null) => (value ? `${f(value.p50)} / ${f(value.p99)}` : '');
+  const loop = (value: Latency | null) => (value ? `${f(value.loop.p99)} / ${f(value.loop.max)}` : '');
+  const samples = (row: Row) =>
+    [row.idle, row.during, row.logins]
+      .filter((value) => value !== null)
+      .map((value) => value.samples)
+      .join(' / ');
   const goal = (row: Row) => {
     if (row.ratio === null || row.server.startsWith('nginx')) return '';
     const wanted = row.server.includes('X-Accel') ? 0.9 : 0.5;
     const ratioOk = row.ratio >= wanted;
-    const p99Ok = row.p99Idle !== null && row.p99During !== null && row.p99During <= 2 * row.p99Idle;
+    const p99Ok = row.idle !== null && row.during !== null && row.during.p99 <= 2 * row.idle.p99;
     return `${ratioOk ? 'ok' : 'MISSED'} (>= ${wanted}); p99 ${p99Ok ? 'ok' : 'MISSED'}`;
   };
   console.log('');
-  console.log(`Artifact ${SIZE / 1024 / 1024} MiB; ${os.cpus().length} cores; API call: GET /api/auth/me`);
+  console.log(
+    `Artifact ${SIZE / 1024 / 1024} MiB; ${os.cpus().length} cores; load average at the end ${loadAverage}; ` +
+      `API call: GET /api/auth/me, one every ${API_INTERVAL_MS} ms, up to ${API_SAMPLES} calls`,
+  );
   console.log('');
   console.log(
-    '| server | clients | MB/s | ratio to nginx | portal RSS before MB | portal peak RSS MB | API p99 idle ms | p99 during ms | p99 during + 8 logins ms | goal |',
+    "| server | clients' link | clients | MB/s | ratio to nginx | portal RSS before MB | portal peak RSS MB | API p50 / p99 idle ms | during downloads | during + 8 logins | event loop delay p99 / max during ms | API calls measured | goal |",
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const row of rows) {
     console.log(
-      `| ${row.server} | ${row.clients} | ${f(row.mbPerSecond, 0)} | ${f(row.ratio, 2)} | ${f(row.idleMb ?? null, 0)} | ${f(row.peakMb, 0)} | ${f(row.p99Idle)} | ${f(row.p99During)} | ${f(row.p99Logins)} | ${goal(row)} |`,
+      `| ${row.server} | ${row.link} | ${row.clients} | ${f(row.mbPerSecond, 0)} | ${f(row.ratio, 2)} | ${f(row.idleMb, 0)} | ${f(row.peakMb, 0)} | ${latency(row.idle)} | ${latency(row.during)} | ${latency(row.logins)} | ${loop(row.during)} | ${samples(row)} | ${goal(row)} |`,
     );
   }
 }

@@ -13,12 +13,18 @@ import {
 } from './types';
 
 /**
+ * 256 KiB reads. Each chunk is copied into the client's socket in one go on the event loop, so the
+ * chunk bounds how long a streamed download holds up an API request: with 1 MiB chunks and 16
+ * downloads the loop stalled for tens of milliseconds; with 128 KiB chunks a single download got
+ * no more than a quarter to a half of nginx's speed (bench/README.md, `npm run bench:download`).
+ */
+const READ_CHUNK = 256 * 1024;
+
+/**
  * Artifacts in a local folder (the embedded default, `DATA_DIR/artifacts` or `ARTIFACTS_DIR`). A file
  * is written under `.partial/` and renamed into place once complete, so a cut or oversized upload
  * leaves nothing and readers never see half a file.
  */
-const READ_CHUNK = 1024 * 1024;
-
 export function createLocalStorage(root: string): ArtifactStorage {
   const base = path.resolve(root);
   const partialDir = path.join(base, '.partial');
@@ -64,8 +70,7 @@ export function createLocalStorage(root: string): ArtifactStorage {
       const file = pathOf(key);
       try {
         const handle = await fs.promises.open(file, 'r');
-        // 1 MiB reads: a sixteenth of the system calls and stream turns of the 64 KiB default, which
-        // is what bounds a streamed download's throughput; memory stays one or two chunks per download
+        // memory stays one or two chunks per download, whatever the file's size
         return handle.createReadStream({
           highWaterMark: READ_CHUNK,
           ...(range ? { start: range.start, end: range.end } : {}),
