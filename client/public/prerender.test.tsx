@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
 import { fakeApi } from '../test/fakeApi';
@@ -24,8 +24,9 @@ describe('the sign-in pages rendered at build time', () => {
       document.body.append(root);
       const heading1 = root.querySelector('h1');
       const onRecoverableError = vi.fn();
+      let reactRoot: Root | undefined;
       await act(async () => {
-        hydrateRoot(
+        reactRoot = hydrateRoot(
           root,
           <PublicApp
             i18n={createI18n(locale)}
@@ -43,6 +44,8 @@ describe('the sign-in pages rendered at build time', () => {
       expect(await screen.findAllByText(locale === 'en' ? 'This field is required.' : /obligatoire/)).not.toHaveLength(
         0,
       );
+      // unmounted, so that nothing still loading (the captcha's widget) updates a torn-down page
+      act(() => reactRoot!.unmount());
       root.remove();
     });
   }
@@ -64,8 +67,9 @@ describe('the sign-in pages rendered at build time', () => {
     const password = root.querySelector<HTMLInputElement>('input[name="password"]')!;
     password.value = 'typed-while-hydrating';
     password.dispatchEvent(new Event('input', { bubbles: true }));
+    let reactRoot: Root | undefined;
     await act(async () => {
-      hydrateRoot(
+      reactRoot = hydrateRoot(
         root,
         <PublicApp
           i18n={createI18n('en')}
@@ -84,6 +88,7 @@ describe('the sign-in pages rendered at build time', () => {
       password: 'typed-while-hydrating',
     });
     expect(screen.queryByText('This field is required.')).toBeNull();
+    act(() => reactRoot!.unmount());
     root.remove();
   });
 });
