@@ -20,8 +20,9 @@ const DAYS = 365;
 
 /**
  * The downloads table at `customers × 100` rows over the past year, spread over the versions and
- * platforms of the licences of the first `downloadingCustomers` customers, then the analytics' aggregates built from
- * it by the migrations' own backfills (docs/decisions/039), as an upgraded database would have them.
+ * platforms of the licences of the first `downloadingCustomers` customers, then the analytics'
+ * aggregates built from it by the migrations' own backfills (docs/decisions/039), as an upgraded
+ * database would have them.
  */
 export async function seedDownloads(
   db: DB,

@@ -14,9 +14,9 @@ import {
 
 /**
  * 256 KiB reads. Each chunk is copied into the client's socket in one go on the event loop, so the
- * chunk bounds how long a streamed download holds up an API request: with 1 MiB chunks and 16
- * downloads the loop stalled for tens of milliseconds; with 128 KiB chunks a single download got
- * no more than a quarter to a half of nginx's speed (bench/README.md, `npm run bench:download`).
+ * chunk bounds how long a streamed download holds up an API request (with 1 MiB chunks and 16
+ * downloads the loop stalled for tens of milliseconds), while smaller chunks cost a download some
+ * throughput. Where the balance lies is not settled yet: bench/README.md, `npm run bench:download`.
  */
 const READ_CHUNK = 256 * 1024;
 
