@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileBytes } from './file-bytes';
 import {
   ArtifactMissingError,
   type ArtifactStorage,
@@ -13,12 +14,11 @@ import {
 } from './types';
 
 /**
- * 256 KiB reads. Each chunk is copied into the client's socket in one go on the event loop, so the
- * chunk bounds how long a streamed download holds up an API request (with 1 MiB chunks and 16
- * downloads the loop stalled for tens of milliseconds), while smaller chunks cost a download some
- * throughput. Where the balance lies is not settled yet: bench/README.md, `npm run bench:download`.
+ * Reads of 1 MiB, into two buffers reused for the whole download (file-bytes.ts): fewer trips through
+ * the event loop per megabyte than smaller reads, and memory stays 2 MiB per download whatever the
+ * file's size. bench/README.md, "Download", has the measurements.
  */
-const READ_CHUNK = 256 * 1024;
+const READ_CHUNK = 1024 * 1024;
 
 /**
  * Artifacts in a local folder (the embedded default, `DATA_DIR/artifacts` or `ARTIFACTS_DIR`). A file
@@ -68,15 +68,18 @@ export function createLocalStorage(root: string): ArtifactStorage {
 
     async read(key, range?: ByteRange): Promise<Readable> {
       const file = pathOf(key);
+      let handle: fs.promises.FileHandle;
       try {
-        const handle = await fs.promises.open(file, 'r');
-        // memory stays one or two chunks per download, whatever the file's size
-        return handle.createReadStream({
-          highWaterMark: READ_CHUNK,
-          ...(range ? { start: range.start, end: range.end } : {}),
-        });
+        handle = await fs.promises.open(file, 'r');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactMissingError(key);
+        throw error;
+      }
+      try {
+        const end = range ? range.end : (await handle.stat()).size - 1;
+        return new FileBytes(handle, { start: range ? range.start : 0, end }, READ_CHUNK);
+      } catch (error) {
+        await handle.close();
         throw error;
       }
     },
