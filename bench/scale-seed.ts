@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, DB } from '../server/db';
+import { backfillLastLicenceEnd } from '../server/db/migrations/015_customer_last_licence_end';
 import { seedDownloads } from './scale-downloads';
 
 /**
@@ -151,6 +152,8 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     from customers c
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
+  // the customers' latest licence end, which the licences' triggers keep (off on PostgreSQL here)
+  await backfillLastLicenceEnd(db);
   await seedAuditLog(db, pg, size.customers * AUDIT_ENTRIES_PER_CUSTOMER, size.customers, series);
   await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series, size.downloadingCustomers);
   await sql`drop table bench_words`.execute(db);

@@ -26,6 +26,7 @@ import { versionOrderMigration } from './migrations/010_version_order';
 import { productTokensMigration } from './migrations/011_product_tokens';
 import { downloadAnalyticsMigration } from './migrations/012_download_analytics';
 import { downloadsToDateMigration } from './migrations/014_downloads_to_date';
+import { customerLastLicenceEndMigration } from './migrations/015_customer_last_licence_end';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -53,6 +54,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '011_product_tokens': productTokensMigration(dialect),
     '012_download_analytics': downloadAnalyticsMigration(dialect),
     '014_downloads_to_date': downloadsToDateMigration(dialect),
+    '015_customer_last_licence_end': customerLastLicenceEndMigration(dialect),
   };
 }
 

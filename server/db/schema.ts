@@ -95,6 +95,11 @@ export interface CustomersTable {
   /** no payment status here: it is the subscription's (a customer without one has none) */
   billingEmail: string | null;
   crmId: string | null;
+  /**
+   * The end date (YYYY-MM-DD) of the customer's latest licence, null without any: kept by triggers
+   * on the licences (migration 015), never written by the portal.
+   */
+  lastLicenceEnd: Generated<string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -68,6 +68,11 @@ export class FileBytes extends Readable {
   private async transfer(destination: Writable, end: boolean): Promise<void> {
     const buffers = [Buffer.allocUnsafeSlow(this.nextLength()), Buffer.allocUnsafeSlow(this.nextLength())];
     let which = 0;
+    // a destination closed before the end takes nothing more: the file is closed and the reading stops
+    const onClose = () => {
+      if (!this.readableEnded) this.destroy();
+    };
+    destination.once('close', onClose);
     // a write's error is kept, not thrown: the read in between must not leave a rejection unhandled
     let writing: Promise<Error | null> | null = null;
     const written = async () => {
@@ -83,17 +88,19 @@ export class FileBytes extends Readable {
         if (bytesRead === 0) throw new Error('the file ended before its expected size');
         this.position += bytesRead;
         await written();
-        if (this.destroyed) return;
+        if (this.destroyed || destination.destroyed) return void this.destroy();
         writing = this.write(destination, bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
       }
       await written();
-      if (this.destroyed) return;
+      if (this.destroyed || destination.destroyed) return void this.destroy();
       if (end) destination.end();
       // ends this side too, so whoever watches it for its end (Fastify does) learns the file is sent
       this.push(null);
       this.resume();
     } catch (error) {
       this.destroy(error as Error);
+    } finally {
+      destination.removeListener('close', onClose);
     }
   }
 

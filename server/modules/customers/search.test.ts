@@ -116,6 +116,49 @@ describe('searchCustomers', () => {
     expect(await names('end')).toEqual([]);
   });
 
+  it('follows every change to the licences: a new end date, a licence moved or deleted', async () => {
+    const lastEnd = async (id: number) =>
+      (await db.selectFrom('customers').select('lastLicenceEnd').where('id', '=', id).executeTakeFirstOrThrow())
+        .lastLicenceEnd;
+    const renewed = await createCustomer(db, { name: 'Renewed' });
+    await addLicence(renewed.id, '2026-01-31');
+    expect(await lastEnd(renewed.id)).toBe('2026-01-31');
+    expect(await names()).toEqual([]);
+    await db.updateTable('licences').set({ endDate: '2027-01-31' }).where('customerId', '=', renewed.id).execute();
+    expect(await names()).toEqual(['Renewed']);
+
+    // a later licence, then shortened again: the latest end is recomputed, not only raised
+    await addLicence(renewed.id, '2028-12-31', 'toolkit');
+    expect(await lastEnd(renewed.id)).toBe('2028-12-31');
+    await db
+      .updateTable('licences')
+      .set({ endDate: '2025-12-31' })
+      .where('customerId', '=', renewed.id)
+      .where('productKey', '=', 'toolkit')
+      .execute();
+    expect(await lastEnd(renewed.id)).toBe('2027-01-31');
+
+    // the running licence moves to another customer: both customers change
+    const other = await createCustomer(db, { name: 'Other' });
+    await db
+      .updateTable('licences')
+      .set({ customerId: other.id })
+      .where('customerId', '=', renewed.id)
+      .where('productKey', '=', 'graph')
+      .execute();
+    expect(await lastEnd(renewed.id)).toBe('2025-12-31');
+    expect(await lastEnd(other.id)).toBe('2027-01-31');
+    expect(await names()).toEqual(['Other']);
+
+    // without licences a customer shows again, as one that has none yet
+    await db.deleteFrom('licences').where('customerId', '=', renewed.id).execute();
+    expect(await lastEnd(renewed.id)).toBeNull();
+    expect(await names()).toEqual(['Other', 'Renewed']);
+    // deleting a customer deletes its licences on the way, which the triggers survive
+    await db.deleteFrom('customers').where('id', '=', other.id).execute();
+    expect(await names('all!')).toEqual(['Renewed']);
+  });
+
   it('follows renames and deletions', async () => {
     const customer = await createCustomer(db, { name: 'Old Name Ltd' });
     await db.updateTable('customers').set({ name: 'Fresh Title Ltd' }).where('id', '=', customer.id).execute();

@@ -76,14 +76,8 @@ export async function searchCustomers(
   if (!showAll && !member) {
     const ended = lastEndedDate(page.today ?? new Date());
     // Hidden: a customer whose latest licence ended before the grace period; one without licences
-    // stays. max() over licences (customer_id, end_date) is one index probe per customer.
-    query = query.where(
-      (eb) =>
-        sql<SqlBool>`coalesce(${eb
-          .selectFrom('licences')
-          .select((l) => l.fn.max('licences.endDate').as('lastEnd'))
-          .whereRef('licences.customerId', '=', 'customers.id')}, '9999-12-31') > ${ended}`,
-    );
+    // stays. The latest end is the customer's own column (migration 015), not a probe of its licences.
+    query = query.where(sql<SqlBool>`coalesce(${sql.ref('customers.lastLicenceEnd')}, '9999-12-31') > ${ended}`);
   }
   // By name whatever the case, in byte order so that the lower(name) index gives the order as it is.
   const lowerName = isPostgres(db)
