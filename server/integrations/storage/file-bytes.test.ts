@@ -93,9 +93,11 @@ describe('FileBytes', () => {
   });
 
   it('pipes through stream.pipeline to an HTTP response, as the download routes do', async () => {
-    const server = http.createServer(async (_request, response) => {
+    const server = http.createServer((_request, response) => {
       response.writeHead(200, { 'Content-Length': String(SIZE) });
-      await pipeline(await open(), response);
+      open()
+        .then((stream) => pipeline(stream, response))
+        .catch(() => response.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
