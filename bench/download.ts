@@ -15,12 +15,14 @@
  * The API is sampled one call every 10 ms, up to 1000 calls, the same way idle and during; during
  * the downloads every client downloads back to back from before the first call to after the last
  * (the run fails otherwise). Clients are curl processes (as scripts would fetch), so the client side
- * costs the same for every server. The portal runs as its own process (server/main.ts) on a SQLite
- * database prepared here.
+ * costs the same for every server. They run at the lowest CPU priority (`nice -n 19`, `--client-nice`):
+ * real clients download from other machines, and here they share the server's two cores, so at
+ * normal priority their own copying would weigh on the API's latency as if it were the server's. The
+ * portal runs as its own process (server/main.ts) on a SQLite database prepared here.
  *
  * Run: npm run bench:download [-- --size-mb 1024 --clients 1,4,16 --rates-mbit 1000,100
  *   --limited-clients 4,16 --modes streamed,x-accel --api-samples 1000 --api-interval-ms 10
- *   --throughput-seconds 8]
+ *   --throughput-seconds 8 --client-nice 19]
  * Needs nginx (Debian package `nginx`) and curl.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -46,6 +48,8 @@ const { values } = parseArgs({
     'limited-clients': { type: 'string', default: '4,16' },
     modes: { type: 'string', default: 'streamed,x-accel' },
     'throughput-seconds': { type: 'string', default: '8' },
+    /** the clients' niceness; 0 runs them at the server's priority */
+    'client-nice': { type: 'string', default: '19' },
   },
 });
 const SIZE = Number(values['size-mb']) * 1024 * 1024;
@@ -60,6 +64,7 @@ const LIMITED_CLIENTS = list(values['limited-clients']);
 const MODES = values.modes.split(',');
 /** How long the clients download, back to back, for a throughput figure without the API sampler. */
 const THROUGHPUT_SECONDS = Number(values['throughput-seconds']);
+const CLIENT_NICE = Number(values['client-nice']);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const ACCEL_PREFIX = '/protected-artifacts/';
 
@@ -323,7 +328,8 @@ interface CurlResult {
 /** One curl fetching the URL to /dev/null; its byte count is written out even when --max-time cuts it. */
 function curl(url: string, extra: string[] = []): Promise<CurlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-sS', '-fL', '-o', '/dev/null', '-w', '%{size_download}', ...extra, url]);
+    const args = ['-sS', '-fL', '-o', '/dev/null', '-w', '%{size_download}', ...extra, url];
+    const child = CLIENT_NICE ? spawn('nice', ['-n', String(CLIENT_NICE), 'curl', ...args]) : spawn('curl', args);
     let out = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -647,7 +653,8 @@ function print(rows: Row[], loadAverage: string) {
   console.log('');
   console.log(
     `Artifact ${SIZE / 1024 / 1024} MiB; ${os.cpus().length} cores; load average at the end ${loadAverage}; ` +
-      `API call: GET /api/auth/me, one every ${API_INTERVAL_MS} ms, up to ${API_SAMPLES} calls`,
+      `API call: GET /api/auth/me, one every ${API_INTERVAL_MS} ms, up to ${API_SAMPLES} calls; ` +
+      `clients at niceness ${CLIENT_NICE}`,
   );
   console.log('');
   console.log(

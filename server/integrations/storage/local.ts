@@ -14,11 +14,13 @@ import {
 } from './types';
 
 /**
- * Reads of 1 MiB, into two buffers reused for the whole download (file-bytes.ts): fewer trips through
- * the event loop per megabyte than smaller reads, and memory stays 2 MiB per download whatever the
- * file's size. bench/README.md, "Download", has the measurements.
+ * Reads of 256 KiB, into two buffers reused for the whole download (file-bytes.ts), so memory stays
+ * 512 KiB per download whatever the file's size. A chunk is copied into its socket in one go, so the
+ * chunk also bounds how long the downloads hold up an API call: with 16 clients 1 MiB chunks doubled
+ * the API's p99 against 256 KiB, for 5 to 15 % more throughput; 128 KiB cost one download half its
+ * speed (docs/decisions/044, bench/README.md "Download").
  */
-const READ_CHUNK = 1024 * 1024;
+const READ_CHUNK = 256 * 1024;
 
 /**
  * Artifacts in a local folder (the embedded default, `DATA_DIR/artifacts` or `ARTIFACTS_DIR`). A file
