@@ -15,6 +15,41 @@ import { Readable, type Writable } from 'node:stream';
  * `pipe` takes that path; any other way of reading (events, async iteration, `read()`) gets a fresh
  * buffer per chunk, as the reader may keep them.
  */
+/**
+ * The chunks of all downloads written in one event loop turn. A chunk is copied into its socket in
+ * one go; were every download's chunk written as soon as its read completes, one turn could copy a
+ * chunk for each of them before it reached an API request (16 downloads: 4 MiB, milliseconds). The
+ * writes are queued instead and run after the turn's I/O (setImmediate), one per turn, the others in
+ * the turns after, so an API request waits for one chunk's copying at most however many downloads
+ * run. A single download loses nothing: its chunk is written in the turn its read completed. With
+ * 16 clients, one write per turn and two gave the same throughput (docs/decisions/044).
+ */
+export const WRITES_PER_TURN = 1;
+
+const waitingWrites: (() => void)[] = [];
+let turnScheduled = false;
+
+function runWriteTurn() {
+  turnScheduled = false;
+  for (const start of waitingWrites.splice(0, WRITES_PER_TURN)) start();
+  // set during this turn's check phase, the next immediate runs in the next turn
+  if (waitingWrites.length > 0) scheduleWriteTurn();
+}
+
+function scheduleWriteTurn() {
+  if (turnScheduled) return;
+  turnScheduled = true;
+  setImmediate(runWriteTurn);
+}
+
+/** Resolves when this chunk's turn to be written has come. */
+function writeTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingWrites.push(resolve);
+    scheduleWriteTurn();
+  });
+}
+
 export class FileBytes extends Readable {
   private position: number;
   private readonly last: number;
@@ -88,6 +123,7 @@ export class FileBytes extends Readable {
         if (bytesRead === 0) throw new Error('the file ended before its expected size');
         this.position += bytesRead;
         await written();
+        await writeTurn();
         if (this.destroyed || destination.destroyed) return void this.destroy();
         writing = this.write(destination, bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
       }
