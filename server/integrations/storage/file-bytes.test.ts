@@ -85,6 +85,35 @@ describe('FileBytes', () => {
     expect(new Set(kept.map((chunk) => chunk.buffer)).size).toBe(2);
   });
 
+  it('lets concurrent transfers write one chunk per event loop turn between them', async () => {
+    // a counter of the loop's turns: an immediate that schedules itself runs once per turn
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const turnsOfWrites: number[] = [];
+    const transfers = Array.from({ length: 4 }, async () => {
+      const chunks: Buffer[] = [];
+      const destination = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          turnsOfWrites.push(turn);
+          chunks.push(Buffer.from(chunk));
+          callback();
+        },
+      });
+      await pipeline(await open(), destination);
+      return Buffer.concat(chunks);
+    });
+    const received = await Promise.all(transfers);
+    counting = false;
+    for (const bytes of received) expect(sha256(bytes)).toBe(sha256(content));
+    expect(turnsOfWrites).toHaveLength(4 * 11);
+    expect(new Set(turnsOfWrites).size).toBe(turnsOfWrites.length);
+  });
+
   it('gives a reader that is not a pipe a buffer of its own per chunk', async () => {
     const kept: Buffer[] = [];
     for await (const chunk of await open()) kept.push(chunk as Buffer);
