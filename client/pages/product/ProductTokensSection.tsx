@@ -1,8 +1,8 @@
-import { Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CreatedProductToken, ProductToken } from '../../../common/api/catalogue';
+import { type CreatedProductToken, CreateProductTokenBody, type ProductToken } from '../../../common/api/catalogue';
 import { formatDate } from '../../../common/format';
 import {
   createProductToken,
@@ -12,10 +12,12 @@ import {
   tokenKeys,
 } from '../../api/artifacts';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { copyToClipboard } from '../../components/copyToClipboard';
 import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
 /**
  * A product's API tokens (decision 036), for productManager and admin: the list (name, created, last
@@ -26,22 +28,10 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const tokens = useQuery(productTokensQuery(productKey));
-  const [creating, setCreating] = useState(false);
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
+  const [creating, setCreating] = useState({ opened: false, formKey: 0 });
   const [created, setCreated] = useState<CreatedProductToken | null>(null);
   const [revoking, setRevoking] = useState<ProductToken | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: tokenKeys.all(productKey) });
-
-  const create = useMutation({
-    mutationFn: (tokenName: string) => createProductToken(productKey, { name: tokenName }),
-    onSuccess: (token) => {
-      setCreating(false);
-      setCreated(token);
-      void reload();
-    },
-    onError: (error) => setNameError(t('productTokens.createFailed', { error: apiErrorText(error, t) })),
-  });
 
   const revoke = useMutation({
     mutationFn: (token: ProductToken) => revokeProductToken(productKey, token.id),
@@ -55,15 +45,6 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
       notify({ status: 'error', message: t('productTokens.revokeFailed', { error: apiErrorText(error, t) }) });
     },
   });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!name.trim()) {
-      setNameError(t('errors.required'));
-      return;
-    }
-    create.mutate(name.trim());
-  }
 
   async function copy(text: string, message: string) {
     try {
@@ -84,11 +65,7 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         </Title>
         <Button
           leftSection={<PlusIcon size={16} />}
-          onClick={() => {
-            setName('');
-            setNameError(null);
-            setCreating(true);
-          }}
+          onClick={() => setCreating((c) => ({ opened: true, formKey: c.formKey + 1 }))}
           data-testid="product-token-add"
         >
           {t('productTokens.add')}
@@ -138,39 +115,20 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         </Table>
       )}
 
-      <Modal
-        opened={creating}
-        onClose={() => !create.isPending && setCreating(false)}
+      <FormModal
+        opened={creating.opened}
+        onClose={() => setCreating((c) => ({ ...c, opened: false }))}
         title={t('productTokens.add')}
-        centered
-        closeButtonProps={{ 'aria-label': t('app.close'), disabled: create.isPending }}
       >
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <TextInput
-              label={t('productTokens.columns.name')}
-              description={t('productTokens.nameHint')}
-              value={name}
-              maxLength={100}
-              required
-              data-autofocus
-              onChange={(event) => {
-                setName(event.currentTarget.value);
-                setNameError(null);
-              }}
-              error={nameError}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setCreating(false)} disabled={create.isPending}>
-                {t('productTokens.cancel')}
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                {t('productTokens.create')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+        <CreateTokenForm
+          key={creating.formKey}
+          productKey={productKey}
+          onCreated={(token) => {
+            setCreated(token);
+            void reload();
+          }}
+        />
+      </FormModal>
 
       <Modal
         opened={created !== null}
@@ -219,5 +177,69 @@ export function ProductTokensSection({ productKey }: { productKey: string }) {
         onConfirm={() => revoking && revoke.mutate(revoking)}
       />
     </Stack>
+  );
+}
+
+/** The new token's name; once created, the section shows the token (only this once). */
+function CreateTokenForm({
+  productKey,
+  onCreated,
+}: {
+  productKey: string;
+  onCreated: (token: CreatedProductToken) => void;
+}) {
+  const { t } = useTranslation();
+  const { close } = useFormModal();
+  const [failure, setFailure] = useState<string | null>(null);
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<CreateProductTokenBody>({
+    initialValues: { name: '' },
+    schema: CreateProductTokenBody,
+  });
+  const create = useModalMutation(
+    (values: CreateProductTokenBody) => createProductToken(productKey, CreateProductTokenBody.parse(values)),
+    {
+      onSuccess: (token) => {
+        close();
+        onCreated(token);
+      },
+      onError: (error) => {
+        showFieldErrors(error);
+        setFailure(t('productTokens.createFailed', { error: apiErrorText(error, t) }));
+      },
+    },
+  );
+  return (
+    <form
+      ref={ref}
+      noValidate
+      data-testid="product-token-form"
+      onSubmit={onSubmit((values) => {
+        setFailure(null);
+        create.mutate(values);
+      })}
+    >
+      <Stack>
+        <TextInput
+          label={t('productTokens.columns.name')}
+          description={t('productTokens.nameHint')}
+          name="name"
+          maxLength={100}
+          required
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <ModalCancelButton>{t('productTokens.cancel')}</ModalCancelButton>
+          <Button type="submit" loading={create.isPending}>
+            {t('productTokens.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
