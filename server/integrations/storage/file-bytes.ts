@@ -2,20 +2,6 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 
 /**
- * A local file's bytes (or an inclusive range of them) as a Readable that, when piped, reuses two
- * buffers for the whole transfer instead of allocating one per chunk.
- *
- * fs.createReadStream hands every chunk over in a new buffer. At download speed that is hundreds of
- * megabytes a second of short-lived memory, and the garbage collector spent twice as long freeing it
- * as the socket spent sending it (bench/README.md, "Download"), with pauses that held up every API
- * request. Here one buffer is being filled from the file while the other is being written, and a
- * buffer is filled again only once the destination has taken its bytes (the write's callback), so
- * nothing is allocated per chunk and memory stays two chunks per download.
- *
- * `pipe` takes that path; any other way of reading (events, async iteration, `read()`) gets a fresh
- * buffer per chunk, as the reader may keep them.
- */
-/**
  * The chunks of all downloads written in one event loop turn. A chunk is copied into its socket in
  * one go; were every download's chunk written as soon as its read completes, one turn could copy a
  * chunk for each of them before it reached an API request (16 downloads: 4 MiB, milliseconds). The
@@ -50,6 +36,20 @@ function writeTurn(): Promise<void> {
   });
 }
 
+/**
+ * A local file's bytes (or an inclusive range of them) as a Readable that, when piped, reuses two
+ * buffers for the whole transfer instead of allocating one per chunk.
+ *
+ * fs.createReadStream hands every chunk over in a new buffer. At download speed that is hundreds of
+ * megabytes a second of short-lived memory, and the garbage collector spent twice as long freeing it
+ * as the socket spent sending it (bench/README.md, "Download"), with pauses that held up every API
+ * request. Here one buffer is being filled from the file while the other is being written, and a
+ * buffer is filled again only once the destination has taken its bytes (the write's callback), so
+ * nothing is allocated per chunk and memory stays two chunks per download.
+ *
+ * `pipe` takes that path; any other way of reading (events, async iteration, `read()`) gets a fresh
+ * buffer per chunk, as the reader may keep them.
+ */
 export class FileBytes extends Readable {
   private position: number;
   private readonly last: number;
