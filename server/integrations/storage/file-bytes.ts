@@ -2,22 +2,25 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 
 /**
- * The chunks of all downloads written in one event loop turn. A chunk is copied into its socket in
- * one go; were every download's chunk written as soon as its read completes, one turn could copy a
- * chunk for each of them before it reached an API request (16 downloads: 4 MiB, milliseconds). The
- * writes are queued instead and run after the turn's I/O (setImmediate), one per turn, the others in
- * the turns after, so an API request waits for one chunk's copying at most however many downloads
- * run. A single download loses nothing: its chunk is written in the turn its read completed. With
- * 16 clients, one write per turn and two gave the same throughput (docs/decisions/044).
+ * How long, in one event loop turn, the downloads may spend writing chunks into their sockets. A
+ * chunk is copied in one go; were every download's chunk written as soon as its read completes, one
+ * turn could copy a chunk for each of them before it reached an API request (16 downloads of 256 KiB
+ * chunks: 4 MiB, milliseconds). The writes queue instead, and after the turn's I/O (setImmediate)
+ * they run in order until this budget is spent, the rest in the turns after: an API request waits
+ * for about this long at most however many downloads run, while a busy API still leaves the
+ * downloads this much of every turn. A single download loses nothing: its chunk is written in the
+ * turn its read completed (docs/decisions/044).
  */
-export const WRITES_PER_TURN = 1;
+export const WRITE_BUDGET_MS = 1;
 
 const waitingWrites: (() => void)[] = [];
 let turnScheduled = false;
 
 function runWriteTurn() {
   turnScheduled = false;
-  for (const start of waitingWrites.splice(0, WRITES_PER_TURN)) start();
+  const started = performance.now();
+  do waitingWrites.shift()?.();
+  while (waitingWrites.length > 0 && performance.now() - started < WRITE_BUDGET_MS);
   // set during this turn's check phase, the next immediate runs in the next turn
   if (waitingWrites.length > 0) scheduleWriteTurn();
 }
@@ -28,12 +31,10 @@ function scheduleWriteTurn() {
   setImmediate(runWriteTurn);
 }
 
-/** Resolves when this chunk's turn to be written has come. */
-function writeTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waitingWrites.push(resolve);
-    scheduleWriteTurn();
-  });
+/** Runs `write` in a write turn (above). */
+function inWriteTurn(write: () => void): void {
+  waitingWrites.push(write);
+  scheduleWriteTurn();
 }
 
 /**
@@ -123,9 +124,15 @@ export class FileBytes extends Readable {
         if (bytesRead === 0) throw new Error('the file ended before its expected size');
         this.position += bytesRead;
         await written();
-        await writeTurn();
         if (this.destroyed || destination.destroyed) return void this.destroy();
-        writing = this.write(destination, bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+        const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+        writing = new Promise((resolve) =>
+          inWriteTurn(() => {
+            // gone while it waited: the loop above finds out and stops
+            if (this.destroyed || destination.destroyed) resolve(null);
+            else void this.write(destination, chunk).then(resolve);
+          }),
+        );
       }
       await written();
       if (this.destroyed || destination.destroyed) return void this.destroy();
