@@ -2,25 +2,23 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 
 /**
- * How long, in one event loop turn, the downloads may spend writing chunks into their sockets. A
- * chunk is copied in one go; were every download's chunk written as soon as its read completes, one
- * turn could copy a chunk for each of them before it reached an API request (16 downloads of 256 KiB
- * chunks: 4 MiB, milliseconds). The writes queue instead, and after the turn's I/O (setImmediate)
- * they run in order until this budget is spent, the rest in the turns after: an API request waits
- * for about this long at most however many downloads run, while a busy API still leaves the
- * downloads this much of every turn. A single download loses nothing: its chunk is written in the
- * turn its read completed (docs/decisions/044).
+ * How many chunks the downloads write into their sockets in one event loop turn, between all of
+ * them. A chunk is copied in one go; were every download's chunk written as soon as its read
+ * completes, one turn could copy a chunk for each of them before it reached an API request (16
+ * downloads of 256 KiB chunks: 4 MiB, milliseconds). The writes queue instead and run after the
+ * turn's I/O (setImmediate), one per turn, the rest in the turns after: an API request waits for one
+ * chunk's copying at most however many downloads run. A single download loses nothing: its chunk is
+ * written in the turn its read completed. The API comes first: when its requests make the turns
+ * long, the downloads slow down rather than the requests (docs/decisions/044).
  */
-export const WRITE_BUDGET_MS = 1;
+export const WRITES_PER_TURN = 1;
 
 const waitingWrites: (() => void)[] = [];
 let turnScheduled = false;
 
 function runWriteTurn() {
   turnScheduled = false;
-  const started = performance.now();
-  do waitingWrites.shift()?.();
-  while (waitingWrites.length > 0 && performance.now() - started < WRITE_BUDGET_MS);
+  for (const write of waitingWrites.splice(0, WRITES_PER_TURN)) write();
   // set during this turn's check phase, the next immediate runs in the next turn
   if (waitingWrites.length > 0) scheduleWriteTurn();
 }
