@@ -254,6 +254,7 @@ function startNginx(dir: string, fixture: Fixture, port: number, portalPort: num
     conf,
     `daemon off;
 worker_processes ${os.cpus().length};
+worker_priority 10;
 pid ${dir}/nginx.pid;
 error_log ${dir}/nginx-error.log warn;
 events { worker_connections 1024; }
