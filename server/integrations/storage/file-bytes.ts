@@ -2,23 +2,21 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 
 /**
- * How many chunks the downloads write into their sockets in one event loop turn, between all of
- * them. A chunk is copied in one go; were every download's chunk written as soon as its read
- * completes, one turn could copy a chunk for each of them before it reached an API request (16
- * downloads of 256 KiB chunks: 4 MiB, milliseconds). The writes queue instead and run after the
+ * The downloads write their chunks into their sockets in turns: one chunk per event loop turn,
+ * between all of them. A chunk is copied in one go; were every download's chunk written as soon as
+ * its read completes, one turn could copy a chunk for each of them before it reached an API request
+ * (16 downloads of 256 KiB chunks: 4 MiB, milliseconds). The writes queue instead and run after the
  * turn's I/O (setImmediate), one per turn, the rest in the turns after: an API request waits for one
  * chunk's copying at most however many downloads run. A single download loses nothing: its chunk is
  * written in the turn its read completed. The API comes first: when its requests make the turns
  * long, the downloads slow down rather than the requests (docs/decisions/044).
  */
-export const WRITES_PER_TURN = 1;
-
 const waitingWrites: (() => void)[] = [];
 let turnScheduled = false;
 
 function runWriteTurn() {
   turnScheduled = false;
-  for (const write of waitingWrites.splice(0, WRITES_PER_TURN)) write();
+  waitingWrites.shift()?.();
   // set during this turn's check phase, the next immediate runs in the next turn
   if (waitingWrites.length > 0) scheduleWriteTurn();
 }
