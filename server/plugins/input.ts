@@ -5,9 +5,17 @@ import { badRequest } from '../http-error';
 const NUL = '\u0000';
 const MESSAGE = 'must not contain NUL characters';
 
+/** Parsed JSON or a form: arrays and plain objects, nothing with a prototype of its own. */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
 /**
  * The path of the first string (value or key) holding a NUL character, or null. Iterative, since a
- * 1 MiB body can nest arrays half a million levels deep.
+ * 1 MiB body can nest arrays half a million levels deep. Only what a parser makes is walked (strings,
+ * arrays, plain objects): a streamed upload's body is the request itself, whose socket and server
+ * make a graph without end.
  */
 export function findNul(value: unknown): string | null {
   const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
@@ -15,11 +23,10 @@ export function findNul(value: unknown): string | null {
     const { value: current, path } = stack.pop()!;
     if (typeof current === 'string') {
       if (current.includes(NUL)) return path;
-    } else if (current instanceof Uint8Array) {
-      // a webhook's raw body: bytes checked by their signature, not text fields
     } else if (Array.isArray(current)) {
       current.forEach((item, i) => stack.push({ value: item, path: path ? `${path}.${i}` : String(i) }));
-    } else if (current !== null && typeof current === 'object') {
+    } else if (current !== null && typeof current === 'object' && isPlainObject(current)) {
+      // (a webhook's raw bytes and an upload's stream are not fields: they are left alone)
       for (const [key, item] of Object.entries(current)) {
         const itemPath = path ? `${path}.${key}` : key;
         if (key.includes(NUL)) return itemPath;
