@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { REDACTED, redactUrl } from './log';
 import { solvedCaptcha } from './modules/auth/test-helpers';
-import { createUser, TEST_PASSWORD } from './test/factories';
+import { createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, sessionCookieOf, type TestApp } from './test/harness';
 
 /** Passwords, tokens, keys and cookies never reach the logs, whatever route they come through. */
@@ -12,13 +12,19 @@ let t: TestApp;
 let app: FastifyInstance;
 const lines: string[] = [];
 const logs = () => lines.join('');
+const routes: RouteOptions[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0' });
   // the same database and settings, but logging everything at info into `lines`
   app = await buildApp(
     { ...t.config, logLevel: 'info', captchaMaxNumber: 2000 },
-    { database: t.database, startBackgroundWork: false, logStream: { write: (line) => lines.push(line) } },
+    {
+      database: t.database,
+      startBackgroundWork: false,
+      logStream: { write: (line) => lines.push(line) },
+      onRoute: (route) => routes.push(route),
+    },
   );
   await app.ready();
 });
@@ -82,6 +88,46 @@ describe('request logs', () => {
     for (const secret of [...secrets, TEST_PASSWORD, cookie.split('=')[1], 'AUTH-HEADER-SECRET']) {
       expect(text, secret).not.toContain(secret);
     }
+  });
+
+  it('log invitation keys and download secrets as [redacted], whatever the route does with them', async () => {
+    const customer = await createCustomer(app.ctx.db);
+    const invitation = await createInvitation(app.ctx.db, customer.id);
+    const unknownKey = 'UNKNOWN-INVITATION-KEY-321';
+    await request(app, null, { url: `/api/invitations/${invitation.key}` });
+    await request(app, null, { url: `/api/invitations/${unknownKey}` });
+    await request(app, null, {
+      method: 'POST',
+      url: `/api/invitations/${invitation.key}/new`,
+      payload: { fullName: 'Logged Person', password: 'x' },
+    });
+    await request(app, null, { method: 'POST', url: `/api/invitations/${invitation.key}/existing` });
+    await request(app, null, { url: '/api/get/linux/some-product/1.0.0/?secret=DOWNLOAD-SECRET-654' });
+
+    const text = logs();
+    expect(text).toContain('"url":"/api/invitations/[redacted]"');
+    expect(text).toContain('"url":"/api/invitations/[redacted]/new"');
+    expect(text).toContain('"url":"/api/invitations/[redacted]/existing"');
+    expect(text).toContain('/api/get/linux/some-product/1.0.0/?secret=[redacted]');
+    for (const secret of [invitation.key, unknownKey, 'DOWNLOAD-SECRET-654'])
+      expect(text, secret).not.toContain(secret);
+  });
+
+  it('know every path parameter as an identifier or a declared secret', () => {
+    // Parameters that name something (ids, a product's key, a platform): safe to log. Any other
+    // parameter may carry a secret and must be declared in the route's `secretParams`.
+    const identifiers = new Set(['id', 'platform', 'productKey', 'semVer', 'document']);
+    const undeclared: string[] = [];
+    for (const route of routes) {
+      const declared = route.config?.secretParams ?? [];
+      for (const [, name] of route.url.matchAll(/:(\w+)/g)) {
+        const productKey = name === 'key' && route.url.startsWith('/api/products/');
+        if (!identifiers.has(name) && !productKey && !declared.includes(name))
+          undeclared.push(`${String(route.method)} ${route.url} :${name}`);
+      }
+    }
+    expect(routes.length).toBeGreaterThan(50);
+    expect(undeclared).toEqual([]);
   });
 
   it('log mails kept locally without the link’s token', async () => {

@@ -1,5 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Path parameters whose value is a secret (an invitation key): the request log shows
+     * `[redacted]` in their place. `server/log.test.ts` refuses a route whose parameter could be
+     * a secret and is neither declared here nor known to be an identifier.
+     */
+    secretParams?: readonly string[];
+  }
+}
+
 /**
  * What the request logs may show. Fastify logs every request's URL; some URLs carry a secret:
  * a reset link is /{locale}/reset-password/{token}, an invitation /{locale}/invitation/{key}, a
@@ -14,12 +25,19 @@ const SECRET_PARAM = /token|secret|password|passwd|key|signature|session|code|au
 /** Path segments after which the next segment is a secret. */
 const SECRET_AFTER_SEGMENT = new Set(['reset-password', 'invitation', 'confirmation', 'confirm-email']);
 
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, route?: { pattern: string; secretParams: readonly string[] }): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? null : url.slice(queryAt + 1);
 
   const segments = path.split('/');
+  if (route) {
+    const pattern = route.pattern.split('/');
+    pattern.forEach((segment, i) => {
+      if (segment.startsWith(':') && route.secretParams.includes(segment.slice(1)) && i < segments.length)
+        segments[i] = REDACTED;
+    });
+  }
   for (let i = 1; i < segments.length; i++) {
     if (SECRET_AFTER_SEGMENT.has(segments[i - 1].toLowerCase()) && segments[i] !== '') segments[i] = REDACTED;
   }
@@ -43,9 +61,11 @@ export function redactUrl(url: string): string {
 
 /** Fastify's request serializer, with the URL's secrets removed. Headers are not logged at all. */
 export function serializeRequest(request: FastifyRequest) {
+  const secretParams = request.routeOptions?.config?.secretParams;
+  const pattern = request.routeOptions?.url;
   return {
     method: request.method,
-    url: redactUrl(request.url),
+    url: redactUrl(request.url, secretParams && pattern ? { pattern, secretParams } : undefined),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -26,7 +26,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
   api.get(
     '/invitations/:key',
     {
-      config: { access: access.public, rateLimit },
+      config: { access: access.public, rateLimit, secretParams: ['key'] },
       schema: {
         tags,
         summary: 'What an invitation link offers: customer, role, inviter, and whether the address needs an account',
@@ -42,7 +42,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
   api.post(
     '/invitations/:key/new',
     {
-      config: { access: access.public, rateLimit },
+      config: { access: access.public, rateLimit, secretParams: ['key'] },
       schema: {
         tags,
         summary: 'Join with a new account for the invited address; signs it in',
@@ -64,7 +64,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
   api.post(
     '/invitations/:key/existing',
     {
-      config: { access: access.signedIn, rateLimit },
+      config: { access: access.signedIn, rateLimit, secretParams: ['key'] },
       schema: {
         tags,
         summary: 'Join as the signed-in user, whose address must be the invited one',
