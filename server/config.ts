@@ -47,7 +47,7 @@ const EnvSchema = z
       .regex(/^rediss?:\/\//, 'must start with redis://')
       .optional(),
     DEV_MAILBOX: bool.optional(),
-    SEED_DEMO_DATA: bool.default(true),
+    SEED_DEMO_DATA: bool.optional(),
     SUPPORT_URL: z.url().default('https://support.example.com'),
     ACADEMY_URL: z.url().default('https://academy.example.com'),
     TELEMETRY_URL: z.url().default('https://telemetry.example.com/customers/{customerKey}'),
@@ -93,6 +93,14 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
       // Without SMTP the mails (and their reset links) would only reach the logs.
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.SEED_DEMO_DATA) {
+      // The demo accounts' password is published (README.md): in production they would be an open door.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_DEMO_DATA'],
+        message: 'cannot be enabled in production: the demo accounts share a published password',
+      });
     }
     if (env.NODE_ENV === 'production' && env.DEV_MAILBOX) {
       ctx.addIssue({ code: 'custom', path: ['DEV_MAILBOX'], message: 'cannot be enabled in production' });
@@ -276,7 +284,7 @@ export function loadConfig(
     },
     redisUrl: e.REDIS_URL ?? null,
     devMailbox: e.DEV_MAILBOX ?? (e.NODE_ENV !== 'production' && !e.SMTP_URL),
-    seedDemoData: e.SEED_DEMO_DATA,
+    seedDemoData: e.SEED_DEMO_DATA ?? e.NODE_ENV !== 'production',
     supportUrl: e.SUPPORT_URL,
     academyUrl: e.ACADEMY_URL,
     telemetryUrl: e.TELEMETRY_URL,

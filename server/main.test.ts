@@ -231,6 +231,53 @@ describe('server/main.ts', () => {
     }
   });
 
+  it('starts in production on an empty database without the demo accounts, and says so', async () => {
+    const port = await freePort();
+    const data = fs.mkdtempSync(path.join(dir, 'production-'));
+    const databaseFile = path.join(data, 'portal.db');
+    const started = start({
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      STATIC_DIR: path.join(data, 'no-client'),
+      DATA_DIR: data,
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitForHealth(port, started);
+      expect(started.output()).toContain('no demo data is loaded');
+      const database = openDatabase(`sqlite:${databaseFile}`);
+      try {
+        const { count } = await database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow();
+        expect(count).toBe(0);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      started.child.kill('SIGKILL');
+      await started.exited;
+    }
+  });
+
+  it('refuses the demo data in production, before it touches the database', async () => {
+    const started = start({
+      NODE_ENV: 'production',
+      DATABASE_URL: `sqlite:${path.join(dir, 'never-seeded.db')}`,
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      SEED_DEMO_DATA: 'true',
+    });
+    const exit = await started.exited;
+    expect(exit.code).toBe(1);
+    expect(started.output()).toMatch(/SEED_DEMO_DATA: cannot be enabled in production/);
+    expect(fs.existsSync(path.join(dir, 'never-seeded.db'))).toBe(false);
+  });
+
   it('refuses a wrong setting with a message naming the variable, and exits non-zero', async () => {
     const started = start({ PORT: 'abc', DATABASE_URL: `sqlite:${path.join(dir, 'unused.db')}` });
     const exit = await started.exited;

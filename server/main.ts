@@ -59,6 +59,10 @@ async function main() {
     if (config.seedDemoData) {
       const seeded = await seedDemoData(database.db, new Date(), config.sessionSecret);
       if (seeded) app.log.info('Empty database: demo data loaded (accounts are listed in README.md)');
+    } else if (config.env === 'production') {
+      app.log.info(
+        'Production: no demo data is loaded; create the first administrator with npm run cli -- create-user',
+      );
     }
     if (closing) return;
     await app.listen({ host: config.host, port: config.port });

@@ -30,6 +30,17 @@ describe('configuration', () => {
     expect(config.devMailbox).toBe(false);
   });
 
+  it('never loads the demo accounts, whose password is published, in production', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail:25' };
+    expect(loadConfig(production).seedDemoData).toBe(false);
+    expect(() => loadConfig({ ...production, SEED_DEMO_DATA: 'true' })).toThrow(
+      /SEED_DEMO_DATA: cannot be enabled in production/,
+    );
+    expect(loadConfig({ ...production, SEED_DEMO_DATA: 'false' }).seedDemoData).toBe(false);
+    expect(loadConfig({}).seedDemoData).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemoData).toBe(true);
+  });
+
   it('runs on embedded defaults: SQLite under ./data, local mailbox, Secure cookies only over HTTPS', () => {
     const config = loadConfig({});
     expect(config.databaseUrl).toBe('sqlite:./data/portal.db');
