@@ -107,6 +107,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  database.onConnectionError((error) =>
+    app.log.warn({ reason: error.message }, 'database connection lost; a new one is opened when needed'),
+  );
   const ctx = createContext({ config, database, log: app.log });
   app.decorate('ctx', ctx);
   // the key that signs licence files: generated on the first start unless one is configured

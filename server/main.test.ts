@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -11,6 +9,7 @@ import type { AppContext } from './context';
 import { openDatabase } from './db';
 import { createLocalStorage } from './integrations/storage/local';
 import { findLicence } from './modules/licences/repo';
+import { freePort, start, waitForHealth } from './test/main-process';
 import { createCustomer, createLicence, createProduct, createVersionWithFiles } from './test/factories';
 
 /**
@@ -18,64 +17,12 @@ import { createCustomer, createLicence, createProduct, createVersionWithFiles } 
  * free port. SIGTERM must stop it cleanly (exit 0) after the requests in flight are answered, and a
  * wrong setting must stop it at once with a message naming the variable.
  */
-const root = path.resolve(import.meta.dirname, '..');
 let dir: string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-main-'));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => resolve({ code, signal }));
-  });
-  return { child, output: () => output, exited };
-}
-
-async function waitForHealth(port: number, started: Started): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no health within 30 s:\n${started.output()}`);
-}
 
 /** Sends a request's head and the first part of its body now; `finish()` sends the rest. */
 function slowRequest(port: number, body: string) {

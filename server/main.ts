@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db';
+import { openDatabase, waitForDatabase } from './db';
 import { seedDemoData } from './db/seed';
 
 /** Reads the configuration, builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
@@ -55,6 +55,13 @@ async function main() {
   process.on('SIGTERM', (signal) => void shutdown(signal));
 
   starting = (async () => {
+    // A start while the database is down (or still starting) waits for it instead of exiting.
+    await waitForDatabase(database, {
+      stop: () => closing,
+      onRetry: (error, delayMs) =>
+        console.error(`Database unreachable (${error.message}); trying again in ${delayMs / 1000} s`),
+    });
+    if (closing) return;
     app = await buildApp(config, { database });
     if (config.seedDemoData) {
       const seeded = await seedDemoData(database.db, new Date(), config.sessionSecret);

@@ -67,5 +67,6 @@ export const ERROR_CODES = {
   rangeNotSatisfiable: 'range_not_satisfiable',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',
+  unavailable: 'service_unavailable',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -10,6 +10,7 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect';
@@ -36,6 +37,12 @@ export interface DatabaseHandle {
   db: DB;
   dialect: DialectName;
   close(): Promise<void>;
+  /**
+   * Where a connection that fails while nobody uses it is reported (PostgreSQL restarting, a network
+   * cut). The pool drops it and opens a new one when next asked; the process carries on. Until the
+   * app sets a listener, the failure goes to standard error.
+   */
+  onConnectionError(listener: (error: Error) => void): void;
 }
 
 /** Migrations in order; later areas append theirs here. */
@@ -79,9 +86,21 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   if (dialect === 'postgres') {
     // pg returns int8 (count(*), bigint) as strings; our counts and sizes fit in a JS number.
     pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // A connection attempt gives up after 5 s, so a request meets an unreachable database with a 503
+    // in bounded time rather than waiting for ever.
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    let report = (error: Error) => console.error(`database connection lost: ${error.message}`);
+    // Without a listener, an idle connection's error (the server restarting) would end the process.
+    pool.on('error', (error) => report(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()], log });
-    return { db, dialect, close: () => db.destroy() };
+    return {
+      db,
+      dialect,
+      close: () => db.destroy(),
+      onConnectionError: (listener) => {
+        report = listener;
+      },
+    };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -98,7 +117,73 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     plugins: [new CamelCasePlugin()],
     log,
   });
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, close: () => db.destroy(), onConnectionError: () => {} };
+}
+
+const UNAVAILABLE_CODES = new Set([
+  // the network: nothing listens, the connection was cut, the name does not resolve (yet)
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: connection exceptions (08xxx), too many connections, shutting down or starting up
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+  // SQLite: another writer held the file past busy_timeout
+  'SQLITE_BUSY',
+]);
+/** node-postgres's own errors carry no code; these are its messages for a lost or refused connection. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+/**
+ * The database cannot be reached for now (down, restarting, overloaded): the request may succeed if
+ * tried again in a moment. Answered 503, never 500, and never a reason for the process to stop.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable)) return true;
+  return UNAVAILABLE_MESSAGES.some((message) => error.message.includes(message));
+}
+
+/**
+ * Waits until the database answers, retrying for as long as it is unreachable (a start while
+ * PostgreSQL is still coming up, or down): 0.5 s, then twice as long each time up to 5 s. Any other
+ * error (a wrong password, a missing database) is thrown at once. `stop()` true gives up.
+ */
+export async function waitForDatabase(
+  handle: DatabaseHandle,
+  options: { onRetry?: (error: Error, delayMs: number) => void; stop?: () => boolean } = {},
+): Promise<void> {
+  let delayMs = 500;
+  for (;;) {
+    try {
+      await sql`select 1`.execute(handle.db);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || options.stop?.()) throw error;
+      options.onRetry?.(error as Error, delayMs);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      delayMs = Math.min(delayMs * 2, 5_000);
+    }
+  }
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

@@ -5,6 +5,7 @@ import { en } from 'zod/locales';
 import { config as zodConfig } from 'zod/v4/core';
 import { ERROR_CODES, type ErrorBody } from '../../common/api/errors';
 import type { Config } from '../config';
+import { isDatabaseUnavailable } from '../db';
 import { HttpError } from '../http-error';
 import { applySecurityHeaders, securityHeaders } from './security';
 
@@ -48,13 +49,30 @@ function errorBody(code: string, message: string, details?: ErrorBody['error']['
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 
+/** How long a client is asked to wait before trying again while the database is unreachable. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = '5';
+
 /** The status and body for any error; `log` is told of the ones that point at a fault of ours. */
 export function describeError(
   error: FastifyError | HttpError | Error,
   log: FastifyRequest['log'],
-): { status: number; body: ErrorBody } {
+): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof HttpError) {
-    return { status: error.statusCode, body: errorBody(error.code, error.message, error.details) };
+    return {
+      status: error.statusCode,
+      body: errorBody(error.code, error.message, error.details),
+      ...(error.headers ? { headers: error.headers } : {}),
+    };
+  }
+  if (isDatabaseUnavailable(error)) {
+    // PostgreSQL restarting, or out of reach: the request may succeed in a moment (the pool opens new
+    // connections as soon as it answers again). Not a fault of ours, so no stack in the log.
+    log.warn({ reason: error.message }, 'database unavailable');
+    return {
+      status: 503,
+      body: errorBody(ERROR_CODES.unavailable, 'The service is unavailable for a moment; try again in a few seconds'),
+      headers: { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS },
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details = error.validation.map((v) => ({
@@ -92,8 +110,8 @@ export function describeError(
 /** One error body everywhere: `{ error: { code, message, details? } }`; never a stack trace. */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    const { status, body } = describeError(error, request.log);
-    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+    const { status, body, headers } = describeError(error, request.log);
+    if (headers) reply.headers(headers);
     return reply.status(status).send(body);
   });
 }
