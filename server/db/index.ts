@@ -28,6 +28,7 @@ import { productTokensMigration } from './migrations/011_product_tokens';
 import { downloadAnalyticsMigration } from './migrations/012_download_analytics';
 import { downloadsToDateMigration } from './migrations/014_downloads_to_date';
 import { customerLastLicenceEndMigration } from './migrations/015_customer_last_licence_end';
+import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_lock';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -62,6 +63,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '012_download_analytics': downloadAnalyticsMigration(dialect),
     '014_downloads_to_date': downloadsToDateMigration(dialect),
     '015_customer_last_licence_end': customerLastLicenceEndMigration(dialect),
+    '016_last_licence_end_lock': lastLicenceEndLockMigration(dialect),
   };
 }
 

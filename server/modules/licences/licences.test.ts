@@ -293,6 +293,44 @@ describe('POST /api/customers/{id}/licenses', () => {
   });
 });
 
+describe('licences written at once in one customer', () => {
+  // On PostgreSQL each licence's foreign key holds a share lock on the customer's row, and the
+  // trigger that keeps the customer's latest licence end locks that row too: taken in the wrong
+  // order, three creations at once deadlocked. Several rounds, since a deadlock is a matter of timing.
+  it('creates three licences of three products at once, and renews them at once, without a failure', async () => {
+    for (let round = 0; round < 8; round++) {
+      const customer = await createCustomer(t.app.ctx.db, { name: `Simultaneous ${round}` });
+      const created = await Promise.all(
+        (['alpha-product', 'beta-product', 'gamma-product'] as const).map((key, i) =>
+          create([cookies.admin, cookies.productManager, cookies.admin][i], customer.id, {
+            productKey: key,
+            startDate: day(-10),
+            endDate: day(100 + i),
+            data: { fixedLicenses: 3 },
+          }),
+        ),
+      );
+      expect(created.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+      const renewed = await Promise.all(
+        created.map((r, i) =>
+          renew(cookies.admin, r.json().id, {
+            accessLevel: 'stable',
+            endDate: day(200 + (i === 1 ? 50 : i)),
+            data: { fixedLicenses: 4 },
+          }),
+        ),
+      );
+      expect(renewed.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      const { lastLicenceEnd } = await t.app.ctx.db
+        .selectFrom('customers')
+        .select('lastLicenceEnd')
+        .where('id', '=', customer.id)
+        .executeTakeFirstOrThrow();
+      expect(lastLicenceEnd).toBe(day(250));
+    }
+  });
+});
+
 describe('GET /api/licenses/{id}', () => {
   const get = (cookie: string | null, id: number | string) => call('GET', cookie, `/api/licenses/${id}`);
 
