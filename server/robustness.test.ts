@@ -516,3 +516,31 @@ describe('an empty or absent body is answered at once', () => {
     });
   }
 });
+
+/**
+ * Two or three people making the same write at once (a double click, two tabs, two colleagues): each
+ * answer is a success or a refusal in the one error body, never a 500 (a deadlock, a unique index
+ * raced past its check).
+ */
+describe('the same write sent three times at once', () => {
+  for (const row of MATRIX.filter((r) => BODY_METHODS.has(r.method) && r.call)) {
+    it(`${row.method} ${row.url}`, async () => {
+      const sample = await row.call!(fixture, { customerId: fixture.ownCustomerId });
+      const credentials = row.productToken ? { authorization: `Bearer ${fixture.productToken}` } : {};
+      const answers = await Promise.all(
+        [0, 1, 2].map(() =>
+          request(app, row.productToken ? null : adminCookie, {
+            method: row.method,
+            url: sample.url ?? row.url,
+            remoteAddress: '198.51.100.2',
+            headers: { ...sample.headers, ...credentials },
+            ...(sample.payload !== undefined ? { payload: sample.payload as InjectOptions['payload'] } : {}),
+          }),
+        ),
+      );
+      const problems = answers.map(problemOf).filter((problem) => problem !== null);
+      if (answers.some((answer) => answer.headers['set-cookie'])) await signInAdmin();
+      expect(problems).toEqual([]);
+    });
+  }
+});
