@@ -1,5 +1,6 @@
 import { purgeUsedCaptchas } from '../integrations/captcha';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
+import { sweepStorage } from '../modules/artifacts/sweep';
 import { purgeExpiredSessions } from '../modules/sessions/service';
 import type { ScheduledJob } from './types';
 
@@ -22,4 +23,6 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.reset-tokens', everyMs: 60 * MINUTE, run: (ctx) => purgeExpiredResetTokens(ctx) },
   { name: 'purge.login-attempts', everyMs: 60 * MINUTE, run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', everyMs: 10 * MINUTE, run: (ctx) => purgeUsedCaptchas(ctx.db) },
+  // at start too (scheduled jobs run once when started): a process killed mid-upload left files
+  { name: 'sweep.storage', everyMs: 60 * MINUTE, run: (ctx) => sweepStorage(ctx) },
 ];

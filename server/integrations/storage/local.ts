@@ -90,6 +90,44 @@ export function createLocalStorage(root: string): ArtifactStorage {
       await fs.promises.rm(pathOf(key), { force: true });
     },
 
+    async *list() {
+      const folders = [base];
+      while (folders.length > 0) {
+        const folder = folders.pop()!;
+        let entries: fs.Dirent[];
+        try {
+          entries = await fs.promises.readdir(folder, { withFileTypes: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw error;
+        }
+        for (const entry of entries) {
+          const full = path.join(folder, entry.name);
+          if (entry.isDirectory()) {
+            if (full !== partialDir) folders.push(full);
+          } else if (entry.isFile()) {
+            const stat = await fs.promises.stat(full).catch(() => null);
+            if (stat) yield { key: path.relative(base, full).split(path.sep).join('/'), modifiedAt: stat.mtime };
+          }
+        }
+      }
+    },
+
+    async removeAbandonedUploads(olderThan) {
+      let removed = 0;
+      const names = await fs.promises.readdir(partialDir).catch(() => [] as string[]);
+      for (const name of names) {
+        const file = path.join(partialDir, name);
+        const stat = await fs.promises.stat(file).catch(() => null);
+        // an upload under way writes its file all along: one left alone this long was cut short
+        if (stat?.isFile() && stat.mtime < olderThan) {
+          await fs.promises.rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
+
     localPath(key) {
       return pathOf(key);
     },

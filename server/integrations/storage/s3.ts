@@ -2,8 +2,11 @@ import crypto from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   S3Client,
   type S3ClientConfig,
@@ -115,6 +118,42 @@ export function createS3Storage(options: S3Options): ArtifactStorage {
         }
         throw error;
       }
+    },
+
+    async *list() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
+    async removeAbandonedUploads(olderThan) {
+      let removed = 0;
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      do {
+        let page;
+        try {
+          page = await client.send(new ListMultipartUploadsCommand({ Bucket, KeyMarker, UploadIdMarker }));
+        } catch (error) {
+          // Some S3-compatible stores do not list uploads (s3rver, in the tests): the bucket's
+          // lifecycle rule AbortIncompleteMultipartUpload then does it (docs/operations.md).
+          if (error instanceof S3ServiceException && error.name === 'NotImplemented') return removed;
+          throw error;
+        }
+        for (const upload of page.Uploads ?? []) {
+          if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
+          await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));
+          removed++;
+        }
+        KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+        UploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+      } while (KeyMarker);
+      return removed;
     },
 
     async remove(key) {

@@ -30,6 +30,14 @@ export interface ArtifactStorage {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes the object; a missing one is not an error. */
   remove(key: string): Promise<void>;
+  /** Every complete object of the store (not uploads under way), with when it was written. */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /**
+   * Removes what uploads cut short left behind (a process killed mid-upload): the local store's
+   * `.partial/` files, S3's incomplete multipart uploads, when last written before `olderThan`.
+   * Answers how many went.
+   */
+  removeAbandonedUploads(olderThan: Date): Promise<number>;
   /** The file's absolute path for a local store (sendfile, X-Accel-Redirect); null for S3. */
   localPath(key: string): string | null;
   /**

@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnpublishedVersion, filesUnder } from '../../test/artifacts';
 import { secretDownloadPath } from '../../../common/api/catalogue';
 import { createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { startS3 } from '../../test/s3';
+import { SWEEP_GRACE_MS, sweepStorage } from './sweep';
 
 /** The upload route with S3-compatible storage (s3rver): the same guarantees as with the local folder. */
 
@@ -127,5 +129,36 @@ describe('artifacts in S3-compatible storage', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toContain('filename="tool-3.0.0.tgz"');
     expect(Buffer.from(await file.arrayBuffer()).equals(content)).toBe(true);
+  });
+
+  it('sweeps objects the portal stored without a row, and leaves the others', async () => {
+    const { storage } = t.app.ctx;
+    const versionId = await createUnpublishedVersion(t.app.ctx.db, productKey);
+    const uploaded = await t.app.inject({
+      method: 'PUT',
+      url: `/api/versions/${versionId}/artifacts/linux`,
+      payload: Buffer.from('in use'),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const orphan = `${productKey}/0.0.1/linux/${crypto.randomUUID()}`;
+    await storage.put(orphan, Readable.from([Buffer.from('no row')]), { maxBytes: 100 });
+    await storage.put('operator/readme.txt', Readable.from([Buffer.from('not ours')]), { maxBytes: 100 });
+    const keys = async () => {
+      const all: string[] = [];
+      for await (const object of storage.list()) all.push(object.key);
+      return all;
+    };
+    expect(await keys()).toContain(orphan);
+
+    // just written: within the grace an upload's row may still be on its way
+    expect((await sweepStorage(t.app.ctx)).orphans).toBe(0);
+    const later = new Date(Date.now() + SWEEP_GRACE_MS + 60_000);
+    expect((await sweepStorage(t.app.ctx, later)).orphans).toBe(1);
+    const left = await keys();
+    expect(left).not.toContain(orphan);
+    expect(left).toContain('operator/readme.txt');
+    const rows = await t.app.ctx.db.selectFrom('artifacts').select('storageKey').execute();
+    for (const { storageKey } of rows) expect(left).toContain(storageKey);
   });
 });
