@@ -37,6 +37,7 @@ import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
 import { apiCompression } from './plugins/compression';
+import { idempotency } from './plugins/idempotency';
 import { input } from './plugins/input';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
@@ -149,6 +150,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Right after the session is read, before the body is parsed or validated (see plugins/access.ts).
   await app.register(accessRules);
+  // After the access rule and the body's validation, before the handler: creating routes' Idempotency-Key.
+  await app.register(idempotency);
 
   await app.register(
     async (api) => {

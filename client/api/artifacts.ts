@@ -23,8 +23,8 @@ export const productTokensQuery = (productKey: string) =>
     queryFn: ({ signal }) => api.get(productPath(productKey), { schema: ProductTokenList, signal }),
   });
 
-export const createProductToken = (productKey: string, body: CreateProductTokenBody) =>
-  api.post(productPath(productKey), body, { schema: CreatedProductToken });
+export const createProductToken = (productKey: string, body: CreateProductTokenBody, idempotencyKey?: string) =>
+  api.post(productPath(productKey), body, { schema: CreatedProductToken, idempotencyKey });
 
 export const revokeProductToken = (productKey: string, id: number) =>
   api.delete<unknown>(`${productPath(productKey)}/${id}`);

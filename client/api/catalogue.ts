@@ -72,13 +72,14 @@ export const productQuery = (productKey: string) =>
     queryFn: ({ signal }) => api.get(`/products/${encodeURIComponent(productKey)}`, { schema: Product, signal }),
   });
 
-export const createProduct = (body: CreateProductBody) => api.post('/products', body, { schema: Product });
+export const createProduct = (body: CreateProductBody, idempotencyKey?: string) =>
+  api.post('/products', body, { schema: Product, idempotencyKey });
 
 export const updateProduct = (productKey: string, body: UpdateProductBody) =>
   api.patch(`/products/${encodeURIComponent(productKey)}`, body, { schema: Product });
 
-export const createVersion = (productKey: string, body: CreateVersionBody) =>
-  api.post(`/products/${encodeURIComponent(productKey)}/versions`, body, { schema: Version });
+export const createVersion = (productKey: string, body: CreateVersionBody, idempotencyKey?: string) =>
+  api.post(`/products/${encodeURIComponent(productKey)}/versions`, body, { schema: Version, idempotencyKey });
 
 /** `PATCH /api/versions/{id}`; `{ published: true }` publishes it, for good. */
 export const updateVersion = (id: number, body: UpdateVersionBody) =>

@@ -33,6 +33,8 @@ export interface RequestOptions<T> {
   /** Spec 8: a 401 reloads the page, except on the profile and login calls which expect it. */
   reloadOnUnauthorized?: boolean;
   signal?: AbortSignal;
+  /** Sent as `Idempotency-Key` on creating calls: the server creates once per key (decision 047). */
+  idempotencyKey?: string;
 }
 
 let onUnauthorized: () => void = () => window.location.reload();
@@ -67,16 +69,18 @@ async function readError(response: Response): Promise<ApiError> {
 }
 
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { query, body, schema, reloadOnUnauthorized = true, signal } = options;
+  const { query, body, schema, reloadOnUnauthorized = true, signal, idempotencyKey } = options;
+  const headers: Record<string, string> =
+    body === undefined
+      ? { accept: 'application/json' }
+      : { 'content-type': 'application/json', accept: 'application/json' };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
       credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });

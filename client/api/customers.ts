@@ -48,7 +48,8 @@ export const customerListQuery = (params: CustomerListParams) =>
 /** Spec 7 `POST /customers/{id}/sync`: push the customer to the CRM. */
 export const syncCustomer = (id: number) => api.post(`/customers/${id}/sync`, undefined, { schema: Ok });
 
-export const createCustomer = (body: CreateCustomerBody) => api.post('/customers', body, { schema: Customer });
+export const createCustomer = (body: CreateCustomerBody, idempotencyKey?: string) =>
+  api.post('/customers', body, { schema: Customer, idempotencyKey });
 
 export const updateCustomer = (id: number, body: UpdateCustomerBody) =>
   api.patch(`/customers/${id}`, body, { schema: Customer });

@@ -19,8 +19,8 @@ export const getCustomization = (id: number) => api.get(`/customizations/${id}`,
 export const customizationQuery = (id: number) =>
   queryOptions({ queryKey: customizationKeys.one(id), queryFn: () => getCustomization(id) });
 
-export const createCustomization = (body: CreateCustomizationBody) =>
-  api.post('/customizations', body, { schema: Customization });
+export const createCustomization = (body: CreateCustomizationBody, idempotencyKey?: string) =>
+  api.post('/customizations', body, { schema: Customization, idempotencyKey });
 
 export const updateCustomization = (id: number, body: UpdateCustomizationBody) =>
   api.patch(`/customizations/${id}`, body, { schema: Customization });

@@ -67,8 +67,8 @@ export const licensableProductsQuery = (customerId: number) =>
     queryFn: () => listLicensableProducts(customerId),
   });
 
-export const createLicence = (customerId: number, body: CreateLicenceBody) =>
-  api.post(`/customers/${customerId}/licenses`, body, { schema: Licence });
+export const createLicence = (customerId: number, body: CreateLicenceBody, idempotencyKey?: string) =>
+  api.post(`/customers/${customerId}/licenses`, body, { schema: Licence, idempotencyKey });
 
 export const renewLicence = (id: number, body: UpdateLicenceBody) =>
   api.patch(`/licenses/${id}`, body, { schema: Licence });

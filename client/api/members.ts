@@ -26,7 +26,8 @@ export const listInvitations = (customerId: number) =>
 export const invitationsQuery = (customerId: number) =>
   queryOptions({ queryKey: memberKeys.invitations(customerId), queryFn: () => listInvitations(customerId) });
 
-export const createInvitation = (body: CreateInvitationBody) => api.post('/invitations', body, { schema: Invitation });
+export const createInvitation = (body: CreateInvitationBody, idempotencyKey?: string) =>
+  api.post('/invitations', body, { schema: Invitation, idempotencyKey });
 
 export const resendInvitation = (id: number) =>
   api.post(`/invitations/${id}/resend`, undefined, { schema: Invitation });

@@ -19,7 +19,8 @@ export const listUsers = (query: Partial<UserListQuery>) => api.get('/users', { 
 
 export const getUser = (id: number) => api.get(`/users/${id}`, { schema: User });
 
-export const createUser = (body: CreateUserBody) => api.post('/users', body, { schema: User });
+export const createUser = (body: CreateUserBody, idempotencyKey?: string) =>
+  api.post('/users', body, { schema: User, idempotencyKey });
 
 export const updateUser = (id: number, body: UpdateUserBody) => api.patch(`/users/${id}`, body, { schema: User });
 

@@ -6,6 +6,7 @@ export interface FakeRequest {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  headers: Headers;
 }
 
 /** An answer: a status and a JSON body, or a failure to reach the server at all. */
@@ -37,6 +38,7 @@ export function fakeApi(routes: Record<string, FakeHandler>) {
       path: url.pathname,
       query: url.searchParams,
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: new Headers(init?.headers),
     };
     requests.push(request);
     const handler = routes[`${request.method} ${request.path}`];

@@ -67,6 +67,10 @@ export const ERROR_CODES = {
   rangeNotSatisfiable: 'range_not_satisfiable',
   /** an outside service the request needs (the CRM) is not set up on this portal */
   notConfigured: 'not_configured',
+  /** the database cannot be reached for a moment (503, with Retry-After) */
   unavailable: 'service_unavailable',
+  // Idempotency-Key on creating requests
+  idempotencyKeyReused: 'idempotency_key_reused',
+  idempotencyInProgress: 'idempotency_in_progress',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -29,6 +29,7 @@ import { downloadAnalyticsMigration } from './migrations/012_download_analytics'
 import { downloadsToDateMigration } from './migrations/014_downloads_to_date';
 import { customerLastLicenceEndMigration } from './migrations/015_customer_last_licence_end';
 import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_lock';
+import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
 import type { Database } from './schema';
 
 export type { DialectName } from './dialect';
@@ -64,6 +65,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '014_downloads_to_date': downloadsToDateMigration(dialect),
     '015_customer_last_licence_end': customerLastLicenceEndMigration(dialect),
     '016_last_licence_end_lock': lastLicenceEndLockMigration(dialect),
+    '017_idempotency_keys': idempotencyKeysMigration(),
   };
 }
 
@@ -205,8 +207,8 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
 
 export const nowIso = () => new Date().toISOString();
 
-/** A unique constraint refused the write, on SQLite or PostgreSQL (e.g. two requests raced past a check). */
+/** A unique constraint (or primary key) refused the write, on SQLite or PostgreSQL (e.g. two requests raced past a check). */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -196,6 +196,19 @@ export interface ProductTokensTable {
   lastUsedAt: Timestamp | null;
 }
 
+/** The first answer of a creating request sent with an Idempotency-Key (migration 017). */
+export interface IdempotencyKeysTable {
+  /** who sent it: `user:<id>`, `token:<id>` or `anonymous:<ip>` */
+  caller: string;
+  key: string;
+  /** sha256 of the method, path and body: the same key with another request is refused */
+  requestHash: string;
+  /** null while the first request is under way */
+  status: number | null;
+  responseBody: string | null;
+  createdAt: Timestamp;
+}
+
 export interface LicencesTable {
   id: Generated<number>;
   customerId: number;
@@ -386,6 +399,7 @@ export interface Database {
   licences: LicencesTable;
   licenceSigningKeys: LicenceSigningKeysTable;
   productTokens: ProductTokensTable;
+  idempotencyKeys: IdempotencyKeysTable;
   customizations: CustomizationsTable;
   cloudInstances: CloudInstancesTable;
   subscriptions: SubscriptionsTable;

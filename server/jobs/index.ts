@@ -1,6 +1,7 @@
 import { purgeUsedCaptchas } from '../integrations/captcha';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { sweepStorage } from '../modules/artifacts/sweep';
+import { purgeIdempotencyKeys } from '../plugins/idempotency';
 import { purgeExpiredSessions } from '../modules/sessions/service';
 import type { ScheduledJob } from './types';
 
@@ -23,6 +24,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.reset-tokens', everyMs: 60 * MINUTE, run: (ctx) => purgeExpiredResetTokens(ctx) },
   { name: 'purge.login-attempts', everyMs: 60 * MINUTE, run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', everyMs: 10 * MINUTE, run: (ctx) => purgeUsedCaptchas(ctx.db) },
+  { name: 'purge.idempotency-keys', everyMs: 60 * MINUTE, run: (ctx) => purgeIdempotencyKeys(ctx) },
   // at start too (scheduled jobs run once when started): a process killed mid-upload left files
   { name: 'sweep.storage', everyMs: 60 * MINUTE, run: (ctx) => sweepStorage(ctx) },
 ];

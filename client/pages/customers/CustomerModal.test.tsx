@@ -63,6 +63,33 @@ describe('CustomerModal', () => {
     });
   });
 
+  it('sends Save again after a lost answer with the same Idempotency-Key, and changed values with another', async () => {
+    let answers = 0;
+    const api = fakeApi({
+      'POST /api/customers': () => (answers++ < 2 ? 'network-error' : { status: 201, body: { ...acme, id: 9 } }),
+    });
+    const { dialog, onClose } = openModal(null);
+    fireEvent.change(field(dialog, 'Name'), { target: { value: 'Umbrella' } });
+    const save = () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    save();
+    await waitFor(() => expect(api.calls('POST /api/customers')).toHaveLength(1));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false),
+    );
+    save();
+    await waitFor(() => expect(api.calls('POST /api/customers')).toHaveLength(2));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false),
+    );
+    fireEvent.change(field(dialog, 'Name'), { target: { value: 'Umbrella Corp' } });
+    save();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const [first, again, changed] = api.calls('POST /api/customers').map((r) => r.headers.get('idempotency-key'));
+    expect(first).toMatch(/^[0-9a-f]{32}-[0-9a-f]{8}$/);
+    expect(again).toBe(first);
+    expect(changed).not.toBe(first);
+  });
+
   it('shows a key in use on its field and the spec message, keeping what was typed', async () => {
     fakeApi({
       'POST /api/customers': () =>

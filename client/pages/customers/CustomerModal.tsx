@@ -8,6 +8,7 @@ import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '..
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { useIdempotencyKey } from '../../components/useIdempotencyKey';
 
 interface Values extends Record<string, unknown> {
   name: string;
@@ -35,11 +36,12 @@ function CustomerForm({ customer }: { customer: Customer | null }) {
     select: (values) => bodyOf(values, customer),
   });
 
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     (values: Values) =>
       customer
         ? updateCustomer(customer.id, UpdateCustomerBody.parse(bodyOf(values, customer)))
-        : createCustomer(CreateCustomerBody.parse(bodyOf(values, customer))),
+        : createCustomer(CreateCustomerBody.parse(bodyOf(values, customer)), idempotencyKey(values)),
     {
       onSuccess: async (saved) => {
         notify({

@@ -18,6 +18,7 @@ import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { useIdempotencyKey } from '../../components/useIdempotencyKey';
 
 /**
  * A product's API tokens (decision 036), for productManager and admin: the list (name, created, last
@@ -195,8 +196,10 @@ function CreateTokenForm({
     initialValues: { name: '' },
     schema: CreateProductTokenBody,
   });
+  const idempotencyKey = useIdempotencyKey();
   const create = useModalMutation(
-    (values: CreateProductTokenBody) => createProductToken(productKey, CreateProductTokenBody.parse(values)),
+    (values: CreateProductTokenBody) =>
+      createProductToken(productKey, CreateProductTokenBody.parse(values), idempotencyKey(values)),
     {
       onSuccess: (token) => {
         close();

@@ -9,6 +9,7 @@ import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '..
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { useIdempotencyKey } from '../../components/useIdempotencyKey';
 
 export interface ProductModalProps {
   opened: boolean;
@@ -51,12 +52,13 @@ function ProductForm({ product }: { product: Product | null }) {
     schema: editing ? UpdateProductBody : CreateProductBody,
     select: ({ key, ...rest }) => (editing ? rest : { key, ...rest }),
   });
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     async (values: ProductFormValues) => {
       const { key, ...rest } = values;
       return product
         ? updateProduct(product.key, UpdateProductBody.parse(rest))
-        : createProduct(CreateProductBody.parse({ key, ...rest }));
+        : createProduct(CreateProductBody.parse({ key, ...rest }), idempotencyKey(values));
     },
     {
       onSuccess: async (saved) => {

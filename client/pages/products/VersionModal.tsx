@@ -10,6 +10,7 @@ import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { ArtifactsPanel } from '../product/ArtifactsPanel';
+import { useIdempotencyKey } from '../../components/useIdempotencyKey';
 
 export interface VersionModalProps {
   opened: boolean;
@@ -71,11 +72,12 @@ function VersionForm({ productKey, version }: { productKey: string; version: Ver
     schema: version ? UpdateVersionBody : CreateVersionBody,
     select: toBody,
   });
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     (values: VersionFormValues) =>
       version
         ? updateVersion(version.id, UpdateVersionBody.parse(toBody(values)))
-        : createVersion(productKey, CreateVersionBody.parse(toBody(values))),
+        : createVersion(productKey, CreateVersionBody.parse(toBody(values)), idempotencyKey(values)),
     {
       onSuccess: async (saved) => {
         notify({

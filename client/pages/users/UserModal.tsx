@@ -17,6 +17,7 @@ import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '..
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { useIdempotencyKey } from '../../components/useIdempotencyKey';
 
 interface Values extends Record<string, unknown> {
   fullname: string;
@@ -66,11 +67,14 @@ function UserForm({ user }: FormProps) {
     select: (values) => bodyOf(values, user, statusEditable),
   });
 
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     // The schema's parse trims and lowercases what is sent, as the server would.
     (values: Values) => {
       const body = bodyOf(values, user, statusEditable);
-      return user ? updateUser(user.id, UpdateUserBody.parse(body)) : createUser(CreateUserBody.parse(body));
+      return user
+        ? updateUser(user.id, UpdateUserBody.parse(body))
+        : createUser(CreateUserBody.parse(body), idempotencyKey(body));
     },
     {
       onSuccess: async (saved) => {

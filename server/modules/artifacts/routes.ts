@@ -62,7 +62,7 @@ export async function artifactRoutes(app: FastifyInstance) {
   api.post(
     '/products/:key/tokens',
     {
-      config: { access: manageVersions },
+      config: { access: manageVersions, idempotent: true },
       schema: {
         tags,
         summary: 'Create an API token of the product, for uploading its artifacts from a release pipeline',

@@ -40,7 +40,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
   api.post(
     '/products',
     {
-      config: { access: access.can('addProduct') },
+      config: { access: access.can('addProduct'), idempotent: true },
       schema: {
         tags,
         summary: 'Add a product (its key is unique: 409 when taken)',
@@ -105,7 +105,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
   api.post(
     '/products/:key/versions',
     {
-      config: { access: access.can('manageVersions') },
+      config: { access: access.can('manageVersions'), idempotent: true },
       schema: {
         tags,
         summary: 'Add an unpublished version (its semVer is unique per product: 409 when taken)',

@@ -78,7 +78,7 @@ export async function customerRoutes(app: FastifyInstance) {
   api.post(
     '/customers',
     {
-      config: { access: access.can('addCustomer') },
+      config: { access: access.can('addCustomer'), idempotent: true },
       schema: {
         tags,
         summary: 'Create a customer; an empty customerKey is generated',

@@ -54,7 +54,7 @@ export async function customizationRoutes(app: FastifyInstance) {
   api.post(
     '/customizations',
     {
-      config: { access: access.customer('manageLicences', { from: 'body.customerId' }) },
+      config: { access: access.customer('manageLicences', { from: 'body.customerId' }), idempotent: true },
       schema: {
         tags,
         summary: "Customize a customer's licence of a product; its licences of the product point to it",

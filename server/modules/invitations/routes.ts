@@ -51,7 +51,7 @@ export async function invitationRoutes(app: FastifyInstance) {
   api.post(
     '/invitations',
     {
-      config: { access: access.customer('viewTeam', { from: 'body.targetCustomer' }) },
+      config: { access: access.customer('viewTeam', { from: 'body.targetCustomer' }), idempotent: true },
       schema: {
         tags,
         summary: 'Invite someone to a customer; they receive a mail with the link (valid 7 days)',

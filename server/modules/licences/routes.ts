@@ -56,7 +56,7 @@ export async function licenceRoutes(app: FastifyInstance) {
   api.post(
     '/customers/:id/licenses',
     {
-      config: { access: access.customer('manageLicences', { from: 'params.id' }) },
+      config: { access: access.customer('manageLicences', { from: 'params.id' }), idempotent: true },
       schema: {
         tags,
         summary: 'Give the customer a licence of a product (one per product: 409 when it holds one, renew it instead)',

@@ -31,7 +31,7 @@ export async function userRoutes(app: FastifyInstance) {
   api.post(
     '/users',
     {
-      config: rule,
+      config: { ...rule, idempotent: true },
       schema: {
         tags,
         summary: 'Create a staff user; they receive a mail with a link to choose their password',

@@ -21,6 +21,7 @@ import { notify } from '../../../components/notify';
 import { useSchemaForm } from '../../../components/useSchemaForm';
 import { ConfigProblems, configProblemsOf } from './ConfigProblems';
 import { CustomizationExample } from './CustomizationExample';
+import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
 
 /** Message keys of the form's own checks (client/i18n `customization.errors.*`). */
 const INVALID_JSON = 'customization.errors.invalidJson';
@@ -90,11 +91,15 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
     mutationFn: (values: Values) =>
       validateCustomization({ customerId: licence.customerId, productKey: licence.productKey, ...request(values) }),
   });
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     (values: Values) =>
       customization
         ? updateCustomization(customization.id, request(values))
-        : createCustomization({ customerId: licence.customerId, productKey: licence.productKey, ...request(values) }),
+        : createCustomization(
+            { customerId: licence.customerId, productKey: licence.productKey, ...request(values) },
+            idempotencyKey(values),
+          ),
     {
       onSuccess: async (saved) => {
         notify({

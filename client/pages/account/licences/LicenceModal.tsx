@@ -22,6 +22,7 @@ import { notify } from '../../../components/notify';
 import { useSchemaForm } from '../../../components/useSchemaForm';
 import { productLabel } from './productLabel';
 import { CreateLicenceForm, createValues, type LicenceFormValues, renewLicenceForm, renewValues } from './licenceForm';
+import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
 
 function useReloadLicences(customerId: number) {
   const queryClient = useQueryClient();
@@ -125,8 +126,9 @@ function CreateForm({ customerId }: { customerId: number }) {
     // only when the products arrive
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [first]);
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
-    (values: LicenceFormValues) => createLicence(customerId, CreateLicenceForm.parse(values)),
+    (values: LicenceFormValues) => createLicence(customerId, CreateLicenceForm.parse(values), idempotencyKey(values)),
     {
       onSuccess: async () => {
         notify({ status: 'success', message: t('licences.modal.created') });

@@ -11,6 +11,7 @@ import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '..
 import { apiErrorText } from '../../../components/forms';
 import { notify } from '../../../components/notify';
 import { useSchemaForm } from '../../../components/useSchemaForm';
+import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
 
 /** Spec 8's "Oh snap... {error}" when the save failed, then Cancel and the submit button. */
 function FormFooter({ error, saving, submit }: { error: unknown; saving: boolean; submit: string }) {
@@ -68,9 +69,13 @@ function InviteForm({ customerId, role }: { customerId: number; role: Role }) {
     schema: CreateInvitationBody,
     select: (values) => invitationBody(values, customerId, chooseLocale),
   });
+  const idempotencyKey = useIdempotencyKey();
   const save = useModalMutation(
     (values: InviteValues) =>
-      createInvitation(CreateInvitationBody.parse(invitationBody(values, customerId, chooseLocale))),
+      createInvitation(
+        CreateInvitationBody.parse(invitationBody(values, customerId, chooseLocale)),
+        idempotencyKey(values),
+      ),
     {
       onSuccess: async (invitation) => {
         notify({ status: 'success', message: t('members.invited', { email: invitation.invitedEmail }) });
