@@ -70,7 +70,8 @@ describe('POST /api/customers', () => {
       name: 'Initech',
       customerKey: 'INIT000001',
       selfService: true,
-      paymentStatus: null,
+      // a self-service customer starts in trial (decisions.md), so its contacts see their page
+      paymentStatus: 'trial',
       accountExecutive: null,
       billingEmail: null,
       yourRole: 'admin',
@@ -85,6 +86,18 @@ describe('POST /api/customers', () => {
         data: { name: 'Initech', customerKey: 'INIT000001', selfService: true },
       },
     ]);
+  });
+
+  it('gives a customer that is not self-service no payment status', async () => {
+    const response = await post(admin, { name: 'Managed Account' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().paymentStatus).toBeNull();
+    const rows = await app.ctx.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('customerId', '=', response.json().id)
+      .execute();
+    expect(rows).toEqual([]);
   });
 
   it('generates a 10-character key of unambiguous characters when none is given', async () => {

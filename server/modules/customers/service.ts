@@ -18,6 +18,7 @@ import { insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
+import { insertSubscription } from '../billing/repo';
 import * as repo from './repo';
 import { type MemberScope, searchCustomers } from './search';
 
@@ -124,11 +125,11 @@ const customerKeyTaken = () =>
 /** Tries before giving up on a generated key: 31^10 keys make even a second try unlikely. */
 const GENERATED_KEY_ATTEMPTS = 5;
 
-/** The new customer as its creator sees it: no subscription, no account executive yet. */
+/** The new customer as its creator sees it: in trial when self-service, no account executive yet. */
 function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
   return {
     ...row,
-    paymentStatus: null,
+    paymentStatus: row.selfService ? 'trial' : null,
     accountExecutive: null,
     billingEmail: null,
     yourRole: role,
@@ -158,6 +159,19 @@ export async function createCustomer(ctx: AppContext, actor: Actor, input: Creat
           billingEmail: null,
           crmId: null,
         });
+        // A self-service customer starts in trial, as one made by the sign-up does (decisions.md):
+        // without a payment status its contacts would be sent to pay with no way to.
+        if (input.selfService) {
+          await insertSubscription(trx, {
+            customerId: created.id,
+            provider: 'builtin',
+            providerCustomerId: null,
+            providerSubscriptionId: null,
+            status: 'trial',
+            currentPeriodEnd: null,
+            graceUntil: null,
+          });
+        }
         await insertAuditEntry(trx, {
           customerId: created.id,
           actorId: user.id,
