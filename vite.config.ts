@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { createServer, defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { BOOT_SCRIPT } from './common/bootLoader';
 import { isPublicPage } from './common/public-pages';
 import { pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
 
@@ -97,14 +98,19 @@ function prerenderSignInPages(): Plugin {
   };
 }
 
-/** Both HTML pages paint the same loader at once (client/boot-loader.html), in place of its comment. */
+/**
+ * Both HTML pages paint the same loader at once (client/boot-loader.html), in place of its comment,
+ * with its script inline (allowed by its hash, server/plugins/security.ts).
+ */
 const bootLoader: Plugin = {
   name: 'boot-loader',
   transformIndexHtml: {
     order: 'pre',
     handler(html) {
       const loader = fs.readFileSync(fileURLToPath(new URL('client/boot-loader.html', import.meta.url)), 'utf8');
-      return html.replace('<!-- boot-loader -->', loader);
+      return html.replace('<!-- boot-loader -->', () =>
+        loader.replace('<!-- boot-script -->', () => `<script>${BOOT_SCRIPT}</script>`),
+      );
     },
   },
 };

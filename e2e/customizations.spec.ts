@@ -33,7 +33,7 @@ async function replaceConfig(page: Page, editor: ReturnType<Page['getByRole']>, 
 
 const TEXTS = {
   en: {
-    action: 'Customize Graph Server',
+    action: 'Customization of Graph Server',
     config: 'Configuration (JSON)',
     validate: 'Validate',
     save: 'Save',
@@ -42,7 +42,7 @@ const TEXTS = {
     updated: 'The customization of Graph Server was updated',
   },
   fr: {
-    action: 'Personnaliser Graph Server',
+    action: 'Personnalisation de Graph Server',
     config: 'Configuration (JSON)',
     validate: 'Valider',
     save: 'Enregistrer',

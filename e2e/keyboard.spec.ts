@@ -92,3 +92,50 @@ test('signing in and reaching the settings with the keyboard alone', async ({ pa
   await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
   await expect(settings).toBeHidden();
 });
+
+/** Relative luminance of a CSS rgb() colour, per WCAG. */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map((part) => {
+    const channel = Number(part) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2.4.7 and 1.4.11: an outline of at least 2 px, 3:1 against the white page around it. */
+async function expectFocusRing(page: Page, target: Locator, what: string): Promise<void> {
+  // A key pressed first: the focus that follows is the keyboard's (:focus-visible), not a click's.
+  await page.keyboard.press('Shift');
+  await target.focus();
+  await expect(target).toBeFocused();
+  const ring = await target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth), color: style.outlineColor };
+  });
+  expect(ring.style, `focus ring of ${what}: ${JSON.stringify(ring)}`).not.toBe('none');
+  expect(ring.width, `focus ring of ${what}`).toBeGreaterThanOrEqual(2);
+  const contrast = (1 + 0.05) / (luminance(ring.color) + 0.05);
+  expect(contrast, `focus ring of ${what} against white: ${ring.color}`).toBeGreaterThanOrEqual(3);
+}
+
+test('cards, shortcuts, text fields and selects show a focus ring, not only a border colour', async ({ page }) => {
+  const admin = demoAccount('admin');
+  await page.goto('/en/login');
+  await page.getByLabel('Email', { exact: true }).fill(admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${admin.fullName}` })).toBeVisible();
+
+  await expectFocusRing(page, page.getByTestId('home-shortcut-customers'), 'a home shortcut');
+
+  await page.getByTestId('nav-customers').click();
+  await expect(page.getByTestId('customer-card').first()).toBeVisible();
+  await expectFocusRing(page, page.getByTestId('customer-card').first(), 'a customer card');
+  await expectFocusRing(page, page.getByLabel('Search customers', { exact: true }), 'a text field');
+
+  await page.getByTestId('nav-users').click();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expectFocusRing(page, dialog.getByLabel('Full name', { exact: true }), 'a text field in a dialog');
+  await expectFocusRing(page, dialog.getByRole('combobox', { name: 'Type' }), 'a select');
+});

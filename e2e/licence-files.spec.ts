@@ -20,7 +20,7 @@ test('a technical contact saves the licence file, which verifies with the publis
 
   await page.goto(`/en/accounts/${acme.id}`);
   const row = page.getByTestId('licences-section').locator('[data-testid="licence-row"][data-product="graph-server"]');
-  const link = row.getByRole('link', { name: 'Download the Graph Server (with Entity resolution) licence file' });
+  const link = row.getByRole('link', { name: 'Licence file of Graph Server (with Entity resolution), to download' });
   const [saved] = await Promise.all([page.waitForEvent('download'), link.click()]);
   expect(saved.suggestedFilename()).toMatch(/-graph-server\.license\.json$/);
 

@@ -173,7 +173,9 @@ test('a technical contact downloads the signed licence file and copies the downl
   await expect(row.getByTestId('licence-access-level')).toHaveCount(0);
   await expect(row.getByTestId('licence-renew')).toHaveCount(0);
 
-  const download = row.getByRole('link', { name: 'Download the Graph Server (with Entity resolution) licence file' });
+  const download = row.getByRole('link', {
+    name: 'Licence file of Graph Server (with Entity resolution), to download',
+  });
   await expect(download).toHaveAttribute('href', `/api/download/license/graph-server?customerId=${acme.id}`);
   // the file downloaded is the customer's licence of that product, signed with a published key
   const [saved] = await Promise.all([page.waitForEvent('download'), download.click()]);
@@ -197,7 +199,7 @@ test('a technical contact downloads the signed licence file and copies the downl
     ),
   ).toBe(true);
 
-  await row.getByRole('button', { name: /Copy the download key/ }).click();
+  await row.getByRole('button', { name: /Copy download key/ }).click();
   await expect(page.getByTestId('notification-success')).toContainText('The download key was copied.');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(server.downloadSecret);
 });

@@ -112,6 +112,63 @@ test('a page whose code cannot be fetched reloads once, then shows the error pag
   expect(loads).toHaveLength(3);
 });
 
+test('a page whose code cannot be fetched with the server out of reach keeps the user in the portal, without reloading', async ({
+  page,
+}) => {
+  await signIn(page, demoAccount('admin'));
+  await expect(page.getByTestId('nav-users')).toBeVisible();
+  const loads = countPageLoads(page);
+  // The network or the server gone: no script arrives, not even to ask whether a new release is out.
+  await page.route('**/assets/*.js', (route) => route.abort('connectionrefused'));
+
+  await page.getByTestId('nav-users').click();
+  const errorPage = page.getByTestId('error-page');
+  await expect(errorPage.getByRole('alert')).toContainText('This page could not be loaded');
+  // In the portal, under its top bar: no reload, so no browser error page.
+  await expect(page.getByTestId('nav-brand')).toBeVisible();
+  expect(loads).toEqual([]);
+
+  // Back on line, the reload button leads to the page.
+  await page.unroute('**/assets/*.js');
+  await errorPage.getByRole('button', { name: 'Reload the page' }).click();
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  expect(loads).toEqual(['/en/users']);
+});
+
+test("the loader gives up at once, in the address's language, when the application's code cannot be fetched", async ({
+  page,
+}) => {
+  await page.route(/\/assets\/index-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+  await page.goto('/fr/cookies-information');
+  const failed = page.getByTestId('boot-failed');
+  await expect(failed.getByRole('alert')).toHaveText(
+    'Le portail n’a pas pu être chargé : vérifiez la connexion et rechargez la page.',
+  );
+  await expect(page.getByTestId('boot-loader').getByRole('status')).toHaveCount(0);
+
+  await page.unroute(/\/assets\/index-[^/]*\.js$/);
+  await failed.getByRole('button', { name: 'Recharger la page' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('boot-loader')).toHaveCount(0);
+});
+
+test('the loader gives up after a few seconds when the code does not come, and the code still arriving replaces it', async ({
+  page,
+}) => {
+  const release = await holdBack(page, /\/assets\/index-[^/]*\.js$/);
+  await page.goto('/en/cookies-information', { waitUntil: 'commit' });
+  const failed = page.getByTestId('boot-failed');
+  await expect(failed.getByRole('alert')).toHaveText(
+    'The portal could not be loaded: check the connection and reload the page.',
+    { timeout: 15_000 },
+  );
+  await expect(failed.getByRole('button', { name: 'Reload the page' })).toBeVisible();
+
+  release();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(failed).toHaveCount(0);
+});
+
 test('a new search keeps the previous rows dimmed under a loader until the answer comes', async ({ page }) => {
   await signIn(page, demoAccount('admin'));
   await page.goto('/en/users');

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { ErrorBoundary, PageFailed } from './ErrorBoundary';
-import { reloadOnce } from './reload';
+import { reloadIfReleased } from './reload';
 import { AppRoutes } from './routes';
 import { shouldRetry } from './session';
 import { CSS_VARIABLES_SELECTOR, cssVariablesResolver, theme } from './theme';
@@ -58,7 +58,7 @@ export function App({ i18n, queryClient }: { i18n: I18n; queryClient: QueryClien
       */}
       <BrowserRouter useTransitions={false}>
         {/* The last resort, for what fails outside the pages (the top bar's code, say). */}
-        <ErrorBoundary onChunkError={() => reloadOnce()} fallback={(error) => <PageFailed error={error} />}>
+        <ErrorBoundary onChunkError={reloadIfReleased} fallback={(error) => <PageFailed error={error} />}>
           <AppRoutes />
         </ErrorBoundary>
       </BrowserRouter>

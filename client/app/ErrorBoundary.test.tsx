@@ -34,8 +34,12 @@ function Pages({ children }: { children: React.ReactNode }) {
 }
 
 let reload: ReturnType<typeof vi.spyOn>;
+let server: ReturnType<typeof vi.spyOn>;
+/** What the server says of the page's file when asked again: gone (a new release) unless told otherwise. */
+const fileGone = () => Promise.resolve(new Response(null, { status: 404 }));
 beforeEach(() => {
   reload = vi.spyOn(reloader, 'reload').mockImplementation(() => {});
+  server = vi.spyOn(globalThis, 'fetch').mockImplementation(fileGone);
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => vi.restoreAllMocks());
@@ -51,7 +55,43 @@ describe('a page that fails', () => {
     await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(screen.queryByTestId('error-page')).toBeNull();
     expect(Number(window.sessionStorage.getItem('chunk-reload-at'))).toBeGreaterThan(Date.now() - 5_000);
+    // The file was asked for again, and the server said it is gone.
+    expect(String(server.mock.calls[0]?.[0])).toBe('/assets/UsersPage-x1.js');
   });
+
+  for (const { path, what, answer, message, button } of [
+    {
+      path: '/en',
+      what: 'the server does not answer',
+      answer: () => Promise.reject(new TypeError('Failed to fetch')),
+      message: /This page could not be loaded/,
+      button: 'Reload the page',
+    },
+    {
+      path: '/fr',
+      what: 'the file is still there (the network failed)',
+      answer: () => Promise.resolve(new Response(null, { status: 200 })),
+      message: /n'a pas pu être chargée/,
+      button: 'Recharger la page',
+    },
+  ]) {
+    it(`shows the message and a reload button, without reloading, when ${what} (${path})`, async () => {
+      server.mockImplementation(answer);
+      const Page = pageWhoseCodeFails();
+      renderPage(
+        <Pages>
+          <Page />
+        </Pages>,
+        { path },
+      );
+      expect(await screen.findByTestId('error-page')).toBeTruthy();
+      expect(screen.getByRole('alert').textContent).toMatch(message);
+      expect(reload).not.toHaveBeenCalled();
+      expect(window.sessionStorage.getItem('chunk-reload-at')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: button }));
+      expect(reload).toHaveBeenCalledTimes(1);
+    });
+  }
 
   it('shows the error page with a reload and a link home when it fails again right after the reload', async () => {
     window.sessionStorage.setItem('chunk-reload-at', String(Date.now() - 1_000));

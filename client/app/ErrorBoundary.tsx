@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorPage } from '../pages/error/ErrorPage';
 import { ErrorBoundary } from './ErrorBoundaryBase';
-import { isChunkLoadError, reloadOnce, reloader } from './reload';
+import { DelayedLoader } from '../components/DelayedLoader';
+import { isChunkLoadError, reloadIfReleased, reloader } from './reload';
 
 export { ErrorBoundary } from './ErrorBoundaryBase';
 
@@ -18,12 +19,17 @@ export function PageFailed({ error }: { error: unknown }) {
   );
 }
 
-/** Around the pages: a failed page keeps the top bar and shows the error page in its place. */
+/**
+ * Around the pages: a failed page keeps the top bar and shows the error page in its place. A page
+ * whose code cannot be fetched reloads only for a new release (reload.ts): with the network or the
+ * server gone, the user stays in the portal with the message and a reload button.
+ */
 export function PageErrorBoundary({ children, resetKey }: { children: ReactNode; resetKey: string }) {
   return (
     <ErrorBoundary
       resetKey={resetKey}
-      onChunkError={() => reloadOnce()}
+      onChunkError={reloadIfReleased}
+      pending={<DelayedLoader />}
       fallback={(error) => <PageFailed error={error} />}
     >
       {children}

@@ -7,8 +7,12 @@ export interface ErrorBoundaryProps {
   fallback: (error: unknown) => ReactNode;
   /** A change (the next page's address) gives the children another try. */
   resetKey?: string;
-  /** Told of a failed page fetch; true when the page is being reloaded (nothing then to show). */
-  onChunkError?: (error: unknown) => boolean;
+  /**
+   * Told of a failed page fetch; resolves to true when the page is being reloaded (nothing then to
+   * show). Until it answers, `pending` shows.
+   */
+  onChunkError?: (error: unknown) => boolean | Promise<boolean>;
+  pending?: ReactNode;
 }
 
 interface State {
@@ -26,8 +30,21 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
-    if (isChunkLoadError(error) && this.props.onChunkError?.(error)) {
+    const { onChunkError } = this.props;
+    if (isChunkLoadError(error) && onChunkError) {
       this.setState({ reloading: true });
+      const shown = () => {
+        // unless another page was opened meanwhile
+        if (this.state.error === error) this.setState({ reloading: false });
+      };
+      Promise.resolve()
+        .then(() => onChunkError(error))
+        .then((reloading) => {
+          if (!reloading) {
+            console.error('A page could not be fetched', error);
+            shown();
+          }
+        }, shown);
       return;
     }
     console.error('A page failed', error, info.componentStack);
@@ -41,7 +58,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    if (this.state.reloading) return null;
+    if (this.state.reloading) return this.props.pending ?? null;
     return this.props.fallback(this.state.error);
   }
 }

@@ -86,3 +86,40 @@ describe('TopBar on a phone', () => {
     expect(screen.getByTestId('user-menu')).toBeTruthy();
   });
 });
+
+describe('TopBar for a user with several accounts', () => {
+  const twoAccounts: Profile = {
+    ...owner,
+    accounts: [
+      owner.accounts[0],
+      { id: 4, name: 'Globex', role: 'businessOwner', accountExecutive: { fullName: 'Bea', email: 'bea@vendor.test' } },
+    ],
+    accountsTotal: 2,
+  };
+  // a wide screen: the contact in the bar
+  beforeEach(() => {
+    window.matchMedia = fakeMatchMedia(() => false);
+  });
+  afterEach(() => window.localStorage.clear());
+
+  it('leads the brand and the contact to the account on screen, not the one viewed before', () => {
+    window.localStorage.setItem('customer', '3');
+    renderTopBar(twoAccounts, '/en/accounts/4');
+    expect(screen.getByTestId('nav-brand').getAttribute('href')).toBe('/en/accounts/4');
+    expect(screen.getByTestId('nav-ae-contact').getAttribute('href')).toBe('mailto:bea@vendor.test');
+  });
+
+  it("shows no other account's executive for an account the profile does not list", () => {
+    window.localStorage.setItem('customer', '3');
+    renderTopBar({ ...twoAccounts, accountsTotal: 60 }, '/en/accounts/55');
+    expect(screen.getByTestId('nav-brand').getAttribute('href')).toBe('/en/accounts/55');
+    expect(screen.queryByTestId('nav-ae-contact')).toBeNull();
+  });
+
+  it('keeps the account last viewed on the pages of no account', () => {
+    window.localStorage.setItem('customer', '4');
+    renderTopBar(twoAccounts, '/en/settings');
+    expect(screen.getByTestId('nav-brand').getAttribute('href')).toBe('/en/accounts/4');
+    expect(screen.getByTestId('nav-ae-contact').getAttribute('href')).toBe('mailto:bea@vendor.test');
+  });
+});

@@ -158,7 +158,11 @@ export function TopBar({ profile }: { profile: Profile }) {
   const phone = useSmallScreen();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { pathname } = useLocation();
-  const links = topBarLinks(profile, storage.get(STORAGE_KEYS.customer));
+  // The account on screen, else the one last viewed (the account page stores it once loaded, after
+  // this bar has rendered: reading the address keeps the bar on the account being shown).
+  const onScreen = useMatch('/:locale/accounts/:id')?.params.id;
+  const account = onScreen && /^\d{1,10}$/.test(onScreen) ? onScreen : storage.get(STORAGE_KEYS.customer);
+  const links = topBarLinks(profile, account);
   const items = navItems(links, t, localize);
   const hasMenu = items.length > 0 || links.accountExecutiveEmail !== null;
 

@@ -44,6 +44,11 @@ export interface TopBarLinks {
 export function topBarLinks(profile: NavProfile, storedCustomer: string | null): TopBarLinks {
   const role = profile.yourRole;
   const account = currentAccount(profile, storedCustomer);
+  // An account beyond the profile's first 50: its executive is not known here, and the first
+  // account's would be someone else's.
+  const unlisted =
+    account?.id !== Number(storedCustomer) &&
+    storedCustomerOf(storedCustomer, { ids: profile.accounts.map((a) => a.id), total: profile.accountsTotal }) !== null;
   const brand = canInCustomer(role, 'brandToAccount') ? brandPath(profile, account, storedCustomer) : '/';
   return {
     brand,
@@ -54,7 +59,7 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
     products: canGlobally(role, 'viewProducts'),
     users: canGlobally(role, 'manageUsers'),
     accountExecutiveEmail: canInCustomer(role, 'accountExecutiveContact')
-      ? (account?.accountExecutive?.email ?? null)
+      ? (!unlisted && account?.accountExecutive?.email) || null
       : null,
     myProjects: profile.accountsTotal > 1,
   };

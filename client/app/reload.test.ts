@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
-import { isChunkLoadError, RELOAD_GUARD_MS, reloader, reloadOnce } from './reload';
+import { failedFileOf, isChunkLoadError, RELOAD_GUARD_MS, reloader, reloadOnce, startFailed } from './reload';
 
 describe('a page whose code cannot be fetched', () => {
   afterEach(() => {
@@ -27,6 +27,35 @@ describe('a page whose code cannot be fetched', () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     const now = Date.now() + RELOAD_GUARD_MS * 2;
     expect(reloadOnce(now)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('names the file that failed, when the browser says it', () => {
+    expect(
+      failedFileOf(new TypeError('Failed to fetch dynamically imported module: http://x.test/assets/A-1.js')),
+    ).toBe('http://x.test/assets/A-1.js');
+    expect(failedFileOf(new Error('Unable to preload CSS for /assets/A-1.css'))).toBe('/assets/A-1.css');
+    expect(failedFileOf(new TypeError('Importing a module script failed.'))).toBeNull();
+  });
+});
+
+describe('a page whose texts cannot be fetched before its first render', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('says so in the language of the address, with a reload button, after its one reload', () => {
+    window.sessionStorage.setItem('chunk-reload-at', String(Date.now()));
+    const reload = vi.spyOn(reloader, 'reload').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    window.history.replaceState(null, '', '/fr/customers');
+    const root = document.createElement('div');
+    startFailed(root, new TypeError('Failed to fetch dynamically imported module: /assets/fr-1.js'));
+    expect(root.querySelector('[role="alert"]')?.textContent).toMatch(/^Le portail n’a pas pu être chargé/);
+    const button = root.querySelector('button');
+    expect(button?.textContent).toBe('Recharger la page');
+    button?.click();
     expect(reload).toHaveBeenCalledTimes(1);
   });
 });

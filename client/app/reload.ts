@@ -1,3 +1,4 @@
+import { BOOT_FAILURE_TEXTS } from '../../common/bootLoader';
 import { ApiError } from '../api/client';
 
 /**
@@ -50,19 +51,60 @@ export function reloadOnce(now = Date.now()): boolean {
   return true;
 }
 
+/** How long the server is given to answer whether a page's file is still there. */
+export const PROBE_TIMEOUT_MS = 5_000;
+
+/** The file a failed import names (Chromium, Firefox, Vite's preload do; Safari names none). */
+export function failedFileOf(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  return /https?:\/\/[^\s'"]+|\/assets\/[^\s'"]+/.exec(error.message)?.[0] ?? null;
+}
+
+/** What the server says of an address: there, gone (404, 410), or nothing at all (no network, no server). */
+export async function probe(url: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<'present' | 'gone' | 'unreachable'> {
+  try {
+    const answer = await fetch(url, { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
+    if (answer.status === 404 || answer.status === 410) return 'gone';
+    return answer.ok ? 'present' : 'unreachable';
+  } catch {
+    return 'unreachable';
+  }
+}
+
+/**
+ * After a page's code failed to arrive: reloads once when a new release removed the file, and says
+ * whether it did. A reload helps nothing when the file is still there, and when the server does not
+ * answer it swaps the portal for the browser's own error page: then the caller shows its message,
+ * with a reload button, in the portal. Without the file's name, a server that answers is taken as a
+ * new release.
+ */
+export async function reloadIfReleased(error: unknown): Promise<boolean> {
+  if (!mayReload() || !navigator.onLine) return false;
+  const file = failedFileOf(error);
+  const answer = await probe(file ?? window.location.href);
+  if (answer !== (file ? 'gone' : 'present')) return false;
+  return reloadOnce();
+}
+
 /**
  * What a page does when the texts it needs before its first render cannot be fetched (a new release,
- * the network): one reload, else it says so in both languages, as the texts needed to say it in one
- * are what is missing.
+ * the network): one reload, else what the HTML page's loader says when the code does not come
+ * (common/bootLoader.ts), in the address's language, as the texts to say it are what is missing.
  */
 export function startFailed(root: HTMLElement, error: unknown): void {
   if (reloadOnce()) return;
   console.error(error);
+  const text = /^\/fr(\/|$)/.test(window.location.pathname) ? BOOT_FAILURE_TEXTS.fr : BOOT_FAILURE_TEXTS.en;
+  const failed = document.createElement('div');
+  failed.dataset.testid = 'boot-failed';
+  failed.style.cssText = 'margin: 32px 16px; font-family: system-ui, sans-serif; text-align: center';
   const message = document.createElement('p');
   message.setAttribute('role', 'alert');
-  message.style.cssText = 'margin: 32px 16px; font-family: system-ui, sans-serif';
-  message.textContent =
-    'The portal could not be loaded: check the connection and reload the page. / ' +
-    'Le portail n’a pas pu être chargé : vérifiez la connexion et rechargez la page.';
-  root.replaceChildren(message);
+  message.textContent = text.message;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = text.reload;
+  button.addEventListener('click', () => reloader.reload());
+  failed.append(message, button);
+  root.replaceChildren(failed);
 }

@@ -47,6 +47,51 @@ describe('translations', () => {
   });
 });
 
+/**
+ * The controls whose accessible name (aria-label) adds context to their visible text, each as
+ * [visible text, accessible name]. WCAG 2.5.3 "Label in Name": the visible words are in the name, in
+ * order, so that a speech user saying what they see reaches the control.
+ */
+const LABELLED_CONTROLS: readonly [string, string][] = [
+  ['licences.downloadFile', 'licences.downloadFileLabel'],
+  ['licences.copyKey', 'licences.copyKeyLabel'],
+  ['licences.renew', 'licences.renewLabel'],
+  ['customization.action', 'customization.actionLabel'],
+  ['members.resend', 'members.resendFor'],
+  ['members.copy', 'members.copyFor'],
+  ['members.cancel', 'members.cancelFor'],
+  ['downloads.download', 'downloads.downloadLabel'],
+  ['downloads.copyUrl', 'downloads.copyUrlLabel'],
+  ['catalogue.edit', 'catalogue.editVersion'],
+  ['catalogue.publish.action', 'catalogue.publishVersion'],
+  ['productTokens.revoke', 'productTokens.revokeLabel'],
+  ['artifacts.copy', 'artifacts.copyShaLabel'],
+  ['artifacts.remove', 'artifacts.removeLabel'],
+  ['artifacts.replace', 'artifacts.replaceLabel'],
+  ['artifacts.upload', 'artifacts.uploadLabel'],
+  ['analytics.export', 'analytics.exportLabel'],
+  ['endingLicences.renew', 'endingLicences.renewLabel'],
+];
+
+/** As axe-core compares them: lower case, punctuation and repeated spaces left out. */
+const curated = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+describe('accessible names', () => {
+  it('hold the visible text of their control, in both languages (WCAG 2.5.3)', () => {
+    for (const texts of [en, fr]) {
+      for (const [visible, name] of LABELLED_CONTROLS) {
+        const label = String(leaf(texts, name)).replace(/\{\{\w+\}\}/g, 'X');
+        expect(curated(label), `${name} holds ${visible}`).toContain(curated(String(leaf(texts, visible))));
+      }
+    }
+  });
+});
+
 describe('loading per language', () => {
   it('fetches only the page language, and the other one on the first switch', async () => {
     // A fresh copy of the module, without the translations the test setup registers.

@@ -2,7 +2,7 @@ import type { i18n as I18n } from 'i18next';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../app/ErrorBoundaryBase';
-import { isChunkLoadError, reloadOnce, reloader } from '../app/reload';
+import { isChunkLoadError, reloadIfReleased, reloader } from '../app/reload';
 import { useInterfaceLocale } from '../app/useInterfaceLocale';
 import { splitLocale, switchLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
@@ -147,7 +147,7 @@ function Localized({ i18n }: { i18n: I18n }) {
     <Shell>
       <ErrorBoundary
         resetKey={location.pathname}
-        onChunkError={() => reloadOnce()}
+        onChunkError={reloadIfReleased}
         fallback={(error) => <PageFailed error={error} />}
       >
         <Suspense fallback={<DelayedLoader />}>

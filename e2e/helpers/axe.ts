@@ -12,6 +12,12 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  */
 export const LANDMARK_RULES = ['landmark-no-duplicate-banner', 'landmark-banner-is-top-level', 'landmark-unique'];
 
+/**
+ * WCAG 2.5.3 "Label in Name" (level A): the visible text of a control is part of its accessible name.
+ * axe-core tags the rule experimental and leaves it out of a run by tags, so it is asked for by name.
+ */
+export const LABEL_IN_NAME_RULES = ['label-content-name-mismatch'];
+
 /** A desktop and a phone (the width of an iPhone 12 to 15). */
 export const VIEWPORTS = [
   { name: '1280', width: 1280, height: 800 },
@@ -49,7 +55,7 @@ export async function scan(page: Page, where: string): Promise<string[]> {
   // The extra rules first: withTags() keeps the options and sets which tags run.
   const builder = new AxeBuilder({ page })
     .options({
-      rules: Object.fromEntries(LANDMARK_RULES.map((rule) => [rule, { enabled: true }])),
+      rules: Object.fromEntries([...LANDMARK_RULES, ...LABEL_IN_NAME_RULES].map((rule) => [rule, { enabled: true }])),
       // Only violations are reported in full: passes and incomplete checks would only slow the run.
       resultTypes: ['violations'],
     })

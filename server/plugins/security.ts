@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
+import { BOOT_SCRIPT } from '../../common/bootLoader';
 import type { Config } from '../config';
 import { badRequest } from '../http-error';
 import { FORM, mediaType } from './bodies';
 
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // and the HTML pages' loader, inline so that it can say the page's own scripts did not come
+  `script-src 'self' 'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`,
   // Mantine sets CSS variables and positions through style attributes.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BOOT_SCRIPT } from '../../common/bootLoader';
 import { loadConfig } from '../config';
 import { describeError } from '../plugins/errors';
 import { FAKE_ASSET, fakeClientBuild } from '../test/client-build';
@@ -160,7 +161,9 @@ describe('HEAD and OPTIONS', () => {
 });
 
 describe('security headers on every kind of answer', () => {
-  const CSP_CORE = ["default-src 'self'", "script-src 'self';", "frame-ancestors 'none'", "object-src 'none'"];
+  // Scripts of the portal's own, and the HTML pages' inline loader by its hash alone.
+  const SCRIPTS = `script-src 'self' 'sha256-${crypto.createHash('sha256').update(BOOT_SCRIPT).digest('base64')}';`;
+  const CSP_CORE = ["default-src 'self'", SCRIPTS, "frame-ancestors 'none'", "object-src 'none'"];
 
   it.each([
     ['JSON', { url: '/api/health' }, 200],
@@ -220,7 +223,7 @@ describe('security headers on every kind of answer', () => {
     // a path that merely starts like it is an ordinary 404 with the ordinary policy
     const lookalike = await t.app.inject({ url: '/api/docsx' });
     expect(lookalike.statusCode).toBe(404);
-    expect(String(lookalike.headers['content-security-policy'])).toContain("script-src 'self';");
+    expect(String(lookalike.headers['content-security-policy'])).toContain(SCRIPTS);
   });
 
   it('answers a request the HTTP parser refuses with the error body too', async () => {

@@ -174,7 +174,7 @@ describe('AnalyticsPage', () => {
   it('exports a table as CSV, quoted and with formulas neutralised', async () => {
     fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
     renderPage(<AnalyticsPage />, { path: '/en/analytics', route: '/:locale/analytics' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Export Top customers as CSV' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Export CSV: Top customers' }));
     await waitFor(() => expect(saved.map((s) => s.name || s.text)).toHaveLength(2));
     expect(saved.find((s) => s.name)?.name).toBe('downloads-top-customers-2026-03-01-2026-03-03.csv');
     expect(saved.find((s) => s.text)?.text).toBe('BOM:Customer,Downloads\r\n"\'=Acme, Inc.",4\r\nBolt,1\r\n');

@@ -28,4 +28,14 @@ describe('HomePage', () => {
     const shortcuts = within(screen.getByRole('region', { name: 'Raccourcis' })).getAllByRole('link');
     expect(shortcuts.map((link) => link.getAttribute('href'))).toEqual(['/fr/customers', '/fr/settings']);
   });
+
+  it('promises on the users shortcut only what the user form can do: a type is chosen at creation only', () => {
+    for (const path of ['/en', '/fr']) {
+      const { unmount } = renderPage(<HomePage />, { path });
+      const text = screen.getByTestId('home-shortcut-users').textContent ?? '';
+      expect(text).not.toMatch(/change a type|changer un type/);
+      expect(text).toMatch(path === '/en' ? /add a colleague with their type/ : /ajouter un collègue avec son type/);
+      unmount();
+    }
+  });
 });

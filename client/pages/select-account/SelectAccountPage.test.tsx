@@ -37,7 +37,8 @@ function openPicker(accounts: CustomerSummary[], profile: Profile, path = '/en/s
   return api;
 }
 
-const entries = () => screen.getAllByTestId('account-entry').map((e) => e.getAttribute('aria-label'));
+// Named by what they show (WCAG 2.5.3): the account's name first, then the role held in it.
+const entries = () => screen.getAllByTestId('account-entry').map((e) => e.querySelector('p')?.textContent);
 
 describe('SelectAccountPage', () => {
   it('goes straight to the one account a user has', async () => {
@@ -51,7 +52,7 @@ describe('SelectAccountPage', () => {
       clientProfile,
     );
     await screen.findAllByTestId('account-entry');
-    expect(entries()).toEqual(['Open Acme Analytics', 'Open Globex']);
+    expect(entries()).toEqual(['Acme Analytics', 'Globex']);
     const first = screen.getAllByTestId('account-entry')[0];
     expect(first.textContent).toBe('AAAcme AnalyticsProject manager');
     expect(first.getAttribute('href')).toBe('/en/accounts/1');
@@ -69,7 +70,7 @@ describe('SelectAccountPage', () => {
     const filter = await screen.findByLabelText('Filter by name');
     // keystrokes in a row: one request for the text once typing pauses, none per keystroke
     for (const text of ['g', 'gl', 'glo']) fireEvent.change(filter, { target: { value: text } });
-    await waitFor(() => expect(entries()).toEqual(['Open Globex Logistics']), { timeout: 5000 });
+    await waitFor(() => expect(entries()).toEqual(['Globex Logistics']), { timeout: 5000 });
     // one match under a filter is not "one account": the list stays, nothing navigates
     expect(screen.queryByTestId('location')).toBeNull();
     expect(api.calls('GET /api/customers').map((r) => r.query.get('filter'))).toEqual([null, 'glo']);
@@ -94,7 +95,7 @@ describe('SelectAccountPage', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
       await screen.findByText(`Page ${page} of 6`, {}, { timeout: 5000 });
     }
-    await waitFor(() => expect(entries()).toEqual(accounts.slice(50).map((a) => `Open ${a.name}`)));
+    await waitFor(() => expect(entries()).toEqual(accounts.slice(50).map((a) => a.name)));
     expect(api.calls('GET /api/customers').map((r) => r.query.get('pageOffset'))).toEqual([
       '0',
       '10',
@@ -119,7 +120,7 @@ describe('SelectAccountPage', () => {
     expect(error.textContent).toContain('Your accounts could not be loaded: The portal cannot be reached.');
     down = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(entries()).toEqual(['Open Acme Analytics', 'Open Globex']));
+    await waitFor(() => expect(entries()).toEqual(['Acme Analytics', 'Globex']));
     expect(screen.queryByTestId('accounts-error')).toBeNull();
   });
 

@@ -67,12 +67,7 @@ export function SelectAccountPage() {
           {list.data.map((account) => (
             <li key={account.id}>
               <Card withBorder padding="sm" radius="md">
-                <UnstyledButton
-                  component={Link}
-                  to={localize(`/accounts/${account.id}`)}
-                  aria-label={t('selectAccount.open', { name: account.name })}
-                  data-testid="account-entry"
-                >
+                <UnstyledButton component={Link} to={localize(`/accounts/${account.id}`)} data-testid="account-entry">
                   <Group gap="md" wrap="nowrap">
                     <Avatar color="indigo" radius="xl" aria-hidden>
                       {initials(account.name)}

@@ -266,6 +266,15 @@ export interface LicenceModalProps {
   onClose: () => void;
 }
 
+/** The form of the licence modal: to renew or edit `licence`, or to add one when it is null. */
+export function LicenceForm({
+  customerId,
+  licence,
+  formKey,
+}: Pick<LicenceModalProps, 'customerId' | 'licence' | 'formKey'>) {
+  return licence ? <RenewForm key={formKey} licence={licence} /> : <CreateForm key={formKey} customerId={customerId} />;
+}
+
 /** Spec "Licence create/renew" modal. */
 export function LicenceModal({ opened, customerId, licence, formKey, onClose }: LicenceModalProps) {
   const { t } = useTranslation();
@@ -277,7 +286,7 @@ export function LicenceModal({ opened, customerId, licence, formKey, onClose }: 
       title={licence ? t('licences.modal.renewTitle') : t('licences.modal.createTitle')}
       data-testid="licence-modal"
     >
-      {licence ? <RenewForm key={formKey} licence={licence} /> : <CreateForm key={formKey} customerId={customerId} />}
+      <LicenceForm customerId={customerId} licence={licence} formKey={formKey} />
     </FormModal>
   );
 }

@@ -90,7 +90,9 @@ describe('LicencesSection: the customization action', () => {
     'is offered to %s on licences of products with a customization type, not on the others',
     async (role) => {
       open(role);
-      expect(within(await rowOf('Graph Server')).getByRole('button', { name: 'Customize Graph Server' })).toBeTruthy();
+      expect(
+        within(await rowOf('Graph Server')).getByRole('button', { name: 'Customization of Graph Server' }),
+      ).toBeTruthy();
       expect(within(await rowOf('Graph Toolkit')).getByTestId('licence-customize').textContent).toBe('Customization');
       expect(within(await rowOf('Graph Cloud (SaaS)')).queryByTestId('licence-customize')).toBeNull();
     },
@@ -109,7 +111,7 @@ describe('LicencesSection: the customization action', () => {
         body: { ...customization, ...(body as Partial<Customization>) },
       }),
     });
-    fireEvent.click(within(await rowOf('Graph Server')).getByRole('button', { name: 'Customize Graph Server' }));
+    fireEvent.click(within(await rowOf('Graph Server')).getByRole('button', { name: 'Customization of Graph Server' }));
     const dialog = await screen.findByRole('dialog', { name: /Acme Analytics\s*Graph Server/ });
     await within(dialog).findByRole('textbox', { name: 'Configuration (JSON)' }, { timeout: 5000 });
     expect(api.calls('GET /api/customizations/5')).toHaveLength(1);
@@ -123,7 +125,9 @@ describe('LicencesSection: the customization action', () => {
 
   it('creates the customization of a licence that has none', async () => {
     const { api } = open('accountExecutive');
-    fireEvent.click(within(await rowOf('Graph Toolkit')).getByRole('button', { name: 'Customize Graph Toolkit' }));
+    fireEvent.click(
+      within(await rowOf('Graph Toolkit')).getByRole('button', { name: 'Customization of Graph Toolkit' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: /Acme Analytics\s*Graph Toolkit/ });
     await within(dialog).findByRole('textbox', { name: 'Configuration (JSON)' }, { timeout: 5000 });
     expect((within(dialog).getByTestId('customization-validate') as HTMLButtonElement).disabled).toBe(true);

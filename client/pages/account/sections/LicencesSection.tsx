@@ -12,6 +12,7 @@ import { LICENCES_PAGE_LENGTH, licenceQuery, licencesQuery } from '../../../api/
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
+import { FormModal } from '../../../components/FormModal';
 import { apiErrorText } from '../../../components/forms';
 import { PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
@@ -19,26 +20,15 @@ import { Pagination } from '../../../components/Pagination';
 import { AccountSection } from '../AccountSection';
 import { LicenceDownloadCell } from '../licences/LicenceDownloadCell';
 import { CustomizationModal } from '../licences/CustomizationModal';
-import type { LicenceModalProps } from '../licences/LicenceModal';
 import { LicenceRowActions } from '../licences/LicenceRowActions';
 import { productLabel } from '../licences/productLabel';
 import '../licences/licences.css';
 
-// The licence modal (with its JSON editor) is fetched when it is first opened: most of those who
-// see the table never open it.
-const LicenceModal = lazy(() =>
-  import('../licences/LicenceModal').then((module) => ({ default: module.LicenceModal })),
-);
-
-/**
- * The lazy modal mounts closed and opens on the next render: Mantine gives the focus back to the
- * opening button only when it sees `opened` change (FormModal).
- */
-function LazyLicenceModal(props: LicenceModalProps) {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return <LicenceModal {...props} opened={props.opened && mounted} />;
-}
+// The licence form (with its JSON editor) is fetched when it is first opened: most of those who
+// see the table never open it. The modal around it is not: a modal that opens as its code arrives
+// neither takes nor traps the focus (Mantine's focus trap starts with the modal), so the modal opens
+// at once, with the focus in it, and shows the loader until the form comes.
+const LicenceForm = lazy(() => import('../licences/LicenceModal').then((module) => ({ default: module.LicenceForm })));
 
 /** The address parameter that opens a licence's renewal (`/accounts/{id}?renew={licenceId}`). */
 export const RENEW_PARAM = 'renew';
@@ -210,16 +200,20 @@ export function LicencesSection({ customer }: { customer: Customer }) {
           />
         )}
       </Stack>
-      {manage && modal.formKey > 0 && (
-        <Suspense fallback={null}>
-          <LazyLicenceModal
-            opened={modal.opened}
-            customerId={customer.id}
-            licence={modal.licence}
-            formKey={modal.formKey}
-            onClose={() => setModal((m) => ({ ...m, opened: false }))}
-          />
-        </Suspense>
+      {manage && (
+        <FormModal
+          opened={modal.opened}
+          onClose={() => setModal((m) => ({ ...m, opened: false }))}
+          size="lg"
+          title={modal.licence ? t('licences.modal.renewTitle') : t('licences.modal.createTitle')}
+          data-testid="licence-modal"
+        >
+          {modal.formKey > 0 && (
+            <Suspense fallback={<DelayedLoader />}>
+              <LicenceForm customerId={customer.id} licence={modal.licence} formKey={modal.formKey} />
+            </Suspense>
+          )}
+        </FormModal>
       )}
       {manage && (
         <CustomizationModal
