@@ -64,7 +64,7 @@ async function main() {
     if (closing) return;
     app = await buildApp(config, { database });
     if (config.seedDemoData) {
-      const seeded = await seedDemoData(database.db, new Date(), config.sessionSecret);
+      const seeded = await seedDemoData(database.db, new Date(), config.sessionSecret, app.ctx.storage);
       if (seeded) app.log.info('Empty database: demo data loaded (accounts are listed in README.md)');
     } else if (config.env === 'production') {
       app.log.info(

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
 import { checkPassword } from '../../common/password';
@@ -13,7 +14,7 @@ let seeded: boolean;
 
 beforeAll(async () => {
   t = await createTestApp();
-  seeded = await seedDemoData(t.app.ctx.db, new Date(), t.config.sessionSecret);
+  seeded = await seedDemoData(t.app.ctx.db, new Date(), t.config.sessionSecret, t.app.ctx.storage);
 });
 afterAll(async () => t?.close());
 
@@ -39,6 +40,36 @@ describe('demo data', () => {
 
     expect(await seedDemoData(t.app.ctx.db)).toBe(false);
     expect(await count('users')).toBe(DEMO_ACCOUNTS.length + DEMO_TEAM.length);
+  });
+
+  it('gives every version of a product to download files, stored with their size and sha256', async () => {
+    const versions = await t.app.ctx.db
+      .selectFrom('versions')
+      .innerJoin('products', 'products.key', 'versions.productKey')
+      .select(['versions.id', 'versions.productKey', 'versions.semVer', 'products.isSaas'])
+      .execute();
+    for (const version of versions.filter((v) => !v.isSaas)) {
+      const artifacts = await t.app.ctx.db
+        .selectFrom('artifacts')
+        .selectAll()
+        .where('versionId', '=', version.id)
+        .execute();
+      expect(artifacts.length, `${version.productKey} ${version.semVer}`).toBeGreaterThan(0);
+      for (const artifact of artifacts) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await t.app.ctx.storage.read(artifact.storageKey)) chunks.push(chunk as Buffer);
+        const bytes = Buffer.concat(chunks);
+        expect(bytes.length).toBe(Number(artifact.size));
+        expect(crypto.createHash('sha256').update(bytes).digest('hex')).toBe(artifact.sha256);
+      }
+    }
+    // the demo's recorded download names the file it was
+    const download = await t.app.ctx.db
+      .selectFrom('downloads')
+      .select('artifactId')
+      .where('userId', 'is not', null)
+      .executeTakeFirstOrThrow();
+    expect(download.artifactId).not.toBeNull();
   });
 
   it('uses a documented password that follows the password rule', () => {

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
-import type { AccessLevel, CustomizationVersionType, VersionType } from '../../common/domain';
+import type { AccessLevel, CustomizationVersionType, Platform, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
 import type { AuditAction } from '../../common/audit';
 import { insertAuditEntry } from '../modules/audit/repo';
 import { hashPassword } from '../modules/auth/password';
 import { insertCloudInstance, insertSubscription } from '../modules/billing/repo';
-import { insertProduct, insertVersion } from '../modules/catalogue/repo';
+import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
+import type { ArtifactStorage } from '../integrations/storage';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
 import { recordDownload } from '../modules/downloads/repo';
 import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
@@ -224,6 +226,28 @@ const VERSIONS: [string, string, VersionType, number | null][] = [
   ['graph-studio', '3.0.1', 'stable', 30],
 ];
 
+/** The platforms each product ships for (SaaS products run at the vendor: nothing to download). */
+const DEMO_PLATFORMS: Record<string, Platform[]> = {
+  'graph-server': ['linux', 'windows', 'docker'],
+  'graph-toolkit': ['npm', 'generic'],
+  'graph-connector': ['linux', 'windows', 'osx'],
+  'graph-studio': ['windows', 'osx', 'linux'],
+};
+const DEMO_EXTENSIONS: Record<Platform, string> = {
+  linux: 'tar.gz',
+  windows: 'zip',
+  osx: 'dmg',
+  docker: 'tar',
+  npm: 'tgz',
+  generic: 'zip',
+};
+
+/** A small file standing for a build: a few KiB, different for each version and platform. */
+function demoBuild(productKey: string, semVer: string, platform: Platform): Buffer {
+  const line = `${productKey} ${semVer} for ${platform}: a demonstration build of the portal's demo data.\n`;
+  return Buffer.from(line.repeat(Math.ceil(4096 / line.length)));
+}
+
 /**
  * [customer, product, access level, start (days from today), end (days from today), data, entity
  * resolution]. A customer holds one licence per product. Every demo customer that is on the default
@@ -313,7 +337,12 @@ const random = () => crypto.randomBytes(32).toString('base64url');
  * Loads the demo data when the database has no user at all; returns whether it did. With the server
  * secret, the demo invitations' keys are sealed so that an admin can copy their links (decision 027).
  */
-export async function seedDemoData(db: DB, today = new Date(), secret?: string): Promise<boolean> {
+export async function seedDemoData(
+  db: DB,
+  today = new Date(),
+  secret?: string,
+  storage?: ArtifactStorage,
+): Promise<boolean> {
   const empty = async (q: DB | Transaction<Database>) =>
     Number(
       (
@@ -328,7 +357,7 @@ export async function seedDemoData(db: DB, today = new Date(), secret?: string):
   try {
     return await db.transaction().execute(async (trx) => {
       if (!(await empty(trx))) return false;
-      await insertDemoData(trx, passwordHash, today, secret);
+      await insertDemoData(trx, passwordHash, today, secret, storage);
       return true;
     });
   } catch (error) {
@@ -338,7 +367,13 @@ export async function seedDemoData(db: DB, today = new Date(), secret?: string):
   }
 }
 
-async function insertDemoData(trx: Transaction<Database>, passwordHash: string, today: Date, secret?: string) {
+async function insertDemoData(
+  trx: Transaction<Database>,
+  passwordHash: string,
+  today: Date,
+  secret?: string,
+  storage?: ArtifactStorage,
+) {
   const now = today.toISOString();
   const day = (offset: number) => new Date(today.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
   const ago = (days: number) => new Date(today.getTime() - days * DAY_MS).toISOString();
@@ -396,6 +431,28 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     });
     versionIds.set(`${productKey}@${semVer}`, id);
     versionRows.push([productKey, semVer, id, releasedDaysAgo]);
+  }
+
+  // With a store, each version gets small files for its product's platforms, so the demo downloads.
+  // Written before the rows commit: if another node seeds at the same moment, the storage sweep
+  // removes the files this one wrote (server/modules/artifacts/sweep.ts).
+  const artifactIds = new Map<string, number>();
+  for (const [productKey, semVer, versionId] of storage ? versionRows : []) {
+    for (const platform of DEMO_PLATFORMS[productKey] ?? []) {
+      const bytes = demoBuild(productKey, semVer, platform);
+      const storageKey = [productKey, semVer.replace(/[^A-Za-z0-9._-]/g, '_'), platform, crypto.randomUUID()].join('/');
+      const stored = await storage!.put(storageKey, Readable.from([bytes]), { maxBytes: bytes.length });
+      const { id } = await insertArtifact(trx, {
+        versionId,
+        platform,
+        fileName: `${productKey}-${semVer}-${platform}.${DEMO_EXTENSIONS[platform]}`,
+        storageKey,
+        size: stored.size,
+        sha256: stored.sha256,
+        createdAt: now,
+      });
+      artifactIds.set(`${productKey}@${semVer}/${platform}`, id);
+    }
   }
 
   const licenceIds = new Map<string, number>();
@@ -456,11 +513,10 @@ async function insertDemoData(trx: Transaction<Database>, passwordHash: string, 
     createdAt: ago(30),
   });
   await seedDemoDownloads(trx, { licenceIds, versions: versionRows, today });
-  // the demo ships no artifact files, so the download names its version only
   await recordDownload(trx, {
     licenceId: licenceIds.get(`${DEMO_CUSTOMER_NAME}/graph-server`)!,
     versionId: versionIds.get('graph-server@4.1.0')!,
-    artifactId: null,
+    artifactId: artifactIds.get('graph-server@4.1.0/linux') ?? null,
     userId: userIds.get(tech.email)!,
     ip: null,
     createdAt: ago(2),
