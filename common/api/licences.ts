@@ -53,6 +53,11 @@ export const Licence = z.object({
   customizationId: z.nullable(z.int()),
   /** the date of the licence's latest download; null when none, or for roles without `viewLicenceDetails` */
   latestDownload: z.nullable(z.string()),
+  /**
+   * the release date of the newest published version the licence's access level allows that has
+   * files to download; null when there is none (the versions list opens on the product with the newest)
+   */
+  latestFilesReleased: z.nullable(z.string()),
 });
 export type Licence = z.infer<typeof Licence>;
 

@@ -293,6 +293,28 @@ describe('POST /api/customers/{id}/licenses', () => {
   });
 });
 
+describe('the newest release with files', () => {
+  it('is the newest published version of the licence’s access level that has files', async () => {
+    const { db } = t.app.ctx;
+    const { key } = await createProduct(db, { name: 'Files Product' });
+    const customer = await createCustomer(db, { name: 'Files' });
+    const stable = await createLicence(db, customer.id, key, { accessLevel: 'stable' });
+    const released = async (id: number, date: string) =>
+      db.updateTable('versions').set({ releaseDate: date }).where('id', '=', id).execute();
+    const listed = async () =>
+      (await list(cookies.admin, customer.id)).json().data.find((l: { id: number }) => l.id === stable.id)
+        .latestFilesReleased;
+    expect(await listed()).toBeNull();
+    await released((await createVersion(db, key, { platforms: ['linux'] })).id, day(-30));
+    await released((await createVersion(db, key, { type: 'beta', platforms: ['linux'] })).id, day(-2));
+    await released((await createVersion(db, key, { platforms: [] })).id, day(-1));
+    await createVersion(db, key, { published: false, platforms: ['linux'] });
+    expect(await listed()).toBe(day(-30));
+    await db.updateTable('licences').set({ accessLevel: 'beta' }).where('id', '=', stable.id).execute();
+    expect(await listed()).toBe(day(-2));
+  });
+});
+
 describe('licences written at once in one customer', () => {
   // On PostgreSQL each licence's foreign key holds a share lock on the customer's row, and the
   // trigger that keeps the customer's latest licence end locks that row too: taken in the wrong

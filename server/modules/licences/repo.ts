@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import type { CustomizationsTable, LicencesTable } from '../../db/schema';
 import { countUpTo, isPostgres } from '../../db/search';
@@ -53,6 +54,27 @@ function licenceQuery(db: DB) {
         .select((d) => d.fn.max('downloads.createdAt').as('latest'))
         .whereRef('downloads.licenceId', '=', 'licences.id')
         .as('latestDownload'),
+      eb
+        .selectFrom('versions')
+        .select((v) => v.fn.max('versions.releaseDate').as('latest'))
+        .whereRef('versions.productKey', '=', 'licences.productKey')
+        .where('versions.published', '=', 1)
+        .where((v) =>
+          v.or(
+            ACCESS_LEVELS.map((level) =>
+              v.and([
+                v('licences.accessLevel', '=', level),
+                v('versions.type', 'in', [...VISIBLE_VERSION_TYPES[level]]),
+              ]),
+            ),
+          ),
+        )
+        .where((v) =>
+          v.exists(
+            v.selectFrom('artifacts').select('artifacts.id').whereRef('artifacts.versionId', '=', 'versions.id'),
+          ),
+        )
+        .as('latestFilesReleased'),
     ]);
 }
 

@@ -68,6 +68,7 @@ export function toApiLicence(row: repo.LicenceRow, access: Pick<CustomerAccess, 
     downloadSecret: canInCustomer(access.role, 'download') ? row.downloadSecret : null,
     customizationId: row.customizationId,
     latestDownload: canInCustomer(access.role, 'viewLicenceDetails') ? (row.latestDownload ?? null) : null,
+    latestFilesReleased: row.latestFilesReleased ?? null,
   };
 }
 

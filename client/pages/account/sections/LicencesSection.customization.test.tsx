@@ -39,6 +39,7 @@ const licence = (id: number, props: Partial<Licence>): Licence => ({
   downloadSecret: null,
   customizationId: null,
   latestDownload: null,
+  latestFilesReleased: null,
   ...props,
 });
 

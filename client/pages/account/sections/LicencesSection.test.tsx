@@ -40,6 +40,7 @@ const licence = (id: number, props: Partial<Licence> = {}): Licence => ({
   downloadSecret: `secret-${id}`,
   customizationId: null,
   latestDownload: '2026-11-02T10:00:00.000Z',
+  latestFilesReleased: null,
   ...props,
 });
 

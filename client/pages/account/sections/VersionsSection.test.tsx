@@ -40,6 +40,7 @@ const licence = (productKey: string, productName: string, props: Partial<Licence
   downloadSecret: `secret of ${productKey}`,
   customizationId: null,
   latestDownload: null,
+  latestFilesReleased: null,
   ...props,
 });
 
@@ -158,6 +159,23 @@ describe('VersionsSection: products and versions', () => {
     ]);
     // the licences table's page, asked once for both sections
     expect(api.calls('GET /api/customers/7/licenses').map((c) => c.query.get('pageLength'))).toEqual(['10']);
+  });
+
+  it('opens on the product with the newest release that has files, not merely the first', async () => {
+    open('technicalContact', {
+      'GET /api/customers/7/licenses': () => ({
+        status: 200,
+        body: {
+          data: [
+            licence('server', 'Graph Server', { latestFilesReleased: null }),
+            licence('viewer', 'Graph Viewer', { latestFilesReleased: '2026-10-01' }),
+          ],
+          offset: 0,
+          total: 2,
+        },
+      }),
+    });
+    await waitFor(() => expect((screen.getByLabelText('Product') as HTMLSelectElement).value).toBe('viewer'));
   });
 
   it('offers the products of every licence when the customer holds more than a page of them', async () => {

@@ -17,9 +17,20 @@ import { VersionCard } from '../versions/VersionCard';
 /**
  * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
  * are those of the customer's licences, SaaS ones left out: they run at the vendor and have nothing
- * to download. A technical contact finds the first product selected once the licences are in (spec 4
- * "Customer page load"); the others choose one, and only then are its versions asked for.
+ * to download. A technical contact finds a product selected once the licences are in (spec 4
+ * "Customer page load"): the one whose newest release with files is the newest, else the first; the
+ * others choose one, and only then are its versions asked for.
  */
+/** The licence whose product has the newest release with files to download; the first one without any. */
+function newestWithFiles(licences: Licence[]): Licence | undefined {
+  let newest: Licence | undefined;
+  for (const licence of licences) {
+    const released = licence.latestFilesReleased;
+    if (released && (!newest?.latestFilesReleased || released > newest.latestFilesReleased)) newest = licence;
+  }
+  return newest ?? licences[0];
+}
+
 export function VersionsSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   // The licences table's first page is usually all of them, and then it is the one request made.
@@ -31,7 +42,7 @@ export function VersionsSection({ customer }: { customer: Customer }) {
   const licences = all.isEnabled ? all : firstPage;
   const products = (licences.data?.data ?? []).filter((licence) => !licence.isSaas);
   const [chosen, setChosen] = useState<string | null>(null);
-  const preselect = customer.yourRole === 'technicalContact' ? (products[0]?.productKey ?? null) : null;
+  const preselect = customer.yourRole === 'technicalContact' ? (newestWithFiles(products)?.productKey ?? null) : null;
   const selected = products.find((licence) => licence.productKey === (chosen ?? preselect)) ?? null;
 
   return (
