@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest } from '../http-error';
@@ -5,27 +6,34 @@ import { badRequest } from '../http-error';
 const NUL = '\u0000';
 const MESSAGE = 'must not contain NUL characters';
 
-/** Parsed JSON or a form: arrays and plain objects, nothing with a prototype of its own. */
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+/**
+ * What a parser makes (JSON, a form, a query string), as opposed to an upload's stream (an event
+ * emitter: the request itself, whose socket and server make a graph without end) or a webhook's bytes.
+ */
+function isParsedObject(value: object): boolean {
+  return !(value instanceof EventEmitter) && !(value instanceof Uint8Array);
 }
 
 /**
  * The path of the first string (value or key) holding a NUL character, or null. Iterative, since a
- * 1 MiB body can nest arrays half a million levels deep. Only what a parser makes is walked (strings,
- * arrays, plain objects): a streamed upload's body is the request itself, whose socket and server
- * make a graph without end.
+ * 1 MiB body can nest arrays half a million levels deep. Only what a parser makes is walked, each
+ * object once: a streamed upload's body is the request itself, whose socket and server make a graph
+ * without end.
  */
 export function findNul(value: unknown): string | null {
   const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  const seen = new WeakSet<object>();
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
+    if (typeof current === 'object' && current !== null) {
+      if (seen.has(current)) continue;
+      seen.add(current);
+    }
     if (typeof current === 'string') {
       if (current.includes(NUL)) return path;
     } else if (Array.isArray(current)) {
       current.forEach((item, i) => stack.push({ value: item, path: path ? `${path}.${i}` : String(i) }));
-    } else if (current !== null && typeof current === 'object' && isPlainObject(current)) {
+    } else if (current !== null && typeof current === 'object' && isParsedObject(current)) {
       // (a webhook's raw bytes and an upload's stream are not fields: they are left alone)
       for (const [key, item] of Object.entries(current)) {
         const itemPath = path ? `${path}.${key}` : key;
