@@ -1,103 +1,233 @@
 /**
- * API benchmark: latency of the signed-in hot paths (profile, user list with and without a filter)
- * on a database holding many users, through the whole Fastify stack (app.inject: no network), next
- * to a bare Fastify route (no plugin, no database) as the floor, with the queries each request runs.
- * Prints a table per database. Run: npm run bench:api [-- --users 20000 --iterations 300]
- * PostgreSQL is measured too when TEST_DATABASE_URL is set.
+ * API benchmark: the signed-in hot routes (the profile, a customer, its licences, its versions, the
+ * customer list) over a real socket, side by side with a bare Fastify app that runs the very same
+ * SQL, as prepared statements kept for reuse, on the same database: the floor any portal route
+ * could reach. Each server runs in a process of its own (bench/api-server.ts); autocannon loads one
+ * at a time, the two in turns, so the machine's other work weighs on both alike.
+ * Budget (DESIGN.md section 6): every hot route at least 0.5x the bare app's requests per second.
+ *
+ * Run: npm run bench:api [-- --seconds 5 --connections 10 --rounds 2 --customers 1000]
+ * SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (bench/run.mjs, a scratch database).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
+import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { nowIso } from '../server/db';
-import { createUser, login } from '../server/test/factories';
-import { createTestApp, request, TEST_DIALECT } from '../server/test/harness';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { openDatabase } from '../server/db';
+import {
+  addMembership,
+  createCustomer,
+  createLicence,
+  createProduct,
+  createUser,
+  createVersion,
+  login,
+} from '../server/test/factories';
+import { request } from '../server/test/harness';
+import type { CapturedRoute } from './api-server';
 
 const { values } = parseArgs({
-  options: { users: { type: 'string', default: '20000' }, iterations: { type: 'string', default: '300' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    customers: { type: 'string', default: '1000' },
+    profile: { type: 'string' },
+    'show-sql': { type: 'boolean', default: false },
+  },
 });
-const USERS = Number(values.users);
-const ITERATIONS = Number(values.iterations);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
+const CUSTOMERS = Number(values.customers);
+const DIALECT = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+const root = path.resolve(import.meta.dirname, '..');
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-api-'));
+let dropDatabase = async () => {};
 
-let queries = 0;
-
-async function measure(name: string, call: () => Promise<{ statusCode: number }>) {
-  for (let i = 0; i < 20; i++) await call(); // warm-up
-  const times: number[] = [];
-  queries = 0;
-  const started = performance.now();
-  for (let i = 0; i < ITERATIONS; i++) {
-    const t0 = performance.now();
-    const response = await call();
-    times.push(performance.now() - t0);
-    if (response.statusCode !== 200) throw new Error(`${name}: status ${response.statusCode}`);
-  }
-  const total = performance.now() - started;
-  times.sort((a, b) => a - b);
-  return {
-    name,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    perSecond: (ITERATIONS / total) * 1000,
-    queries: queries / ITERATIONS,
+async function databaseUrl(): Promise<string> {
+  if (DIALECT === 'sqlite') return `sqlite:${path.join(work, 'bench.db')}`;
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `portal_bench_api_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
   };
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
-async function run() {
-  const t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '0' }, {}, {}, { onQuery: () => queries++ });
-  const bare = Fastify();
-  bare.get('/bare', async () => ({ ok: true }));
-  await bare.ready();
+interface Route {
+  name: string;
+  /** as the table shows it */
+  label: string;
+  url: string;
+  cookie: string;
+}
+
+/** The data, the routes and the SQL each route runs, from a portal built in this process. */
+async function prepare(env: Record<string, string>): Promise<{ routes: Route[]; captured: CapturedRoute[] }> {
+  let capturing: { sql: string; parameters: unknown[] }[] | null = null;
+  const database = openDatabase(env.DATABASE_URL, {
+    onQuery: (text, parameters) => capturing?.push({ sql: text, parameters: [...parameters] }),
+  });
+  const app = await buildApp(loadConfig(env), { database, startBackgroundWork: false });
   try {
-    const { db } = t.app.ctx;
-    const now = nowIso();
-    const batch = 500;
-    for (let offset = 0; offset < USERS; offset += batch) {
-      const rows = Array.from({ length: Math.min(batch, USERS - offset) }, (_, i) => ({
-        email: `bench-${offset + i}@example.com`,
-        fullName: `Bench User ${offset + i}`,
-        type: 'supportEngineer' as const,
-        status: 'enabled' as const,
-        preferredLocale: 'en' as const,
-        passwordHash: null,
-        createdAt: now,
-        updatedAt: now,
-      }));
-      await db.insertInto('users').values(rows).execute();
+    const { db } = app.ctx;
+    const customer = await createCustomer(db, { name: 'Bench Analytics' });
+    const owner = await createUser(db, { type: 'client', fullName: 'Bench Owner' });
+    await addMembership(db, owner.id, customer.id, 'businessOwner');
+    const products = [];
+    for (let i = 0; i < 5; i++) {
+      const product = await createProduct(db, { name: `Bench Product ${i}` });
+      await createLicence(db, customer.id, product.key, { accessLevel: 'beta' });
+      products.push(product.key);
     }
-    if (t.database.dialect === 'postgres') await sql`analyze`.execute(db);
+    for (let i = 0; i < 30; i++) await createVersion(db, products[0], { platforms: ['linux', 'windows', 'docker'] });
+    for (let i = 0; i < CUSTOMERS; i++) {
+      const other = await createCustomer(db, { name: `Bench Customer ${String(i).padStart(5, '0')}` });
+      await createLicence(db, other.id, products[i % products.length]);
+    }
+    if (DIALECT === 'postgres') await sql`analyze`.execute(db);
     const admin = await createUser(db, { type: 'admin' });
-    const cookie = await login(t.app, admin.email);
-
-    const results = [
-      await measure('bare Fastify route (floor)', () => bare.inject({ url: '/bare' })),
-      await measure('GET /api/auth/me', () => request(t.app, cookie, { url: '/api/auth/me' })),
-      await measure('GET /api/users (page 1)', () => request(t.app, cookie, { url: '/api/users?pageLength=10' })),
-      await measure('GET /api/users (deep page)', () =>
-        request(t.app, cookie, { url: `/api/users?pageLength=10&pageOffset=${USERS - 20}` }),
-      ),
-      await measure('GET /api/users?filter=', () =>
-        request(t.app, cookie, { url: '/api/users?pageLength=10&filter=user%201234' }),
-      ),
+    const ownerCookie = await login(app, owner.email);
+    const adminCookie = await login(app, admin.email);
+    const routes: Route[] = [
+      { name: 'profile', label: 'the profile', url: '/api/auth/me', cookie: ownerCookie },
+      { name: 'customer', label: 'a customer', url: `/api/customers/${customer.id}`, cookie: ownerCookie },
+      {
+        name: 'licences',
+        label: 'its licences',
+        url: `/api/customers/${customer.id}/licenses`,
+        cookie: ownerCookie,
+      },
+      {
+        name: 'versions',
+        label: 'its versions of a product',
+        url: `/api/products/${products[0]}/versions?customerId=${customer.id}&pageLength=10`,
+        cookie: ownerCookie,
+      },
+      {
+        name: 'customer-list',
+        label: 'the customer list (admin)',
+        url: '/api/customers?pageLength=10',
+        cookie: adminCookie,
+      },
     ];
+    const captured: CapturedRoute[] = [];
+    for (const route of routes) {
+      await request(app, route.cookie, { url: route.url });
+      capturing = [];
+      const response = await request(app, route.cookie, { url: route.url });
+      if (response.statusCode !== 200) throw new Error(`${route.url}: ${response.statusCode} ${response.body}`);
+      captured.push({ name: route.name, queries: capturing });
+      capturing = null;
+    }
+    return { routes, captured };
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
 
-    console.log(`\n${t.database.dialect}: ${USERS} users, ${ITERATIONS} requests per row`);
-    console.log('| request | p50 ms | p95 ms | p99 ms | requests/s | queries per request |');
-    console.log('|---|---:|---:|---:|---:|---:|');
-    for (const r of results) {
+/** `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof). */
+const PROFILE = values.profile ?? null;
+
+function startServer(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const profiling = PROFILE && args[0] === 'portal' ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE)] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', 'bench/api-server.ts', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = output.match(/PORT (\d+)/)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)));
+  });
+}
+
+async function load(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
+  }
+  return { perSecond: result.requests.average, p99: result.latency.p99 };
+}
+
+async function main() {
+  const url = await databaseUrl();
+  const env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    // the test harness's own address: its requests carry it as their Origin
+    BASE_URL: 'http://portal.test',
+    DATABASE_URL: url,
+    SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+    STATIC_DIR: path.join(work, 'no-client'),
+    DATA_DIR: work,
+    SEED_DEMO_DATA: 'false',
+  };
+  const envFile = path.join(work, 'env.json');
+  fs.writeFileSync(envFile, JSON.stringify(env));
+  const { routes, captured } = await prepare(env);
+  if (values['show-sql']) {
+    for (const route of captured) {
+      console.log(`\n${route.name}:`);
+      for (const query of route.queries) console.log(`  ${query.sql}`);
+    }
+  }
+  const routesFile = path.join(work, 'routes.json');
+  fs.writeFileSync(routesFile, JSON.stringify(captured));
+
+  const portal = await startServer(['portal', envFile]);
+  const bare = await startServer(['bare', envFile, routesFile]);
+  try {
+    console.log(
+      `\n${DIALECT}: ${CUSTOMERS} customers; ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds (mean)`,
+    );
+    console.log('| route | queries | portal req/s | bare, same SQL req/s | ratio | portal p99 ms | bare p99 ms |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const route of routes) {
+      const portalRuns = [];
+      const bareRuns = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        portalRuns.push(await load(`http://127.0.0.1:${portal.port}${route.url}`, { cookie: route.cookie }));
+        bareRuns.push(await load(`http://127.0.0.1:${bare.port}/${route.name}`, {}));
+      }
+      const mean = (runs: { perSecond: number; p99: number }[], key: 'perSecond' | 'p99') =>
+        runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+      const ratio = mean(portalRuns, 'perSecond') / mean(bareRuns, 'perSecond');
+      const queries = captured.find((c) => c.name === route.name)!.queries.length;
       console.log(
-        `| ${r.name} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.perSecond.toFixed(0)} | ${r.queries.toFixed(1)} |`,
+        `| ${route.label} | ${queries} | ${mean(portalRuns, 'perSecond').toFixed(0)} | ${mean(bareRuns, 'perSecond').toFixed(0)} | ${ratio.toFixed(2)}x | ${mean(portalRuns, 'p99').toFixed(1)} | ${mean(bareRuns, 'p99').toFixed(1)} |`,
       );
     }
   } finally {
-    await bare.close();
-    await t.close();
+    // SIGINT lets node write the CPU profile on its way out
+    portal.child.kill('SIGINT');
+    bare.child.kill();
+    await dropDatabase();
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-console.log(`dialect under test: ${TEST_DIALECT}`);
-await run();
+await main();

@@ -31,6 +31,7 @@ import { customerLastLicenceEndMigration } from './migrations/015_customer_last_
 import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_lock';
 import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
 import type { Database } from './schema';
+import { withNamedStatements, withStatementCache } from './statements';
 
 export type { DialectName } from './dialect';
 export type DB = Kysely<Database>;
@@ -76,7 +77,7 @@ export function dialectOf(databaseUrl: string): DialectName {
 /** `DATABASE_URL`: `postgres://…` for PostgreSQL, otherwise `sqlite:<file>` / a file path / `:memory:`. */
 export interface DatabaseOptions {
   /** called with the SQL of every query run (tests count the queries of a request with it) */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): DatabaseHandle {
@@ -84,7 +85,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   const { onQuery } = options;
   const log = onQuery
     ? (event: LogEvent) => {
-        if (event.level === 'query') onQuery(event.query.sql);
+        if (event.level === 'query') onQuery(event.query.sql, event.query.parameters);
       }
     : undefined;
   if (dialect === 'postgres') {
@@ -96,7 +97,11 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     let report = (error: Error) => console.error(`database connection lost: ${error.message}`);
     // Without a listener, an idle connection's error (the server restarting) would end the process.
     pool.on('error', (error) => report(error));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()], log });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) as pg.Pool }),
+      plugins: [new CamelCasePlugin()],
+      log,
+    });
     return {
       db,
       dialect,
@@ -117,7 +122,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   // (decision 013: 0.79 ms instead of 0.34 for a customer search).
   sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
     log,
   });

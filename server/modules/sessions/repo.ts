@@ -1,9 +1,11 @@
 import { type DB, nowIso } from '../../db';
+import { preparedQuery } from '../../db/prepared';
 
 /** SQL of sessions: the only place that reads or writes the sessions table. */
 
-export function findSessionWithUser(db: DB, id: string) {
-  return db
+/** Read on every signed-in request: compiled once (server/db/prepared.ts). */
+const sessionWithUser = preparedQuery<{ id: string }>()((db: DB, param) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .select([
@@ -16,8 +18,11 @@ export function findSessionWithUser(db: DB, id: string) {
       'users.status',
       'users.preferredLocale',
     ])
-    .where('sessions.id', '=', id)
-    .executeTakeFirst();
+    .where('sessions.id', '=', param('id')),
+);
+
+export function findSessionWithUser(db: DB, id: string) {
+  return sessionWithUser.first(db, { id });
 }
 
 export async function insertSession(
@@ -31,8 +36,15 @@ export async function insertSession(
     .execute();
 }
 
+const touch = preparedQuery<{ id: string; lastSeenAt: string }>()((db: DB, param) =>
+  db
+    .updateTable('sessions')
+    .set({ lastSeenAt: param('lastSeenAt') })
+    .where('id', '=', param('id')),
+);
+
 export async function touchSession(db: DB, id: string) {
-  await db.updateTable('sessions').set({ lastSeenAt: nowIso() }).where('id', '=', id).execute();
+  await touch(db, { id, lastSeenAt: nowIso() });
 }
 
 export async function deleteSession(db: DB, id: string) {

@@ -1,0 +1,51 @@
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+
+/**
+ * Queries compiled once (docs/decisions/049). Kysely builds a query's tree, runs its plugins over it
+ * and compiles it to SQL on every call: for the profile that was most of the request's time. A
+ * prepared query is built once per dialect with placeholders where its values go; each call only
+ * puts the values in place and executes the SQL (whose statement the driver also keeps,
+ * server/db/statements.ts). The builder keeps Kysely's types: the rows are those it selects.
+ *
+ *   const findSession = preparedQuery<{ id: string }>()((db, param) =>
+ *     db.selectFrom('sessions').select('userId').where('id', '=', param('id')));
+ *   const rows = await findSession(db, { id });
+ *
+ * A placeholder stands for one value. Anything that changes the SQL's shape (an `in` list whose
+ * length varies, an optional condition) cannot be a placeholder: write one prepared query per shape,
+ * or an ordinary query.
+ */
+
+const PLACEHOLDER = Symbol('placeholder');
+interface Placeholder {
+  readonly [PLACEHOLDER]: string;
+}
+const isPlaceholder = (value: unknown): value is Placeholder =>
+  typeof value === 'object' && value !== null && PLACEHOLDER in value;
+
+export function preparedQuery<P extends Record<string, unknown>>() {
+  return <DB, R>(build: (db: Kysely<DB>, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>) => {
+    // One compilation per dialect: a transaction shares its database's adapter.
+    const compiled = new WeakMap<object, CompiledQuery<R>>();
+    const run = async (db: Kysely<DB>, params: P): Promise<QueryResult<R>> => {
+      const adapter = db.getExecutor().adapter;
+      let query = compiled.get(adapter);
+      if (!query) {
+        query = build(db, (name) => ({ [PLACEHOLDER]: name }) as never).compile();
+        if (!query.parameters.some(isPlaceholder) && Object.keys(params).length > 0) {
+          throw new Error('a prepared query uses none of its parameters: are they placeholders?');
+        }
+        compiled.set(adapter, query);
+      }
+      const parameters = query.parameters.map((value) => (isPlaceholder(value) ? params[value[PLACEHOLDER]] : value));
+      return db.executeQuery<R>({ ...query, parameters });
+    };
+    return Object.assign((db: Kysely<DB>, params: P) => run(db, params).then((result) => result.rows), {
+      /** the first row, or undefined */
+      first: async (db: Kysely<DB>, params: P): Promise<R | undefined> => (await run(db, params)).rows[0],
+      /** how many rows an update or delete changed */
+      affected: async (db: Kysely<DB>, params: P): Promise<number> =>
+        Number((await run(db, params)).numAffectedRows ?? 0),
+    });
+  };
+}
