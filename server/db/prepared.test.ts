@@ -70,6 +70,22 @@ describe('a prepared query', () => {
     expect(row?.name).toBe('After');
     expect(await rename.affected(t.app.ctx.db, { id: 999_999, name: 'Nobody' })).toBe(0);
   });
+
+  it('is compiled once for a database and its transactions, again for a database with another plugin', async () => {
+    const before = builds;
+    await usersOfType(t.app.ctx.db, { type: 'admin', after: 0 });
+    await t.app.ctx.db.transaction().execute((trx) => usersOfType(trx, { type: 'admin', after: 0 }));
+    expect(builds).toBe(before);
+    let transformed = 0;
+    const withPlugin = t.app.ctx.db.withPlugin({
+      transformQuery: (args) => (transformed++, args.node),
+      transformResult: async (args) => args.result,
+    });
+    await usersOfType(withPlugin, { type: 'admin', after: 0 });
+    await usersOfType(withPlugin, { type: 'admin', after: 0 });
+    expect(builds).toBe(before + 1);
+    expect(transformed).toBe(1);
+  });
 });
 
 describe('the statements the driver keeps', () => {

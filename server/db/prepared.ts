@@ -23,19 +23,52 @@ interface Placeholder {
 const isPlaceholder = (value: unknown): value is Placeholder =>
   typeof value === 'object' && value !== null && PLACEHOLDER in value;
 
+/** Values kept under a path of objects (weakly: a database that goes takes its entries with it). */
+class CompilationCache<V> {
+  private readonly root = new WeakMap<object, Node<V>>();
+  get(path: object[]): V | undefined {
+    let level: WeakMap<object, Node<V>> | undefined = this.root;
+    let node: Node<V> | undefined;
+    for (const part of path) {
+      node = level?.get(part);
+      level = node?.next;
+    }
+    return node?.value;
+  }
+  set(path: object[], value: V): void {
+    let level = this.root;
+    let node: Node<V> | undefined;
+    for (const part of path) {
+      node = level.get(part);
+      if (!node) {
+        node = { next: new WeakMap() };
+        level.set(part, node);
+      }
+      level = node.next;
+    }
+    if (node) node.value = value;
+  }
+}
+interface Node<V> {
+  value?: V;
+  next: WeakMap<object, Node<V>>;
+}
+
 export function preparedQuery<P extends Record<string, unknown>>() {
   return <DB, R>(build: (db: Kysely<DB>, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>) => {
-    // One compilation per dialect: a transaction shares its database's adapter.
-    const compiled = new WeakMap<object, CompiledQuery<R>>();
+    // One compilation per dialect and set of plugins (which transform the query as it compiles): a
+    // transaction has its database's adapter and plugins, a database given another plugin does not.
+    const compiled = new CompilationCache<CompiledQuery<R>>();
     const run = async (db: Kysely<DB>, params: P): Promise<QueryResult<R>> => {
-      const adapter = db.getExecutor().adapter;
-      let query = compiled.get(adapter);
+      const executor = db.getExecutor();
+      const key = [executor.adapter, ...executor.plugins];
+      let query = compiled.get(key);
       if (!query) {
         query = build(db, (name) => ({ [PLACEHOLDER]: name }) as never).compile();
         if (!query.parameters.some(isPlaceholder) && Object.keys(params).length > 0) {
           throw new Error('a prepared query uses none of its parameters: are they placeholders?');
         }
-        compiled.set(adapter, query);
+        compiled.set(key, query);
       }
       const parameters = query.parameters.map((value) => (isPlaceholder(value) ? params[value[PLACEHOLDER]] : value));
       return db.executeQuery<R>({ ...query, parameters });

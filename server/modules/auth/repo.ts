@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { MEMBER_ROLES, type MemberRole } from '../../../common/roles';
+import { preparedQuery } from '../../db/prepared';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
 import { hashToken } from './tokens';
@@ -99,10 +100,12 @@ const holdsAlias = (role: MemberRole) => `holds${role[0].toUpperCase()}${role.sl
  * name) with each customer's account executive (its earliest enabled member with that role, still
  * enabled), plus, over all of them, how many there are and which roles the user holds.
  */
-export async function profileAccounts(db: DB, userId: number, limit: number) {
-  const holds = (role: MemberRole) =>
-    sql<number>`max(case when ${sql.ref('memberships.role')} = ${role} then 1 else 0 end) over ()`;
-  const rows = await db
+const holds = (role: MemberRole) =>
+  sql<number>`max(case when ${sql.ref('memberships.role')} = ${role} then 1 else 0 end) over ()`;
+
+/** Read by every profile request: compiled once (server/db/prepared.ts). */
+const accounts = preparedQuery<{ userId: number; limit: number }>()((db: DB, param) =>
+  db
     .selectFrom('memberships')
     .innerJoin('customers', 'customers.id', 'memberships.customerId')
     .select((eb) => {
@@ -127,12 +130,15 @@ export async function profileAccounts(db: DB, userId: number, limit: number) {
         ...MEMBER_ROLES.map((role) => holds(role).as(holdsAlias(role))),
       ];
     })
-    .where('memberships.userId', '=', userId)
+    .where('memberships.userId', '=', param('userId'))
     .where('memberships.status', '=', 'enabled')
     .orderBy('customers.name')
     .orderBy('customers.id')
-    .limit(limit)
-    .execute();
+    .limit(param('limit')),
+);
+
+export async function profileAccounts(db: DB, userId: number, limit: number) {
+  const rows = await accounts(db, { userId, limit });
   const first = rows[0] as Record<string, unknown> | undefined;
   return {
     rows: rows.map((r) => ({

@@ -2,6 +2,7 @@ import type { NotificationSettings } from '../../../common/api/customers';
 import { NOTIFICATION_SETTINGS, type PaymentStatus } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
+import { preparedQuery } from '../../db/prepared';
 
 export interface CustomerRow {
   id: number;
@@ -16,22 +17,14 @@ export interface MembershipRow {
   settings: NotificationSettings;
 }
 
-/**
- * A customer and the user's enabled membership of it, in one query (the access plugin's lookup for
- * every customer route). A disabled membership is left out by the join, so it counts as none.
- * Undefined when the customer does not exist.
- */
-export async function findCustomerWithMembership(
-  db: DB,
-  customerId: number,
-  userId: number,
-): Promise<{ customer: CustomerRow; membership: MembershipRow | null } | undefined> {
-  const row = await db
+/** Read on every customer route: compiled once (server/db/prepared.ts). */
+const customerWithMembership = preparedQuery<{ customerId: number; userId: number }>()((db: DB, param) =>
+  db
     .selectFrom('customers')
     .leftJoin('memberships', (join) =>
       join
         .onRef('memberships.customerId', '=', 'customers.id')
-        .on('memberships.userId', '=', userId)
+        .on('memberships.userId', '=', param('userId'))
         .on('memberships.status', '=', 'enabled'),
     )
     .select([
@@ -43,8 +36,20 @@ export async function findCustomerWithMembership(
       'memberships.role',
       ...NOTIFICATION_SETTINGS.map((flag) => `memberships.${flag}` as const),
     ])
-    .where('customers.id', '=', customerId)
-    .executeTakeFirst();
+    .where('customers.id', '=', param('customerId')),
+);
+
+/**
+ * A customer and the user's enabled membership of it, in one query (the access plugin's lookup for
+ * every customer route). A disabled membership is left out by the join, so it counts as none.
+ * Undefined when the customer does not exist.
+ */
+export async function findCustomerWithMembership(
+  db: DB,
+  customerId: number,
+  userId: number,
+): Promise<{ customer: CustomerRow; membership: MembershipRow | null } | undefined> {
+  const row = await customerWithMembership.first(db, { customerId, userId });
   if (!row) return undefined;
   const customer = { id: row.id, name: row.name, customerKey: row.customerKey, selfService: row.selfService === 1 };
   if (row.membershipId === null || row.role === null) return { customer, membership: null };
@@ -60,20 +65,8 @@ export async function findCustomerWithMembership(
   };
 }
 
-/**
- * What the customer page shows beyond the customer row: the subscription's status (the one place
- * payment status is kept) and the account executive, the earliest enabled member with that role
- * whose account is enabled (the same rule as the accounts of the profile).
- */
-export async function findCustomerDetails(
-  db: DB,
-  customerId: number,
-): Promise<{
-  paymentStatus: PaymentStatus | null;
-  accountExecutive: { fullName: string; email: string } | null;
-  billingEmail: string | null;
-}> {
-  const row = await db
+const customerDetails = preparedQuery<{ customerId: number }>()((db: DB, param) =>
+  db
     .selectFrom('customers')
     .leftJoin('subscriptions', 'subscriptions.customerId', 'customers.id')
     .leftJoin('memberships', (join) =>
@@ -94,8 +87,23 @@ export async function findCustomerDetails(
     )
     .leftJoin('users', 'users.id', 'memberships.userId')
     .select(['subscriptions.status as paymentStatus', 'users.fullName', 'users.email', 'customers.billingEmail'])
-    .where('customers.id', '=', customerId)
-    .executeTakeFirst();
+    .where('customers.id', '=', param('customerId')),
+);
+
+/**
+ * What the customer page shows beyond the customer row: the subscription's status (the one place
+ * payment status is kept) and the account executive, the earliest enabled member with that role
+ * whose account is enabled (the same rule as the accounts of the profile).
+ */
+export async function findCustomerDetails(
+  db: DB,
+  customerId: number,
+): Promise<{
+  paymentStatus: PaymentStatus | null;
+  accountExecutive: { fullName: string; email: string } | null;
+  billingEmail: string | null;
+}> {
+  const row = await customerDetails.first(db, { customerId });
   return {
     paymentStatus: row?.paymentStatus ?? null,
     accountExecutive: row?.fullName && row.email ? { fullName: row.fullName, email: row.email } : null,
