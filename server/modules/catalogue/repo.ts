@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { AccessLevel, VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
+import { preparedQuery } from '../../db/prepared';
 import type { ArtifactsTable, ProductsTable, VersionsTable } from '../../db/schema';
 import { isPostgres } from '../../db/search';
 import { orderOf } from './semver-order';
@@ -43,8 +44,12 @@ export function listProducts(db: DB) {
   return db.selectFrom('products').select(PRODUCT_COLUMNS).orderBy('name').orderBy('key').execute();
 }
 
+const productByKey = preparedQuery<{ key: string }>()((db: DB, param) =>
+  db.selectFrom('products').select(PRODUCT_COLUMNS).where('key', '=', param('key')),
+);
+
 export function findProduct(db: DB, key: string) {
-  return db.selectFrom('products').select(PRODUCT_COLUMNS).where('key', '=', key).executeTakeFirst();
+  return productByKey.first(db, { key });
 }
 
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
@@ -96,37 +101,77 @@ export interface VersionFilter {
  * versions_product_key_order_idx), with their number.
  */
 export async function listVersions(db: DB, filter: VersionFilter, page: { offset: number; length: number }) {
-  const { productKey, publishedTypes } = filter;
+  const { page: pageOf, count } = versionQueries(filter.publishedTypes ?? null);
+  const [rows, counted] = await Promise.all([
+    pageOf(db, { productKey: filter.productKey, length: page.length, offset: page.offset }),
+    count.first(db, { productKey: filter.productKey }),
+  ]);
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+/**
+ * The page and count queries of a version list, compiled once per shape: all versions, or the
+ * published ones of an access level's types (server/db/prepared.ts).
+ */
+const versionQueriesByShape = new Map<string, ReturnType<typeof buildVersionQueries>>();
+function versionQueries(publishedTypes: readonly VersionType[] | null) {
+  const shape = publishedTypes ? publishedTypes.join(',') : '*';
+  let queries = versionQueriesByShape.get(shape);
+  if (!queries) {
+    queries = buildVersionQueries(publishedTypes);
+    versionQueriesByShape.set(shape, queries);
+  }
+  return queries;
+}
+
+function buildVersionQueries(publishedTypes: readonly VersionType[] | null) {
   const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
     publishedTypes
       ? query.where('versions.published', '=', 1).where('versions.type', 'in', [...publishedTypes])
       : query;
-  const [rows, counted] = await Promise.all([
-    scoped(versionQuery(db).where('versions.productKey', '=', productKey))
-      .orderBy('versions.major', 'desc')
-      .orderBy('versions.minor', 'desc')
-      .orderBy('versions.patch', 'desc')
-      .orderBy('versions.preReleaseKey', 'desc')
-      .orderBy('versions.id', 'desc')
-      .limit(page.length)
-      .offset(page.offset)
-      .execute(),
-    scoped(db.selectFrom('versions').where('versions.productKey', '=', productKey))
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(counted.n) };
+  return {
+    page: preparedQuery<{ productKey: string; length: number; offset: number }>()((db: DB, param) =>
+      scoped(versionQuery(db).where('versions.productKey', '=', param('productKey')))
+        .orderBy('versions.major', 'desc')
+        .orderBy('versions.minor', 'desc')
+        .orderBy('versions.patch', 'desc')
+        .orderBy('versions.preReleaseKey', 'desc')
+        .orderBy('versions.id', 'desc')
+        .limit(param('length'))
+        .offset(param('offset')),
+    ),
+    count: preparedQuery<{ productKey: string }>()((db: DB, param) =>
+      scoped(db.selectFrom('versions').where('versions.productKey', '=', param('productKey'))).select((eb) =>
+        eb.fn.countAll<number | string | bigint>().as('n'),
+      ),
+    ),
+  };
 }
 
-/** The artifacts of some versions, by platform. */
+/** The artifacts of some versions, by platform: compiled once per number of versions asked for. */
+const artifactsByCount = new Map<number, ReturnType<typeof buildArtifactsOf>>();
+function buildArtifactsOf(count: number) {
+  return preparedQuery<Record<string, number>>()((db: DB, param) =>
+    db
+      .selectFrom('artifacts')
+      .select(['id', 'versionId', 'platform', 'fileName', 'size', 'sha256', 'createdAt'])
+      .where(
+        'versionId',
+        'in',
+        Array.from({ length: count }, (_, i) => param(`v${i}`)),
+      )
+      .orderBy('platform'),
+  );
+}
+
 export function artifactsOf(db: DB, versionIds: number[]) {
   if (versionIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('artifacts')
-    .select(['id', 'versionId', 'platform', 'fileName', 'size', 'sha256', 'createdAt'])
-    .where('versionId', 'in', versionIds)
-    .orderBy('platform')
-    .execute();
+  let query = artifactsByCount.get(versionIds.length);
+  if (!query) {
+    query = buildArtifactsOf(versionIds.length);
+    if (versionIds.length <= 100) artifactsByCount.set(versionIds.length, query);
+  }
+  return query(db, Object.fromEntries(versionIds.map((id, i) => [`v${i}`, id])));
 }
 
 /** A version's row locked until the transaction ends on PostgreSQL (SQLite serialises writers). */
@@ -153,13 +198,16 @@ export async function updateVersion(
 }
 
 /** The licence a customer holds of a product, if any: its access level decides what it sees. */
-export function licenceOfProduct(db: DB, customerId: number, productKey: string) {
-  return db
+const licenceOfCustomerProduct = preparedQuery<{ customerId: number; productKey: string }>()((db: DB, param) =>
+  db
     .selectFrom('licences')
     .select(['id', 'accessLevel', 'endDate'])
-    .where('customerId', '=', customerId)
-    .where('productKey', '=', productKey)
-    .executeTakeFirst();
+    .where('customerId', '=', param('customerId'))
+    .where('productKey', '=', param('productKey')),
+);
+
+export function licenceOfProduct(db: DB, customerId: number, productKey: string) {
+  return licenceOfCustomerProduct.first(db, { customerId, productKey });
 }
 
 /**
