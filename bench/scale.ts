@@ -151,6 +151,16 @@ const ALL_QUERIES: Query[] = [
     firstPage: true,
     run: (h) => searchCustomers(h.db, page(0, `${DENSE} all!`)),
   },
+  {
+    name: `customers: dense search "${DENSE}", every match sorted (before decision 049)`,
+    firstPage: false,
+    run: (h) => searchCustomers(h.db, { ...page(0, DENSE), plan: 'sortedMatches' }),
+  },
+  {
+    name: `customers: dense search "${DENSE} all!", every match sorted (before decision 049)`,
+    firstPage: false,
+    run: (h) => searchCustomers(h.db, { ...page(0, `${DENSE} all!`), plan: 'sortedMatches' }),
+  },
   { name: 'customers: first page', firstPage: true, run: (h) => searchCustomers(h.db, page(0)) },
   {
     name: 'customers: first page with all! (every customer)',
