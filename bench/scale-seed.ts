@@ -45,6 +45,9 @@ export const COMPANY_WORDS = [
   'GmbH SA SAS Ltd Inc LLC AG BV Oy AB SpA Corp Group PLC KK'.split(' '),
 ];
 
+/** A word in one customer name in ten (customers 30 to 39, 130 to 139, ...), at every size. */
+export const DENSE_WORD = 'International';
+
 async function insertWords(db: DB, kind: string, words: string[]) {
   await sql`insert into bench_words (kind, i, w) values ${sql.join(words.map((w, i) => sql`(${kind}, ${i}, ${w})`))}`.execute(
     db,
@@ -57,6 +60,8 @@ type Size = {
   licencesPerCustomer: number;
   /** the customers whose licences download (DOWNLOADING_CUSTOMERS unless given) */
   downloadingCustomers?: number;
+  /** false: no downloads and no analytics aggregates (a run of queries that read none of them) */
+  downloads?: boolean;
 };
 
 export async function seed(handle: DatabaseHandle, size: Size) {
@@ -112,10 +117,12 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     join bench_words d on d.kind = 'domain' and d.i = s.i % ${sql.lit(nd)}`.execute(db);
 
   // Unique names (mixed radix of the index, then a number once the combinations run out) and
-  // unique ten-character keys (a multiplication modulo a prime scatters them).
+  // unique ten-character keys (a multiplication modulo a prime scatters them). One name in ten, at
+  // every size, holds DENSE_WORD: a search that matches many customers; a tenth of those are hidden
+  // by the default list's rule, like every tenth customer (below).
   await sql`
     insert into customers (name, customer_key, created_at, updated_at)
-    select a.w || ' ' || b.w || ' ' || c.w || case when s.i >= ${sql.lit(c0 * c1 * c2)} then ' ' || (s.i / ${sql.lit(c0 * c1 * c2)}) else '' end,
+    select a.w || ' ' || b.w || case when (s.i / 10) % 10 = 3 then ${sql.lit(` ${DENSE_WORD}`)} else '' end || ' ' || c.w || case when s.i >= ${sql.lit(c0 * c1 * c2)} then ' ' || (s.i / ${sql.lit(c0 * c1 * c2)}) else '' end,
            'K' || ${pad(`(s.i * 7919) % 1000003`, 9)}, ${now}, ${now}
     from ${series(size.customers)}
     join bench_words a on a.kind = 'company0' and a.i = s.i % ${sql.lit(c0)}
@@ -156,7 +163,8 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
   // turns off (PostgreSQL)
   if (pg) await backfillLastLicenceEnd(db);
   await seedAuditLog(db, pg, size.customers * AUDIT_ENTRIES_PER_CUSTOMER, size.customers, series);
-  await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series, size.downloadingCustomers);
+  if (size.downloads !== false)
+    await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series, size.downloadingCustomers);
   await sql`drop table bench_words`.execute(db);
 }
 

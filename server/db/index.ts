@@ -30,6 +30,7 @@ import { downloadsToDateMigration } from './migrations/014_downloads_to_date';
 import { customerLastLicenceEndMigration } from './migrations/015_customer_last_licence_end';
 import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_lock';
 import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
+import { customerNameOrderMigration } from './migrations/018_customer_name_order';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -67,6 +68,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '015_customer_last_licence_end': customerLastLicenceEndMigration(dialect),
     '016_last_licence_end_lock': lastLicenceEndLockMigration(dialect),
     '017_idempotency_keys': idempotencyKeysMigration(),
+    '018_customer_name_order': customerNameOrderMigration(dialect),
   };
 }
 

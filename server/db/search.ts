@@ -70,6 +70,48 @@ export function textMatch(db: DB, table: keyof typeof SEARCHED_COLUMNS, text: st
 }
 
 /**
+ * The condition of `textMatch` on the row alone, without the trigram index, for a query that walks
+ * another index and tests each row it meets (docs/decisions/049-dense-searches.md); it keeps exactly
+ * the rows `textMatch` keeps. Undefined when no such test is exact: a prefix filter (one or two
+ * characters, served by its own index) and, on SQLite, a filter beyond ASCII, which the trigram
+ * tokenizer folds by Unicode and SQLite's lower() does not.
+ */
+export function rowTextMatch(
+  db: DB,
+  table: keyof typeof SEARCHED_COLUMNS,
+  text: string,
+): Expression<SqlBool> | undefined {
+  if ([...text].length < TRIGRAM_MIN_LENGTH) return undefined;
+  // PostgreSQL: the same like(), which the GIN index serves or a row answers alike.
+  if (isPostgres(db)) return textMatch(db, table, text);
+  // eslint-disable-next-line no-control-regex
+  if (!/^[\x00-\x7f]*$/.test(text)) return undefined;
+  const columns = SEARCHED_COLUMNS[table];
+  const lowerText = text.toLowerCase();
+  const contains = anyOf(columns.map((c) => sql<SqlBool>`instr(lower(${sql.ref(`${table}.${c}`)}), ${lowerText}) > 0`));
+  // Six characters or more: textMatch keeps the rows instr() finds, as is.
+  if (endTrigrams(text)) return contains;
+  // Shorter: one FTS5 phrase, whose Unicode folding also turns a few letters beyond ASCII into ASCII
+  // ones (the Kelvin sign into k, the long s into s, the dotted capital I into i). A row holding one
+  // of those asks the phrase; no other row can match it without instr() finding it.
+  const fts = sql.raw(`${table}_search`);
+  const folded = anyOf(columns.map((c) => sql<SqlBool>`${sql.ref(`${table}.${c}`)} glob '*[\u212a\u017f\u0130]*'`));
+  return sql<SqlBool>`(${contains} or (${folded} and ${sql.ref(`${table}.id`)} in (select rowid from ${fts} where ${fts} match ${ftsPhrase(text)})))`;
+}
+
+/**
+ * SQLite: the FTS5 query of `textMatch` and the check it applies to the candidates (none for a
+ * phrase), for a query that reads the FTS5 table first and stops early (a capped count): as the
+ * right side of `in`, the FTS5 table hands over every match before the first row is counted.
+ */
+export function ftsMatch(text: string): { query: string; exact: boolean } {
+  const ends = endTrigrams(text);
+  return ends
+    ? { query: `${ftsPhrase(ends[0])} ${ftsPhrase(ends[1])}`, exact: false }
+    : { query: ftsPhrase(text), exact: true };
+}
+
+/**
  * The first and last trigrams of a filter long enough for them not to overlap (six characters or
  * more), or undefined. ASCII only: SQLite's lower(), which checks the whole filter on the candidates,
  * folds ASCII letters only, where the trigram tokenizer folds all of Unicode.

@@ -192,4 +192,42 @@ describe('searchCustomers', () => {
     expect(await search('bulk', 2000)).toEqual({ rows: [], total: 1005, capped: false });
     expect(await search('bulk 100', 3)).toMatchObject({ total: 5, capped: false });
   });
+
+  it('gives the same pages whether it walks the name order or sorts the matches (many matches)', async () => {
+    const now = nowIso();
+    const customer = (name: string, n: number) => ({
+      name,
+      customerKey: `MANY${String(n).padStart(6, '0')}`,
+      selfService: 0 as const,
+      createdAt: now,
+      updatedAt: now,
+    });
+    // "alpha" in nine names in ten, evenly: the walk meets its page at once. "zeta" in 1,005 names
+    // that all sort after 1,200 others: the walk's 1,000 rows meet none, and the sorted matches
+    // answer. Letters that the trigram index folds into ASCII ones (the Kelvin sign) and one it
+    // does not (é) on the way.
+    const rows = [
+      ...Array.from({ length: 1200 }, (_, i) =>
+        customer(`A ${i % 10 ? 'Alpha' : 'Beta'} ${String(i).padStart(4, '0')}`, i),
+      ),
+      ...Array.from({ length: 1005 }, (_, i) => customer(`Zeta ${String(i).padStart(4, '0')}`, 2000 + i)),
+      customer('A \u212Aelvin Alpha Zeta', 4000),
+      customer('A Société Alpha', 4001),
+    ];
+    for (let i = 0; i < rows.length; i += 250)
+      await db
+        .insertInto('customers')
+        .values(rows.slice(i, i + 250))
+        .execute();
+    const [first] = await db.selectFrom('customers').select('id').orderBy('id').execute();
+    await addLicence(first.id, '2020-01-01');
+    for (const filter of ['alpha', 'alpha all!', 'zeta', 'zeta 00', 'kelvin alpha', 'kel', 'lph', 'soc', 'many00']) {
+      for (const offset of [0, 10, 990]) {
+        const walked = await searchCustomers(db, { offset, length: 10, filter, today: TODAY });
+        const sorted = await searchCustomers(db, { offset, length: 10, filter, today: TODAY, plan: 'sortedMatches' });
+        expect(walked, `${filter} at ${offset}`).toEqual(sorted);
+      }
+    }
+    expect(await search('alpha')).toMatchObject({ total: 1000, capped: true });
+  });
 });

@@ -1,9 +1,10 @@
-import { type SqlBool, sql } from 'kysely';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licenceStatus';
 import { countCap } from '../../../common/pagination';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
-import { countUpTo, isPostgres, sortOfMatches, textMatch } from '../../db/search';
+import type { Database } from '../../db/schema';
+import { countUpTo, ftsMatch, isPostgres, rowTextMatch, sortOfMatches, textMatch } from '../../db/search';
 
 /**
  * The customer list's search (GET /api/customers?pageOffset&pageLength&filter): customers by name,
@@ -32,6 +33,17 @@ export interface MemberScope {
   roles: readonly MemberRole[];
 }
 
+/**
+ * How far a search that matches many customers walks the name order for its page: this many rows of
+ * the index per row of the page (a first page: 1,000 rows), enough when one customer in a hundred
+ * matches, evenly through the alphabet. Beyond it the matches are few there, and the page is taken
+ * from the trigram index instead (docs/decisions/049-dense-searches.md).
+ */
+export const NAME_WALK_ROWS_PER_ROW = 100;
+
+/** `sortedMatches`: the page as it was before decision 049 (every match sorted), for bench:scale. */
+export type CustomerSearchPlan = 'auto' | 'sortedMatches';
+
 export interface CustomerSearchResult {
   rows: CustomerSearchRow[];
   /** exact when `capped` is false; otherwise there are more than `total` customers */
@@ -57,10 +69,18 @@ export function lastEndedDate(today: Date): string {
 
 export async function searchCustomers(
   db: DB,
-  page: { offset: number; length: number; filter?: string; today?: Date; member?: MemberScope },
+  page: {
+    offset: number;
+    length: number;
+    filter?: string;
+    today?: Date;
+    member?: MemberScope;
+    plan?: CustomerSearchPlan;
+  },
 ): Promise<CustomerSearchResult> {
   const { text, showAll } = parseCustomerFilter(page.filter);
   const { member } = page;
+  const postgres = isPostgres(db);
   let query = db.selectFrom('customers');
   // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
   // query from the member's few memberships rather than probing every customer.
@@ -71,51 +91,79 @@ export async function searchCustomers(
       .where('memberships.status', '=', 'enabled')
       .where('memberships.role', 'in', [...scope.roles]);
   if (member) query = query.where('customers.id', 'in', memberships(member).select('memberships.customerId'));
-  if (text) query = query.where(textMatch(db, 'customers', text));
   // Members see every customer they belong to; the rule hides customers from the staff's full list.
-  if (!showAll && !member) {
-    const ended = lastEndedDate(page.today ?? new Date());
-    // Hidden: a customer whose latest licence ended before the grace period; one without licences
-    // stays. The latest end is the customer's own column (migration 015), not a probe of its licences.
-    query = query.where(sql<SqlBool>`coalesce(${sql.ref('customers.lastLicenceEnd')}, '9999-12-31') > ${ended}`);
-  }
+  // Hidden: a customer whose latest licence ended before the grace period; one without licences
+  // stays. The latest end is the customer's own column (migration 015), not a probe of its licences.
+  const shown =
+    !showAll && !member
+      ? sql<SqlBool>`coalesce(${sql.ref('customers.lastLicenceEnd')}, '9999-12-31') > ${lastEndedDate(page.today ?? new Date())}`
+      : undefined;
+  if (shown) query = query.where(shown);
   // By name whatever the case, in byte order so that the lower(name) index gives the order as it is.
-  const lowerName = isPostgres(db)
+  const lowerName = postgres
     ? sql`lower(${sql.ref('customers.name')}) collate "C"`
     : sql`lower(${sql.ref('customers.name')})`;
-  const byName = text ? sortOfMatches(db, lowerName, 'text') : lowerName;
   const cap = countCap(page.offset, page.length);
+  const select = <Q extends typeof query>(q: Q) =>
+    q
+      .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
+      .select((eb) =>
+        member
+          ? eb
+              .selectFrom('memberships')
+              .whereRef('memberships.customerId', '=', 'customers.id')
+              .where('memberships.userId', '=', member.userId)
+              .select('memberships.role')
+              .as('role')
+          : sql<MemberRole | null>`null`.as('role'),
+      );
+
+  // A search of the staff's list through the trigram index (decision 049): its capped count comes
+  // first, and says whether the matches are many. Many: the page walks the name order and stops
+  // after a page of matches, instead of sorting them all (a word in a tenth of 100k names: 10,000).
+  // Few: the page sorts them, as the name order would pass most of the table to meet them.
+  const rowMatch = text && !member && page.plan !== 'sortedMatches' ? rowTextMatch(db, 'customers', text) : undefined;
+  let plannedCount: { total: number; capped: boolean } | undefined;
+  if (rowMatch) {
+    plannedCount = await countMatches(db, query, text, shown, cap);
+    if (plannedCount.capped) {
+      const rows = await walkNameOrder(db, page, rowMatch, shown, select);
+      if (rows.length === page.length) return result(rows, plannedCount);
+    }
+  }
+
+  if (text) query = query.where(textMatch(db, 'customers', text));
+  const byName = text ? sortOfMatches(db, lowerName, 'text') : lowerName;
   // A search sorts all its matches to give the first ten, so the page can count them on the way
   // (a window count) instead of a second query finding them again: on SQLite that second pass was
   // half of the search's time (decision 025). Without a search the page stops after
   // ten rows of the name index, and a separate count capped at `cap` is the cheaper one. PostgreSQL
   // keeps the separate count: measured with the window, its search was no faster (decision 025).
-  const countInPage = text !== '' && !isPostgres(db);
-  const pageQuery = query
-    .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
-    .select((eb) =>
-      member
-        ? eb
-            .selectFrom('memberships')
-            .whereRef('memberships.customerId', '=', 'customers.id')
-            .where('memberships.userId', '=', member.userId)
-            .select('memberships.role')
-            .as('role')
-        : sql<MemberRole | null>`null`.as('role'),
-    )
+  // A count made already (above) is not made again.
+  const countInPage = text !== '' && !postgres && !plannedCount;
+  const pageQuery = select(query)
     .select(countInPage ? sql<number>`count(*) over ()`.as('matches') : sql<number | null>`null`.as('matches'))
     .orderBy(byName)
     .orderBy('customers.id')
     .limit(page.length)
     .offset(page.offset);
   const separateCount = () => countUpTo(db, query, cap);
-  const [rows, separate] = await Promise.all([pageQuery.execute(), countInPage ? null : separateCount()]);
+  const [rows, separate] = await Promise.all([
+    pageQuery.execute(),
+    plannedCount ?? (countInPage ? null : separateCount()),
+  ]);
   let count = separate;
   if (!count) {
     // A page beyond the matches has no row to carry the count.
     const matches = rows.length > 0 ? Number(rows[0].matches) : null;
     count = matches === null ? await separateCount() : { total: Math.min(matches, cap), capped: matches > cap };
   }
+  return result(rows, count);
+}
+
+type PageRow = { id: number; name: string; customerKey: string; selfService: number; role: unknown };
+
+function result(rows: PageRow[], count: { total: number; capped: boolean }): CustomerSearchResult {
   return {
     rows: rows.map((row) => ({
       id: row.id,
@@ -127,4 +175,67 @@ export async function searchCustomers(
     total: count.total,
     capped: count.capped,
   };
+}
+
+/**
+ * The capped count of a search's matches, read from the trigram index. On SQLite the FTS5 table
+ * drives it and it stops at `cap` + 1 matches; as the right side of `in` (textMatch) the FTS5 table
+ * would hand over every match first (10,000 for a word in a tenth of 100k names: 3.1 ms against
+ * 0.39). PostgreSQL's bitmap of the GIN index holds every match whatever the form.
+ */
+async function countMatches(
+  db: DB,
+  query: SelectQueryBuilder<Database, 'customers', object>,
+  text: string,
+  shown: Expression<SqlBool> | undefined,
+  cap: number,
+): Promise<{ total: number; capped: boolean }> {
+  if (isPostgres(db)) return countUpTo(db, query.where(textMatch(db, 'customers', text)), cap);
+  const { query: match, exact } = ftsMatch(text);
+  const conditions = [
+    sql<SqlBool>`customers_search match ${match}`,
+    ...(exact ? [] : [rowTextMatch(db, 'customers', text)!]),
+    ...(shown ? [shown] : []),
+  ];
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (
+      select 1 from customers_search join customers on customers.id = customers_search.rowid
+      where ${sql.join(conditions, sql` and `)} limit ${cap + 1}) as capped`.execute(db);
+  const n = Number(rows[0].n);
+  return { total: Math.min(n, cap), capped: n > cap };
+}
+
+/**
+ * A page of a search that matches many customers: the name index in order, each row tested, up to
+ * NAME_WALK_ROWS_PER_ROW rows of it per row of the page (the inner limit). The inner query orders by
+ * the index's own key, which the outer one names again, so both databases read the index in order
+ * and stop at the page's last match; no index on the text can be used for the test, nor tempt the
+ * planner. Fewer rows than the page: the matches are sparse at the start of the alphabet, and the
+ * caller sorts them instead.
+ */
+async function walkNameOrder(
+  db: DB,
+  page: { offset: number; length: number },
+  rowMatch: Expression<SqlBool>,
+  shown: Expression<SqlBool> | undefined,
+  select: (q: SelectQueryBuilder<Database, 'customers', object>) => SelectQueryBuilder<Database, 'customers', PageRow>,
+): Promise<PageRow[]> {
+  const key = isPostgres(db) ? sql`lower(${sql.ref('name')}) collate "C"` : sql`lower(${sql.ref('name')})`;
+  const head = db
+    .selectFrom('customers')
+    .selectAll()
+    .select(key.as('nameKey'))
+    .orderBy('nameKey')
+    .orderBy('id')
+    .limit(NAME_WALK_ROWS_PER_ROW * (page.offset + page.length));
+  // Named `customers`, so that the test and the rule refer to its columns as to the table's.
+  let walk = (
+    db.selectFrom(head.as('customers')) as unknown as SelectQueryBuilder<Database, 'customers', object>
+  ).where(rowMatch);
+  if (shown) walk = walk.where(shown);
+  return select(walk)
+    .orderBy(sql.ref('customers.nameKey'))
+    .orderBy('customers.id')
+    .limit(page.length)
+    .offset(page.offset)
+    .execute();
 }
