@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { preparedQuery } from './prepared';
 import { withStatementCache } from './statements';
 
-/** Queries compiled once, and the statements the drivers keep (docs/decisions/049). */
+/** Queries compiled once, and the statements the drivers keep (docs/decisions/050). */
 let t: TestApp;
 const executed: { sql: string; parameters: readonly unknown[] }[] = [];
 

@@ -1,7 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 
 /**
- * Queries compiled once (docs/decisions/049). Kysely builds a query's tree, runs its plugins over it
+ * Queries compiled once (docs/decisions/050). Kysely builds a query's tree, runs its plugins over it
  * and compiles it to SQL on every call: for the profile that was most of the request's time. A
  * prepared query is built once per dialect with placeholders where its values go; each call only
  * puts the values in place and executes the SQL (whose statement the driver also keeps,

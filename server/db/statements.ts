@@ -3,7 +3,7 @@ import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 
 /**
- * Prepared statements kept for reuse (docs/decisions/049). Kysely's drivers prepare every query
+ * Prepared statements kept for reuse (docs/decisions/050). Kysely's drivers prepare every query
  * afresh: better-sqlite3 compiles the SQL each time, node-postgres sends it to be parsed and planned
  * each time. A portal runs a few hundred distinct statements, so each is prepared once per
  * connection and reused with new parameters.

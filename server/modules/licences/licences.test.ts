@@ -312,6 +312,15 @@ describe('the newest release with files', () => {
     expect(await listed()).toBe(day(-30));
     await db.updateTable('licences').set({ accessLevel: 'beta' }).where('id', '=', stable.id).execute();
     expect(await listed()).toBe(day(-2));
+
+    // the other tests of this file count the products: this one leaves none behind
+    const versionIds = (await db.selectFrom('versions').select('id').where('productKey', '=', key).execute()).map(
+      (v) => v.id,
+    );
+    await db.deleteFrom('artifacts').where('versionId', 'in', versionIds).execute();
+    await db.deleteFrom('versions').where('productKey', '=', key).execute();
+    await db.deleteFrom('licences').where('productKey', '=', key).execute();
+    await db.deleteFrom('products').where('key', '=', key).execute();
   });
 });
 

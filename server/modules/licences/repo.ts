@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
+import { preparedQuery } from '../../db/prepared';
 import type { CustomizationsTable, LicencesTable } from '../../db/schema';
 import { countUpTo, isPostgres } from '../../db/search';
 import { type CustomerScope, memberCustomerIds } from '../../scope';
@@ -80,35 +81,48 @@ function licenceQuery(db: DB) {
 
 export type LicenceRow = NonNullable<Awaited<ReturnType<typeof findLicence>>>;
 
+const licenceById = preparedQuery<{ id: number }>()((db: DB, param) =>
+  licenceQuery(db).where('licences.id', '=', param('id')),
+);
+
 export function findLicence(db: DB, id: number) {
-  return licenceQuery(db).where('licences.id', '=', id).executeTakeFirst();
+  return licenceById.first(db, { id });
 }
 
 /**
  * The licence whose download secret this is (the secret download URL): through the unique index on
  * the secret. A rotated secret finds nothing.
  */
+const licenceBySecret = preparedQuery<{ secret: string }>()((db: DB, param) =>
+  licenceQuery(db).where('licences.downloadSecret', '=', param('secret')),
+);
+
 export function findLicenceBySecret(db: DB, secret: string) {
-  return licenceQuery(db).where('licences.downloadSecret', '=', secret).executeTakeFirst();
+  return licenceBySecret.first(db, { secret });
 }
 
 /** A customer's licences by product name, one page of them, with their number (one per product: few). */
+const licencesPage = preparedQuery<{ customerId: number; length: number; offset: number }>()((db: DB, param) =>
+  licenceQuery(db)
+    .where('licences.customerId', '=', param('customerId'))
+    .orderBy('products.name')
+    .orderBy('licences.id')
+    .limit(param('length'))
+    .offset(param('offset')),
+);
+const licencesCount = preparedQuery<{ customerId: number }>()((db: DB, param) =>
+  db
+    .selectFrom('licences')
+    .where('customerId', '=', param('customerId'))
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n')),
+);
+
 export async function listLicences(db: DB, customerId: number, page: { offset: number; length: number }) {
   const [rows, counted] = await Promise.all([
-    licenceQuery(db)
-      .where('licences.customerId', '=', customerId)
-      .orderBy('products.name')
-      .orderBy('licences.id')
-      .limit(page.length)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom('licences')
-      .where('customerId', '=', customerId)
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .executeTakeFirstOrThrow(),
+    licencesPage(db, { customerId, length: page.length, offset: page.offset }),
+    licencesCount.first(db, { customerId }),
   ]);
-  return { rows, total: Number(counted.n) };
+  return { rows, total: Number(counted?.n ?? 0) };
 }
 
 /** The id of the customer's licence of the product, if it holds one. */
