@@ -3,6 +3,7 @@ import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licenceSt
 import { countCap } from '../../../common/pagination';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
+import { preparedQuery } from '../../db/prepared';
 import type { Database } from '../../db/schema';
 import { countUpTo, ftsMatch, isPostgres, rowTextMatch, sortOfMatches, textMatch } from '../../db/search';
 
@@ -81,6 +82,8 @@ export async function searchCustomers(
   const { text, showAll } = parseCustomerFilter(page.filter);
   const { member } = page;
   const postgres = isPostgres(db);
+  // The staff's list without a search (an admin's landing page): compiled once (server/db/prepared.ts).
+  if (!text && !member) return staffList(db, page, showAll);
   let query = db.selectFrom('customers');
   // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
   // query from the member's few memberships rather than probing every customer.
@@ -159,6 +162,63 @@ export async function searchCustomers(
     count = matches === null ? await separateCount() : { total: Math.min(matches, cap), capped: matches > cap };
   }
   return result(rows, count);
+}
+
+/** The staff's list without a search: one prepared page and count per rule (hidden ended customers or `all!`). */
+const staffListQueries = (showAll: boolean) => {
+  type Params = { lastEnded: string; length: number; offset: number; capPlusOne: number };
+  const base = (db: DB, param: <K extends keyof Params>(name: K) => Params[K]) => {
+    const query = db.selectFrom('customers');
+    return showAll
+      ? query
+      : query.where(
+          sql<SqlBool>`coalesce(${sql.ref('customers.lastLicenceEnd')}, '9999-12-31') > ${param('lastEnded')}`,
+        );
+  };
+  return {
+    page: preparedQuery<Params>()((db: DB, param) =>
+      base(db, param)
+        .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
+        .select([sql<MemberRole | null>`null`.as('role'), sql<number | null>`null`.as('matches')])
+        .orderBy(
+          isPostgres(db)
+            ? sql`lower(${sql.ref('customers.name')}) collate "C"`
+            : sql`lower(${sql.ref('customers.name')})`,
+        )
+        .orderBy('customers.id')
+        .limit(param('length'))
+        .offset(param('offset')),
+    ),
+    count: preparedQuery<Params>()((db: DB, param) =>
+      db
+        .selectFrom(
+          base(db, param)
+            .select(sql`1`.as('one'))
+            .limit(param('capPlusOne'))
+            .as('capped'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('n')),
+    ),
+  };
+};
+const STAFF_LIST = { shown: staffListQueries(false), all: staffListQueries(true) };
+
+async function staffList(
+  db: DB,
+  page: { offset: number; length: number; today?: Date },
+  showAll: boolean,
+): Promise<CustomerSearchResult> {
+  const queries = showAll ? STAFF_LIST.all : STAFF_LIST.shown;
+  const cap = countCap(page.offset, page.length);
+  const params = {
+    lastEnded: lastEndedDate(page.today ?? new Date()),
+    length: page.length,
+    offset: page.offset,
+    capPlusOne: cap + 1,
+  };
+  const [rows, counted] = await Promise.all([queries.page(db, params), queries.count.first(db, params)]);
+  const n = Number(counted?.n ?? 0);
+  return result(rows, { total: Math.min(n, cap), capped: n > cap });
 }
 
 type PageRow = { id: number; name: string; customerKey: string; selfService: number; role: unknown };
