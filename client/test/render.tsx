@@ -33,7 +33,8 @@ export const adminProfile: Profile = {
   accountsTotal: 0,
 };
 
-function CurrentLocation() {
+/** Where the router is: the path as text, the search and state as attributes (put it beside a page to follow its address). */
+export function CurrentLocation() {
   const location = useLocation();
   return (
     <output data-testid="location" data-state={JSON.stringify(location.state ?? null)} data-search={location.search}>
