@@ -62,7 +62,7 @@ export interface RenderPageOptions {
  */
 export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
   const { path = '/en', route = '/:locale', profile = adminProfile, config = builtinConfig, state } = options;
-  const locale = (path.split('/')[1] || 'en') as Locale;
+  const locale = (path.split(/[/?#]/)[1] || 'en') as Locale;
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
   });
@@ -103,7 +103,7 @@ export function renderPublicPage(
   ui: ReactElement,
   { path = '/en/login', profile = null, config = builtinConfig, state }: Omit<RenderPageOptions, 'route'> = {},
 ) {
-  const locale = (path.split('/')[1] || 'en') as Locale;
+  const locale = (path.split(/[/?#]/)[1] || 'en') as Locale;
   window.history.replaceState(state ?? null, '', path);
   return render(
     <I18nextProvider i18n={createI18n(locale)}>
