@@ -33,8 +33,7 @@ export function useSearchedPages<Sort extends string = never>({
   const names = listParamNames(prefix);
   const [params, setParams] = useSearchParams();
   const filter = (params.get(names.q) ?? '').trim();
-  const pageNumber = /^[1-9]\d{0,5}$/.test(params.get(names.page) ?? '') ? Number(params.get(names.page)) : 1;
-  const offset = offsetOfPage(pageNumber - 1, pageLength);
+  const { offset, setOffset } = usePageInAddress(names.page, pageLength);
   const askedSort = params.get(names.sort);
   const sort = sorts.find((s) => s === askedSort) ?? sorts[0];
 
@@ -62,17 +61,6 @@ export function useSearchedPages<Sort extends string = never>({
     );
   }, [typed, names.q, names.page, setParams]);
 
-  const setOffset = (nextOffset: number) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        const page = Math.floor(nextOffset / pageLength) + 1;
-        if (page > 1) next.set(names.page, String(page));
-        else next.delete(names.page);
-        return next;
-      },
-      { preventScrollReset: true },
-    );
   const setSort = (nextSort: Sort) =>
     setParams(
       (current) => {
@@ -85,6 +73,30 @@ export function useSearchedPages<Sort extends string = never>({
       { replace: true, preventScrollReset: true },
     );
   return { search, setSearch, filter, offset, setOffset, sort, setSort };
+}
+
+/**
+ * The page of a list, kept in the address parameter `name` (counted from 1, left out on the first
+ * page): each new page is a step in the history, so Back shows the page before, and a shared link
+ * opens the same page.
+ */
+export function usePageInAddress(name: string, pageLength: number) {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get(name) ?? '';
+  const page = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : 1;
+  const offset = offsetOfPage(page - 1, pageLength);
+  const setOffset = (nextOffset: number) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        const nextPage = Math.floor(Math.max(0, nextOffset) / pageLength) + 1;
+        if (nextPage > 1) next.set(name, String(nextPage));
+        else next.delete(name);
+        return next;
+      },
+      { preventScrollReset: true },
+    );
+  return { offset, setOffset };
 }
 
 /** A previous page or search kept on screen while the new one is fetched: shown dimmed, with the loader. */

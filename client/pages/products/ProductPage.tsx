@@ -17,6 +17,7 @@ import { PencilIcon, PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
+import { usePageInAddress } from '../../components/useSearchedPages';
 import { ProductTokensSection } from '../product/ProductTokensSection';
 import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -81,7 +82,7 @@ function ProductView({ productKey }: { productKey: string }) {
 function VersionsTable({ productKey, canManage }: { productKey: string; canManage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset } = usePageInAddress('page', VERSION_PAGE_LENGTH);
   const versions = useQuery(versionsQueryOptions(productKey, { pageOffset: offset }));
   const [modal, setModal] = useState<{ opened: boolean; versionId: number | null; formKey: number }>({
     opened: false,

@@ -16,6 +16,7 @@ import { apiErrorText } from '../../../components/forms';
 import { PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
 import { Pagination } from '../../../components/Pagination';
+import { usePageInAddress } from '../../../components/useSearchedPages';
 import { AccountSection } from '../AccountSection';
 import { LicenceDownloadCell } from '../licences/LicenceDownloadCell';
 import { CustomizationModal } from '../licences/CustomizationModal';
@@ -98,7 +99,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
   const details = can('viewLicenceDetails');
   const download = can('download');
   const manage = can('manageLicences');
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset } = usePageInAddress('licences-page', LICENCES_PAGE_LENGTH);
   const licences = useQuery(licencesQuery(customer.id, offset));
   const [modal, setModal] = useState<ModalState>({ opened: false, licence: null, formKey: 0 });
   const [open] = useState(
