@@ -121,7 +121,16 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
           {t('catalogue.versionsError', { error: apiErrorText(versions.error, t) })}
         </Alert>
       )}
-      {versions.isSuccess && rows.length === 0 && <Text c="dimmed">{t('catalogue.noVersions')}</Text>}
+      {versions.isSuccess && rows.length === 0 && (
+        <Stack gap={4} role="status" data-testid="versions-empty">
+          <Text fw={500}>{t('catalogue.noVersions')}</Text>
+          <Text size="sm" c="dimmed">
+            {canManage
+              ? t('catalogue.noVersionsManage', { add: t('catalogue.addVersion') })
+              : t('catalogue.noVersionsWait')}
+          </Text>
+        </Stack>
+      )}
       {rows.length > 0 && (
         <DataTable label={t('catalogue.versions')} minWidth={560} data-testid="versions-table">
           <Table.Thead>

@@ -138,9 +138,12 @@ function VersionsPage({ productKey, productName, customerId, pageOffset, downloa
       {versions.isPending && <DelayedLoader testId="versions-loader" />}
       <LoadError query={versions} messageKey="downloads.loadError" testId="versions-load-error" />
       {pageOffset === 0 && versions.data?.total === 0 && (
-        <Text c="dimmed" data-testid="versions-empty">
-          {t('downloads.empty', { product: productName })}
-        </Text>
+        <Stack gap={4} role="status" data-testid="versions-empty">
+          <Text fw={500}>{t('downloads.empty', { product: productName })}</Text>
+          <Text size="sm" c="dimmed">
+            {t('downloads.emptyHint')}
+          </Text>
+        </Stack>
       )}
       {versions.data?.data.map((version) => (
         <VersionCard key={version.id} version={version} downloads={downloads} />
