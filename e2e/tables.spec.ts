@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { ProductList } from '../common/api/catalogue';
 import type { CustomerList } from '../common/api/customers';
 import type { Locale } from '../common/roles';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
@@ -80,6 +81,23 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
       await expect(page.getByTestId('user-row').first()).toBeVisible();
       await expectNothingSideways(page, 'the users page', PHONE.width);
       await expectReachable(page.getByTestId('user-edit').first(), 'user-edit');
+    });
+
+    test(`a product's versions and the analytics tables are cards too (${locale})`, async ({ page }) => {
+      const admin = await apiSession(demoAccount('admin'));
+      const products = (await (await admin.get('/api/products')).json()) as ProductList;
+      await admin.dispose();
+      const product = products.data.find((p) => !p.isSaas) ?? products.data[0];
+      await signInThroughApi(page, demoAccount('admin'));
+      await page.goto(`/${locale}/products/${product.key}`);
+      const version = page.getByTestId('version-row').first();
+      await expect(version).toBeVisible();
+      await expectNothingSideways(page, 'the product page', PHONE.width);
+      await expectReachable(version.getByTestId('version-edit'), 'version-edit');
+
+      await page.goto(`/${locale}/analytics`);
+      await expect(page.getByTestId('table-scroller').first()).toBeAttached();
+      await expectNothingSideways(page, 'the analytics page', PHONE.width);
     });
 
     test(`a toast covers neither a modal's header nor the notification centre (${locale})`, async ({ page }) => {
