@@ -191,6 +191,13 @@ describe('VersionsSection: products and versions', () => {
     expect(api.calls('GET /api/products/server/versions')).toHaveLength(0);
   });
 
+  it('opens the product a shared link names (versions-product), for any role', async () => {
+    const api = open('businessOwner', {}, '/en/accounts/7?versions-product=viewer');
+    await card('1.21.0');
+    expect(((await screen.findByLabelText('Product')) as HTMLSelectElement).value).toBe('viewer');
+    expect(api.calls('GET /api/products/server/versions')).toHaveLength(0);
+  });
+
   it('appends the previous releases: "Load 10", then "Load 3", then nothing more', async () => {
     const api = open('technicalContact');
     await card('1.13.0');
