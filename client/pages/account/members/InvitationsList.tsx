@@ -21,8 +21,7 @@ import { LoadError } from '../../../components/LoadError';
 import { notify } from '../../../components/notify';
 import { Pagination } from '../../../components/Pagination';
 import { isStale, useSearchedPages } from '../../../components/useSearchedPages';
-import { TEAM_STATUS_COLORS } from './MembersTable';
-import { TeamListControls } from './TeamListControls';
+import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 
 /**
  * The customer's pending and expired invitations (spec section 2, "Members"), a list apart from the

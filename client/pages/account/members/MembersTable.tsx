@@ -15,9 +15,7 @@ import { Pagination } from '../../../components/Pagination';
 import { isStale, useSearchedPages } from '../../../components/useSearchedPages';
 import { InvitationsList } from './InvitationsList';
 import { MembersModal } from './MembersModal';
-import { TeamListControls } from './TeamListControls';
-
-export const TEAM_STATUS_COLORS = { enabled: 'teal', disabled: 'gray', pending: 'blue', expired: 'orange' } as const;
+import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 
 interface ModalState {
   opened: boolean;

@@ -2,6 +2,9 @@ import { Group, NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../../components/useSearchedPages';
 
+/** The badge colour of a member's or an invitation's status. */
+export const TEAM_STATUS_COLORS = { enabled: 'teal', disabled: 'gray', pending: 'blue', expired: 'orange' } as const;
+
 interface TeamListControlsProps<Sort extends string> {
   /** `members` or `invitations`: the test ids and the labels of the list */
   list: 'members' | 'invitations';
