@@ -80,6 +80,23 @@ test('invitations come ten at a time; their page, search and order live in the a
   await expect(rows.nth(1)).toContainText('Guest 11');
 });
 
+test('Back from a customer brings the customer list back with its search', async ({ page }) => {
+  const t = await textsOf('en');
+  await signInThroughApi(page, demoAccount('admin'));
+  await page.goto('/en/customers');
+  const search = page.getByLabel(t('customers.search'), { exact: true });
+  await search.fill(DEMO_CUSTOMER_NAME);
+  await expect(page).toHaveURL(/[?&]q=Acme\+Analytics(&|$)/);
+  const cards = page.getByTestId('customer-card');
+  await expect(cards).toHaveCount(1);
+  await cards.first().click();
+  await expect(page.getByRole('heading', { level: 1, name: DEMO_CUSTOMER_NAME })).toBeVisible();
+  await page.goBack();
+  await expect(search).toHaveValue(DEMO_CUSTOMER_NAME);
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText(DEMO_CUSTOMER_NAME);
+});
+
 test('an end user is told what the customer page offers them and whom to ask', async ({ page }) => {
   const t = await textsOf('en');
   const admin = await apiSession(demoAccount('admin'));
