@@ -3,7 +3,7 @@ import type { ProductList } from '../common/api/catalogue';
 import type { CustomerList } from '../common/api/customers';
 import type { Locale } from '../common/roles';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
-import { apiSession } from './helpers/api';
+import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { demoAccount } from './helpers/demo';
 import { pageWidth, signInThroughApi } from './helpers/session';
 import { textsOf } from './helpers/texts';
@@ -16,6 +16,28 @@ async function acmeId(): Promise<number> {
   try {
     const answer = await admin.get(`/api/customers?filter=${encodeURIComponent(DEMO_CUSTOMER_NAME)}`);
     return ((await answer.json()) as CustomerList).data.find((c) => c.name === DEMO_CUSTOMER_NAME)!.id;
+  } finally {
+    await admin.dispose();
+  }
+}
+
+/**
+ * Signs in as an admin who reads the portal in `locale`: the demo admin in English, a new admin of
+ * their own in French (the portal speaks the signed-in user's language, whatever the address says).
+ */
+async function signInAsAdmin(page: Page, locale: Locale): Promise<void> {
+  if (locale === 'en') return signInThroughApi(page, demoAccount('admin'));
+  const admin = await apiSession(demoAccount('admin'));
+  try {
+    const { user, welcomeLink } = await createStaffUser(admin, {
+      label: `tables-${locale}`,
+      type: 'admin',
+      fullname: 'Lecteur des tableaux',
+      preferredLocale: locale,
+    });
+    const password = newPassword();
+    await setPasswordFromLink(welcomeLink, password);
+    await signInThroughApi(page, { email: user.email, password });
   } finally {
     await admin.dispose();
   }
@@ -39,10 +61,16 @@ async function expectNothingSideways(page: Page, where: string, width: number): 
   expect(await sidewaysScrollers(page), `tables scrolling sideways on ${where}`).toEqual([]);
 }
 
-/** The element, brought into view by the page's own (vertical) scroll, is whole on the screen. */
+/** The element, brought into view by the page's own (vertical) scroll, is whole on the screen, its text too. */
 async function expectReachable(target: Locator, what: string): Promise<void> {
   await target.scrollIntoViewIfNeeded();
   await expect(target, what).toBeInViewport({ ratio: 1 });
+  const cut = await target.evaluate((element) =>
+    [element, ...element.querySelectorAll('*')]
+      .filter((part) => part.scrollWidth > part.clientWidth + 1)
+      .map((part) => part.textContent),
+  );
+  expect(cut, `${what}: text cut short`).toEqual([]);
 }
 
 for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
@@ -52,7 +80,7 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
     test(`every row of the customer page is a card with its actions in view (${locale})`, async ({ page }) => {
       const t = await textsOf(locale);
       const customerId = await acmeId();
-      await signInThroughApi(page, demoAccount('admin'));
+      await signInAsAdmin(page, locale);
       await page.goto(`/${locale}/accounts/${customerId}`);
       const licences = page.getByTestId('licences-table');
       await expect(licences.getByTestId('licence-row').first()).toBeVisible();
@@ -63,6 +91,7 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
       // A licence's card: its fields under their names, and every action of the row.
       const licence = licences.getByTestId('licence-row').first();
       await expect(licence.locator('td').first()).toHaveAttribute('data-label', t('licences.columns.id'));
+      await expect(licence.locator('td').nth(2)).toHaveAttribute('data-label', t('licences.columns.validUntil'));
       for (const id of ['licence-download', 'licence-copy-key', 'licence-renew']) {
         await expectReachable(licence.getByTestId(id), id);
       }
@@ -76,7 +105,7 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
     });
 
     test(`the users table is cards too (${locale})`, async ({ page }) => {
-      await signInThroughApi(page, demoAccount('admin'));
+      await signInAsAdmin(page, locale);
       await page.goto(`/${locale}/users`);
       await expect(page.getByTestId('user-row').first()).toBeVisible();
       await expectNothingSideways(page, 'the users page', PHONE.width);
@@ -88,7 +117,7 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
       const products = (await (await admin.get('/api/products')).json()) as ProductList;
       await admin.dispose();
       const product = products.data.find((p) => !p.isSaas) ?? products.data[0];
-      await signInThroughApi(page, demoAccount('admin'));
+      await signInAsAdmin(page, locale);
       await page.goto(`/${locale}/products/${product.key}`);
       const version = page.getByTestId('version-row').first();
       await expect(version).toBeVisible();
@@ -110,7 +139,7 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
 
     test(`the staff licence table fits its card (${locale})`, async ({ page }) => {
       const customerId = await acmeId();
-      await signInThroughApi(page, demoAccount('admin'));
+      await signInAsAdmin(page, locale);
       await page.goto(`/${locale}/accounts/${customerId}`);
       await expect(page.getByTestId('licences-table').getByTestId('licence-row').first()).toBeVisible();
       await expect(page.getByTestId('licences-table').getByTestId('licence-renew').first()).toBeVisible();
@@ -134,7 +163,7 @@ async function expectToastsClear(page: Page, locale: Locale): Promise<void> {
   const t = await textsOf(locale);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const customerId = await acmeId();
-  await signInThroughApi(page, demoAccount('admin'));
+  await signInAsAdmin(page, locale);
   await page.goto(`/${locale}/accounts/${customerId}`);
   const licence = page.getByTestId('licences-table').getByTestId('licence-row').first();
   await licence.getByTestId('licence-copy-key').click();

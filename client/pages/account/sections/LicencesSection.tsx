@@ -143,6 +143,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
           <DataTable
             label={t('licences.table')}
             minWidth={details ? 880 : 640}
+            className="licences-table"
             aria-busy={licences.isPlaceholderData}
             data-testid="licences-table"
           >
