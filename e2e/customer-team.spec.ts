@@ -157,8 +157,9 @@ for (const locale of ['en', 'fr'] as const) {
     await expect(inviteModal).toBeHidden();
     const invitedText = t('members.invited', { email: contact.email });
     await expect(page.getByTestId('notification-success').filter({ hasText: invitedText })).toBeVisible();
-    const team = page.getByRole('region', { name: t('members.table'), exact: true });
-    const pending = team.getByRole('row').filter({ hasText: contact.email });
+    // The invitations are a list apart from the members.
+    const invitations = page.getByRole('region', { name: t('members.invitationsTable'), exact: true });
+    const pending = invitations.getByRole('row').filter({ hasText: contact.email });
     await expect(pending).toHaveCount(1);
     await expect(pending).toContainText(contact.fullname);
     await expect(pending).toContainText(t('roles.businessOwner'));
@@ -169,6 +170,7 @@ for (const locale of ['en', 'fr'] as const) {
 
     // 4. Back as the admin: the contact is a member now, and the history says who invited them.
     await page.reload();
+    const team = page.getByRole('region', { name: t('members.table'), exact: true });
     const row = team.getByRole('row').filter({ hasText: contact.email });
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(contact.fullname);

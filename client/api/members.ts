@@ -1,7 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { Ok } from '../../common/api/common';
-import { type CreateInvitationBody, Invitation, InvitationLink, InvitationList } from '../../common/api/invitations';
-import { Member, MemberList, type UpdateMemberStatusBody } from '../../common/api/members';
+import {
+  type CreateInvitationBody,
+  Invitation,
+  InvitationLink,
+  InvitationList,
+  type InvitationSort,
+} from '../../common/api/invitations';
+import { Member, MemberList, type MemberSort, type UpdateMemberStatusBody } from '../../common/api/members';
+import { DEFAULT_PAGE_LENGTH } from '../../common/pagination';
 import { customerKeys } from './customers';
 import { api } from './client';
 
@@ -12,19 +19,43 @@ export const memberKeys = {
   invitations: (customerId: number) => [...memberKeys.team(customerId), 'invitations'] as const,
 };
 
-export const listMembers = (customerId: number) => api.get(`/customers/${customerId}/members`, { schema: MemberList });
+/** Members and invitations of the customer page come ten at a time. */
+export const TEAM_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
 
-export const membersQuery = (customerId: number) =>
-  queryOptions({ queryKey: memberKeys.members(customerId), queryFn: () => listMembers(customerId) });
+/** One page of a team list: where it starts, the filter on name or e-mail, the order. */
+export interface TeamPage<Sort extends string> {
+  offset: number;
+  filter: string;
+  sort: Sort;
+}
+
+const pageQuery = <Sort extends string>(page: TeamPage<Sort>) => ({
+  pageOffset: page.offset,
+  pageLength: TEAM_PAGE_LENGTH,
+  ...(page.filter ? { filter: page.filter } : {}),
+  sort: page.sort,
+});
+
+export const listMembers = (customerId: number, page: TeamPage<MemberSort>) =>
+  api.get(`/customers/${customerId}/members`, { query: pageQuery(page), schema: MemberList });
+
+export const membersQuery = (customerId: number, page: TeamPage<MemberSort>) =>
+  queryOptions({
+    queryKey: [...memberKeys.members(customerId), page] as const,
+    queryFn: () => listMembers(customerId, page),
+  });
 
 export const updateMemberStatus = (id: number, body: UpdateMemberStatusBody) =>
   api.patch(`/members/${id}/status`, body, { schema: Member });
 
-export const listInvitations = (customerId: number) =>
-  api.get('/invitations', { query: { customerId }, schema: InvitationList });
+export const listInvitations = (customerId: number, page: TeamPage<InvitationSort>) =>
+  api.get('/invitations', { query: { customerId, ...pageQuery(page) }, schema: InvitationList });
 
-export const invitationsQuery = (customerId: number) =>
-  queryOptions({ queryKey: memberKeys.invitations(customerId), queryFn: () => listInvitations(customerId) });
+export const invitationsQuery = (customerId: number, page: TeamPage<InvitationSort>) =>
+  queryOptions({
+    queryKey: [...memberKeys.invitations(customerId), page] as const,
+    queryFn: () => listInvitations(customerId, page),
+  });
 
 export const createInvitation = (body: CreateInvitationBody, idempotencyKey?: string) =>
   api.post('/invitations', body, { schema: Invitation, idempotencyKey });

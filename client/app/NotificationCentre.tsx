@@ -57,7 +57,7 @@ export function NotificationCentre() {
           </ActionIcon>
         </Popover.Target>
       </Indicator>
-      <Popover.Dropdown>
+      <Popover.Dropdown className="notification-centre-dropdown">
         <Group justify="space-between" mb="xs" wrap="nowrap">
           <Text fw={600}>{t('notificationCentre.title')}</Text>
           <Group gap={4} wrap="nowrap">

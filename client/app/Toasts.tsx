@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
-import { NOTIFICATIONS_PLACEMENT } from '../components/layout';
+import { NOTIFICATIONS_PLACEMENT, SMALL_SCREEN_NOTIFICATIONS_PLACEMENT, useSmallScreen } from '../components/layout';
 import { notificationStore, setNotificationCloseLabel } from '../components/notify';
 
 // The toasts' container (and its transitions) is fetched with the first toast: most first visits,
@@ -21,6 +21,7 @@ export function Toasts() {
   useEffect(() => setNotificationCloseLabel(t('app.close')), [t]);
   const [firstId] = useState(() => notificationStore.getSnapshot()[0]?.id);
   const [wanted, setWanted] = useState(false);
+  const small = useSmallScreen();
   useEffect(() => {
     if (wanted) return;
     const check = () => {
@@ -32,7 +33,10 @@ export function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications autoClose={SUCCESS_NOTIFICATION_MS} {...NOTIFICATIONS_PLACEMENT} />
+      <Notifications
+        autoClose={SUCCESS_NOTIFICATION_MS}
+        {...(small ? SMALL_SCREEN_NOTIFICATIONS_PLACEMENT : NOTIFICATIONS_PLACEMENT)}
+      />
     </Suspense>
   );
 }

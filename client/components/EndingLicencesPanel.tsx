@@ -1,6 +1,5 @@
 import { Anchor, Badge, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Profile } from '../../common/api/auth';
@@ -13,7 +12,7 @@ import { useLocale, useLocalize } from '../app/locale';
 import { DelayedLoader } from './DelayedLoader';
 import { LoadError } from './LoadError';
 import { Pagination } from './Pagination';
-import { isStale } from './useSearchedPages';
+import { isStale, usePageInAddress } from './useSearchedPages';
 
 /**
  * Whether the user is shown the licences ending soon: those who renew licences (admins, product
@@ -34,7 +33,7 @@ export function EndingLicencesPanel() {
   const { t } = useTranslation();
   const locale = useLocale();
   const localize = useLocalize();
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset } = usePageInAddress('ending-page', ENDING_LICENCES_PAGE_LENGTH);
   const ending = useQuery(endingLicencesQuery(offset));
   const list = ending.data;
   const stale = isStale(ending);

@@ -24,6 +24,13 @@ export function useCompactTopBar(): boolean {
 
 /**
  * Toasts at the top centre, just below the top bar (layout.css): they cover neither the bar (user
- * menu, notification centre) nor the last columns of a table, and a phone shows them across its width.
+ * menu, notification centre) nor the last columns of a table. While a modal or the notification
+ * centre is open they move to the bottom (layout.css), off the modal's header and the centre's list.
  */
 export const NOTIFICATIONS_PLACEMENT = { position: 'top-center', containerWidth: 420 } as const;
+
+/**
+ * On a phone, toasts at the bottom, across the screen: the top holds the bar, the notification
+ * centre's list and the header of a modal, which fills the screen there.
+ */
+export const SMALL_SCREEN_NOTIFICATIONS_PLACEMENT = { position: 'bottom-center', containerWidth: 420 } as const;

@@ -33,7 +33,8 @@ export const adminProfile: Profile = {
   accountsTotal: 0,
 };
 
-function CurrentLocation() {
+/** Where the router is: the path as text, the search and state as attributes (put it beside a page to follow its address). */
+export function CurrentLocation() {
   const location = useLocation();
   return (
     <output data-testid="location" data-state={JSON.stringify(location.state ?? null)} data-search={location.search}>
@@ -61,7 +62,7 @@ export interface RenderPageOptions {
  */
 export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
   const { path = '/en', route = '/:locale', profile = adminProfile, config = builtinConfig, state } = options;
-  const locale = (path.split('/')[1] || 'en') as Locale;
+  const locale = (path.split(/[/?#]/)[1] || 'en') as Locale;
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
   });
@@ -102,7 +103,7 @@ export function renderPublicPage(
   ui: ReactElement,
   { path = '/en/login', profile = null, config = builtinConfig, state }: Omit<RenderPageOptions, 'route'> = {},
 ) {
-  const locale = (path.split('/')[1] || 'en') as Locale;
+  const locale = (path.split(/[/?#]/)[1] || 'en') as Locale;
   window.history.replaceState(state ?? null, '', path);
   return render(
     <I18nextProvider i18n={createI18n(locale)}>

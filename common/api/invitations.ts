@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { INVITATION_STATUSES } from '../domain';
 import { LOCALES, MEMBER_ROLES } from '../roles';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
-import { Email, IdParam, MAX_ID, RequiredText, wholeNumber } from './common';
+import { Email, IdParam, MAX_ID, PageQuery, RequiredText, wholeNumber } from './common';
 
 /**
  * A pending invitation as the members section lists it (spec section 3, "Invitation"): `status` is
@@ -30,16 +30,23 @@ export type Invitation = z.infer<typeof Invitation>;
 export const InvitationList = z.object({ data: z.array(Invitation), offset: z.int(), total: z.int() });
 export type InvitationList = z.infer<typeof InvitationList>;
 
+/** Orders of the invitations list: newest first (the default), by invited name or by e-mail address. */
+export const INVITATION_SORTS = ['newest', 'name', 'email'] as const;
+export type InvitationSort = (typeof INVITATION_SORTS)[number];
+
 /**
- * `GET /api/invitations[?customerId][&pageOffset&pageLength]` (spec section 7, customerId optional;
- * docs/decisions/030): with customerId, that customer's pending invitations, all of them unless a
- * page length is given (the members section shows every one); without it, those of every customer
- * where the caller may see the team, ten at a time unless a page length is given.
+ * `GET /api/invitations[?customerId][&pageOffset&pageLength&filter&sort]` (spec section 7, customerId
+ * optional; docs/decisions/030): with customerId, that customer's pending invitations, all of them
+ * unless a page length is given; without it, those of every customer where the caller may see the
+ * team, ten at a time unless a page length is given. `filter` keeps those whose invited name or
+ * e-mail address contains it, whatever the case.
  */
 export const InvitationListQuery = z.object({
   customerId: z.optional(IdParam.shape.id),
   pageOffset: z._default(wholeNumber(0, MAX_ID), 0),
   pageLength: z.optional(wholeNumber(1, MAX_PAGE_LENGTH)),
+  filter: PageQuery.shape.filter,
+  sort: z._default(z.enum(INVITATION_SORTS), 'newest'),
 });
 export type InvitationListQuery = z.infer<typeof InvitationListQuery>;
 

@@ -122,6 +122,17 @@ export function endTrigrams(text: string): [string, string] | undefined {
   return [text.slice(0, TRIGRAM_MIN_LENGTH), text.slice(-TRIGRAM_MIN_LENGTH)];
 }
 
+/**
+ * Rows where one of `columns` contains `text`, whatever the case, without an index: for lists
+ * already narrowed to a handful of rows by an indexed condition (one customer's members or
+ * invitations), where a plain scan of those rows costs less than any search index would.
+ */
+export function containsText(columns: readonly string[], text: string): Expression<SqlBool> {
+  const pattern = likePattern(text);
+  // Both sides through the database's lower(), which folds the same letters on each.
+  return anyOf(columns.map((c) => sql<SqlBool>`lower(${sql.ref(c)}) like lower(${pattern}) escape '\\'`));
+}
+
 function anyOf(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
   return conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
 }

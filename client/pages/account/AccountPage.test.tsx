@@ -183,6 +183,25 @@ describe('AccountPage: sections and what they load per role', () => {
     expect(await screen.findByTestId('subscription-notice')).toBeTruthy();
   });
 
+  it('tells an end user what the page offers them and whom to ask for more, in English and French', async () => {
+    openAccount({ status: 200, body: customer('endUser') }, '/en/accounts/7', clientProfile);
+    const notice = await screen.findByTestId('nothing-to-manage');
+    expect(notice.textContent).toContain('Your role in Acme Analytics: End user.');
+    expect(within(notice).getByTestId('nothing-to-manage-settings').getAttribute('href')).toBe('/en/settings');
+    expect(within(notice).getByRole('link', { name: 'Bob Stone' }).getAttribute('href')).toBe('mailto:bob@demo.portal');
+    cleanup();
+    openAccount({ status: 200, body: customer('endUser') }, '/fr/accounts/7', clientProfile);
+    expect((await screen.findByTestId('nothing-to-manage')).textContent).toContain(
+      'Votre rôle chez Acme Analytics : Utilisateur final.',
+    );
+  });
+
+  it('says nothing of the kind to a role that has lists to see', async () => {
+    openAccount({ status: 200, body: customer('technicalContact') }, '/en/accounts/7', clientProfile);
+    await screen.findByTestId('resources-section');
+    expect(screen.queryByTestId('nothing-to-manage')).toBeNull();
+  });
+
   it('opens the support centre and the academy in a new tab', async () => {
     openAccount({ status: 200, body: customer('endUser') }, '/en/accounts/7', clientProfile);
     for (const [testId, href] of [

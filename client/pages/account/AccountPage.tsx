@@ -22,6 +22,7 @@ import { AccountFooter } from './sections/AccountFooter';
 import { CloudInstancesSection } from './sections/CloudInstancesSection';
 import { LicencesSection } from './sections/LicencesSection';
 import { MembersSection } from './sections/MembersSection';
+import { NothingToManageSection } from './sections/NothingToManageSection';
 import { PaymentSection } from './sections/PaymentSection';
 import { RecentActionsSection } from './sections/RecentActionsSection';
 import { ResourcesSection } from './sections/ResourcesSection';
@@ -99,6 +100,7 @@ function AccountContent({ customer }: { customer: Customer }) {
       {sections.recentActions && <RecentActionsSection customer={customer} />}
       {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
       {sections.subscription && <SubscriptionSection customer={customer} />}
+      {sections.nothingToManage && <NothingToManageSection customer={customer} />}
       {sections.resources && <ResourcesSection customer={customer} />}
       <AccountFooter customer={customer} />
     </Stack>

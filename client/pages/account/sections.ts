@@ -43,6 +43,8 @@ export interface AccountSections {
   recentActions: boolean;
   cloudInstances: boolean;
   subscription: boolean;
+  /** none of the lists above is shown to this role (an end user): say what the page offers and whom to ask */
+  nothingToManage: boolean;
   resources: boolean;
   footer: { accountExecutive: boolean; billingContact: boolean };
 }
@@ -78,6 +80,7 @@ export function accountSections(
     recentActions: main && can('viewTeam'),
     cloudInstances: main,
     subscription: main && can('viewSubscription'),
+    nothingToManage: main && !can('viewLicences') && !can('viewTeam') && !can('viewSubscription'),
     resources: true,
     footer: { accountExecutive: true, billingContact: can('viewBillingContact') },
   };

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadAnalytics } from '../../../common/api/analytics';
 import { apiError, fakeApi } from '../../test/fakeApi';
-import { renderPage } from '../../test/render';
+import { CurrentLocation, renderPage } from '../../test/render';
 import { AnalyticsPage } from './AnalyticsPage';
 
 const answer: DownloadAnalytics = {
@@ -195,6 +195,25 @@ describe('AnalyticsPage', () => {
     await waitFor(() => expect(api.calls('GET /api/analytics/downloads').at(-1)?.query.get('from')).toBe('2026-02-20'));
     expect(api.calls('GET /api/analytics/downloads').at(-1)?.query.get('to')).toBe('2026-03-01');
     expect(screen.queryByText('The end must not be before the start')).toBeNull();
+  });
+
+  it('keeps the range and the product in the address: a shared link shows the same figures', async () => {
+    const api = fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
+    renderPage(
+      <>
+        <AnalyticsPage />
+        <CurrentLocation />
+      </>,
+      { path: '/en/analytics?from=2026-02-01&to=2026-02-28&product=beta', route: '/:locale/analytics' },
+    );
+    await screen.findByTestId('analytics-total');
+    const first = api.calls('GET /api/analytics/downloads')[0].query;
+    expect([first.get('from'), first.get('to'), first.get('productKey')]).toEqual(['2026-02-01', '2026-02-28', 'beta']);
+    expect((screen.getByTestId('analytics-from') as HTMLInputElement).value).toBe('2026-02-01');
+    fireEvent.change(screen.getByTestId('analytics-product'), { target: { value: '' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('location').getAttribute('data-search')).toBe('?from=2026-02-01&to=2026-02-28'),
+    );
   });
 
   it('says when there are no downloads, and when they could not be loaded, in French too', async () => {

@@ -1,7 +1,8 @@
 import { Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { ANALYTICS_MAX_DAYS, DownloadAnalyticsQuery, defaultRange } from '../../../common/api/analytics';
 import { type AnalyticsFilter, analyticsQuery } from '../../api/analytics';
 import { usePageTitle } from '../../app/title';
@@ -10,6 +11,40 @@ import { LoadError } from '../../components/LoadError';
 import { PageHeader } from '../../components/PageHeader';
 import { FirstDownloadsFigure, LatestShareFigure, OverTimeFigure, TopCustomersFigure } from './figures';
 
+/** The address parameters of the filter, each left out at its default (the last 30 days, every product). */
+const PARAMS = { from: 'from', to: 'to', productKey: 'product' } as const;
+
+/**
+ * The filter the address names, the default range and every product otherwise; each valid filter
+ * chosen goes back into the address (replacing the current step), so a shared link or Back shows the
+ * same figures.
+ */
+function useFilterInAddress() {
+  const [params, setParams] = useSearchParams();
+  const [filter, setFilter] = useState<AnalyticsFilter>(() => {
+    const range = defaultRange();
+    return {
+      from: params.get(PARAMS.from) ?? range.from,
+      to: params.get(PARAMS.to) ?? range.to,
+      productKey: params.get(PARAMS.productKey) ?? '',
+    };
+  });
+  const write = (valid: AnalyticsFilter) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        const defaults: AnalyticsFilter = { ...defaultRange(), productKey: '' };
+        for (const field of ['from', 'to', 'productKey'] as const) {
+          if (valid[field] === defaults[field]) next.delete(PARAMS[field]);
+          else next.set(PARAMS[field], valid[field]);
+        }
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  return { filter, setFilter, write };
+}
+
 /**
  * Download analytics for product managers and admins (docs/decisions/039): a range of UTC days and a
  * product, then each figure as a chart and the table behind it, each table exportable as CSV.
@@ -17,7 +52,7 @@ import { FirstDownloadsFigure, LatestShareFigure, OverTimeFigure, TopCustomersFi
 export function AnalyticsPage() {
   const { t } = useTranslation();
   usePageTitle(t('analytics.title'));
-  const [filter, setFilter] = useState<AnalyticsFilter>(() => ({ ...defaultRange(), productKey: '' }));
+  const { filter, setFilter, write } = useFilterInAddress();
   const checked = DownloadAnalyticsQuery.safeParse({ from: filter.from, to: filter.to });
   const problem = (field: 'from' | 'to') => {
     if (!filter[field]) return t('analytics.errors.invalidDate');
@@ -28,6 +63,14 @@ export function AnalyticsPage() {
   // While a date is being typed, the figures of the last valid range stay on screen.
   const lastValid = useRef(filter);
   if (valid) lastValid.current = filter;
+  const { from, to, productKey } = lastValid.current;
+  const written = useRef(lastValid.current);
+  useEffect(() => {
+    const shown = { from, to, productKey };
+    if (JSON.stringify(shown) === JSON.stringify(written.current)) return;
+    written.current = shown;
+    write(shown);
+  }, [from, to, productKey, write]);
   const analytics = useQuery(analyticsQuery(lastValid.current));
   const data = analytics.data;
   const dateInput = (field: 'from' | 'to') => (

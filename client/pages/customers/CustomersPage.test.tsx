@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
 import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
-import { adminProfile, renderPage } from '../../test/render';
+import { adminProfile, CurrentLocation, renderPage } from '../../test/render';
 import { CustomersPage } from './CustomersPage';
 
 const customer = (id: number, name: string, customerKey: string): CustomerSummary => ({
@@ -185,5 +185,39 @@ describe('CustomersPage', () => {
     renderCustomers('/en/customers', supportProfile);
     await screen.findByText('Globex');
     expect(screen.queryByTestId('customers-add')).toBeNull();
+  });
+});
+
+describe('CustomersPage in the address', () => {
+  const many = Array.from({ length: 25 }, (_, n) =>
+    customer(n + 1, `Client ${String(n + 1).padStart(2, '0')}`, `CLNT0000${String(n + 1).padStart(2, '0')}`),
+  );
+
+  it('opens the filter and page a shared link names', async () => {
+    const api = fakeApi({ 'GET /api/customers': ({ query }) => customersAnswer(query, many) });
+    renderCustomers('/en/customers?q=client&page=2');
+    await waitFor(() => expect(cardNames()[0]).toBe('Client 11'));
+    const call = api.calls('GET /api/customers')[0].query;
+    expect([call.get('filter'), call.get('pageOffset')]).toEqual(['client', '10']);
+    expect((screen.getByLabelText('Search customers') as HTMLInputElement).value).toBe('client');
+  });
+
+  it('writes the search and the page into the address, a new search from the first page', async () => {
+    fakeApi({ 'GET /api/customers': ({ query }) => customersAnswer(query, many) });
+    renderPage(
+      <>
+        <CustomersPage />
+        <CurrentLocation />
+      </>,
+      { path: '/en/customers', route: '/:locale/customers' },
+    );
+    const search = () => screen.getByTestId('location').getAttribute('data-search');
+    await screen.findByText('Client 01');
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(cardNames()[0]).toBe('Client 11'));
+    expect(search()).toBe('?page=2');
+    fireEvent.change(screen.getByLabelText('Search customers'), { target: { value: 'client 2 ' } });
+    await waitFor(() => expect(search()).toBe('?q=client+2'));
+    await waitFor(() => expect(cardNames()[0]).toBe('Client 20'));
   });
 });

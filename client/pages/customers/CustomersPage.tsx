@@ -28,7 +28,7 @@ export function CustomersPage() {
   usePageTitle(t('customers.title'));
   const localize = useLocalize();
   const canAdd = canGlobally(useProfile().data?.yourRole, 'addCustomer');
-  const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
+  const { search, setSearch, filter, offset, setOffset } = useSearchedPages({ pageLength: CUSTOMERS_PAGE_LENGTH });
   const [modal, setModal] = useState({ opened: false, formKey: 0 });
 
   const customers = useQuery({

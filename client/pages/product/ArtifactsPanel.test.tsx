@@ -114,6 +114,14 @@ describe('ArtifactsPanel', () => {
     expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();
   });
 
+  it('says what to do with a version without files: upload one per platform, or from a release pipeline', () => {
+    renderPage(<ArtifactsPanel version={version({ artifacts: [] })} onChanged={() => {}} />);
+    expect(screen.getByTestId('artifacts-empty').textContent).toBe(
+      'Upload a file for each platform this version supports, or let a release pipeline upload them with an API token of the product.',
+    );
+    expect(screen.getByRole('button', { name: 'Upload the Linux artifact' })).toBeTruthy();
+  });
+
   it('says that uploading a platform that has a file replaces it', () => {
     renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />);
     expect(screen.getByRole('button', { name: 'Replace server-2.1.0.tar.gz, the Linux artifact' })).toBeTruthy();

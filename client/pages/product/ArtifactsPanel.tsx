@@ -114,6 +114,11 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
       <Title order={3} size="h5">
         {t('artifacts.title')}
       </Title>
+      {canUpload && version.artifacts.length === 0 && (
+        <Text size="sm" c="dimmed" data-testid="artifacts-empty">
+          {t('artifacts.noneManage')}
+        </Text>
+      )}
       {platforms.length === 0 ? (
         <Text c="dimmed">{t('artifacts.none')}</Text>
       ) : (

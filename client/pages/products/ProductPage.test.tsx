@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
@@ -23,7 +23,7 @@ const version = (id: number, semVer: string, props: Partial<Version> = {}): Vers
   ...props,
 });
 
-function open(role: 'admin' | 'productManager' = 'productManager', key = 'server') {
+function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productManager', key = 'server') {
   const api = fakeApi({
     'GET /api/products/server': () => ({
       status: 200,
@@ -131,5 +131,18 @@ describe('ProductPage', () => {
     fireEvent.click(within(dialog).getByTestId('version-submit'));
     await waitFor(() => expect(api.calls('PATCH /api/versions/1')).toHaveLength(1));
     expect(api.calls('PATCH /api/versions/1')[0].body).toEqual({ type: 'stable', description: 'New notes' });
+  });
+
+  it('says what comes next for a product without versions: add one, or wait for a product manager', async () => {
+    versions = [];
+    open();
+    const empty = await screen.findByTestId('versions-empty');
+    expect(empty.textContent).toContain('No version of this product yet.');
+    expect(empty.textContent).toContain('Add its first version with “Add a version”');
+    cleanup();
+    open('supportEngineer');
+    expect((await screen.findByTestId('versions-empty')).textContent).toContain(
+      'Its versions appear here once a product manager adds them.',
+    );
   });
 });

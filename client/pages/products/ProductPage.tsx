@@ -17,6 +17,7 @@ import { PencilIcon, PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
+import { usePageInAddress } from '../../components/useSearchedPages';
 import { ProductTokensSection } from '../product/ProductTokensSection';
 import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -81,7 +82,7 @@ function ProductView({ productKey }: { productKey: string }) {
 function VersionsTable({ productKey, canManage }: { productKey: string; canManage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset } = usePageInAddress('page', VERSION_PAGE_LENGTH);
   const versions = useQuery(versionsQueryOptions(productKey, { pageOffset: offset }));
   const [modal, setModal] = useState<{ opened: boolean; versionId: number | null; formKey: number }>({
     opened: false,
@@ -120,7 +121,16 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
           {t('catalogue.versionsError', { error: apiErrorText(versions.error, t) })}
         </Alert>
       )}
-      {versions.isSuccess && rows.length === 0 && <Text c="dimmed">{t('catalogue.noVersions')}</Text>}
+      {versions.isSuccess && rows.length === 0 && (
+        <Stack gap={4} role="status" data-testid="versions-empty">
+          <Text fw={500}>{t('catalogue.noVersions')}</Text>
+          <Text size="sm" c="dimmed">
+            {canManage
+              ? t('catalogue.noVersionsManage', { add: t('catalogue.addVersion') })
+              : t('catalogue.noVersionsWait')}
+          </Text>
+        </Stack>
+      )}
       {rows.length > 0 && (
         <DataTable label={t('catalogue.versions')} minWidth={560} data-testid="versions-table">
           <Table.Thead>

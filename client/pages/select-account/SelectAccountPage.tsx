@@ -26,7 +26,7 @@ export function SelectAccountPage() {
   const localize = useLocalize();
   const profile = useProfile().data;
   usePageTitle(t('selectAccount.title'));
-  const { search, setSearch, filter, offset, setOffset } = useSearchedPages();
+  const { search, setSearch, filter, offset, setOffset } = useSearchedPages({ pageLength: CUSTOMERS_PAGE_LENGTH });
 
   const accounts = useQuery({
     ...customerListQuery({ pageOffset: offset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }),

@@ -1,6 +1,5 @@
 import { Alert, Checkbox, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '../../../common/api/auth';
 import type { NotificationSettings } from '../../../common/api/customers';
@@ -10,6 +9,7 @@ import { myMembershipsQuery } from '../../api/settings';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { Pagination } from '../../components/Pagination';
+import { usePageInAddress } from '../../components/useSearchedPages';
 
 /** Blocks per page: as many as the profile lists accounts; more are reached page by page. */
 export const BLOCKS_PAGE_LENGTH = 50;
@@ -48,8 +48,8 @@ interface BlocksProps {
 export function NotificationBlocks({ profile, edits, onEdit }: BlocksProps) {
   const { t } = useTranslation();
   const executive = profile.type === 'accountExecutive';
-  const [offset, setOffset] = useState(0);
   const pageLength = executive ? 1 : BLOCKS_PAGE_LENGTH;
+  const { offset, setOffset } = usePageInAddress('page', pageLength);
   const memberships = useQuery({ ...myMembershipsQuery(offset, pageLength), placeholderData: keepPreviousData });
 
   if (memberships.isPending) return <DelayedLoader />;

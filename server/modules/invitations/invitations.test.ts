@@ -229,6 +229,47 @@ describe('GET /api/invitations?customerId', () => {
   });
 });
 
+describe('GET /api/invitations?customerId with pageOffset, pageLength, filter and sort', () => {
+  let customer: { id: number };
+  const page = (query: string) => list(admin.cookie, `?customerId=${customer.id}${query}`);
+  const names = (response: { json: () => { data: { invitedFullName: string }[] } }) =>
+    response.json().data.map((i) => i.invitedFullName);
+
+  beforeAll(async () => {
+    customer = await createCustomer(t.app.ctx.db, { name: 'Many invitations' });
+    // sent one after the other: Guest 12 is the newest; the addresses run the other way
+    for (let n = 1; n <= 12; n++) {
+      const label = String(n).padStart(2, '0');
+      await createInvitation(t.app.ctx.db, customer.id, {
+        fullName: `Guest ${label}`,
+        email: `${String.fromCharCode(109 - n)}-guest-${label}-${Date.now().toString(36)}@example.com`,
+      });
+      await t.app.ctx.db
+        .updateTable('invitations')
+        .set({ sentAt: new Date(Date.UTC(2026, 0, n)).toISOString() })
+        .where('invitedFullName', '=', `Guest ${label}`)
+        .execute();
+    }
+  });
+
+  it('refuses a bad sort (400)', async () => {
+    expect((await page('&sort=role')).statusCode).toBe(400);
+  });
+
+  it('pages the newest first with the total, filters by name or address, sorts by name or address', async () => {
+    const first = await page('&pageLength=10');
+    expect(first.json()).toMatchObject({ offset: 0, total: 12 });
+    expect(names(first)[0]).toBe('Guest 12');
+    const second = await page('&pageOffset=10&pageLength=10');
+    expect(names(second)).toEqual(['Guest 02', 'Guest 01']);
+    const filtered = await page('&filter=GUEST%201&sort=name');
+    expect(filtered.json()).toMatchObject({ total: 3 });
+    expect(names(filtered)).toEqual(['Guest 10', 'Guest 11', 'Guest 12']);
+    expect(names(await page(`&filter=${encodeURIComponent('e-guest-08')}`))).toEqual(['Guest 08']);
+    expect(names(await page('&sort=email&pageLength=2'))).toEqual(['Guest 12', 'Guest 11']);
+  });
+});
+
 describe('GET /api/invitations without customerId', () => {
   const ids = (response: { json: () => { data: { id: number }[] } }) => response.json().data.map((r) => r.id);
 

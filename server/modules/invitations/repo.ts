@@ -1,5 +1,7 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { InvitationSort } from '../../../common/api/invitations';
 import type { DB } from '../../db';
+import { containsText } from '../../db/search';
 import type { Database } from '../../db/schema';
 import { type CustomerScope, memberCustomerIds } from '../../scope';
 
@@ -49,18 +51,27 @@ export type InvitationScope = { customerId: number } | CustomerScope;
 export async function listPendingInvitations(
   db: DB,
   scope: InvitationScope,
-  page: { offset: number; length?: number } = { offset: 0 },
+  page: { offset: number; length?: number; filter?: string; sort?: InvitationSort } = { offset: 0 },
 ) {
   if ('none' in scope || ('roles' in scope && scope.roles.length === 0)) return { rows: [], total: 0 };
   const inScope = (eb: ExpressionBuilder<Database, 'invitations'>) => {
-    const conditions = [eb('invitations.state', '=', 'pending'), eb('invitations.selfService', '=', 0)];
+    const conditions: Expression<SqlBool>[] = [
+      eb('invitations.state', '=', 'pending'),
+      eb('invitations.selfService', '=', 0),
+    ];
     if ('customerId' in scope) conditions.push(eb('invitations.customerId', '=', scope.customerId));
     if ('memberId' in scope) {
       conditions.push(eb('invitations.customerId', 'in', memberCustomerIds(db, scope)));
     }
+    if (page.filter) {
+      conditions.push(containsText(['invitations.invitedFullName', 'invitations.invitedEmail'], page.filter));
+    }
     return eb.and(conditions);
   };
-  let rows = invitationQuery(db).where(inScope).orderBy('invitations.sentAt', 'desc').orderBy('invitations.id', 'desc');
+  let rows = invitationQuery(db).where(inScope);
+  if (page.sort === 'name') rows = rows.orderBy(sql`lower(invitations.invited_full_name)`);
+  if (page.sort === 'email') rows = rows.orderBy(sql`lower(invitations.invited_email)`);
+  rows = rows.orderBy('invitations.sentAt', 'desc').orderBy('invitations.id', 'desc');
   if (page.length !== undefined || page.offset > 0) rows = rows.limit(page.length ?? MAX_ROWS).offset(page.offset);
   const [found, counted] = await Promise.all([
     rows.execute(),

@@ -64,7 +64,12 @@ export async function listInvitations(
     ? { customerId: input.customerAccess.customer.id }
     : customerScopeOf(signedInUser(actor).user, 'viewTeam');
   const length = query.pageLength ?? (input.customerAccess ? undefined : INVITATIONS_PAGE_LENGTH);
-  const { rows, total } = await repo.listPendingInvitations(ctx.db, scope, { offset: query.pageOffset, length });
+  const { rows, total } = await repo.listPendingInvitations(ctx.db, scope, {
+    offset: query.pageOffset,
+    length,
+    filter: query.filter || undefined,
+    sort: query.sort,
+  });
   return { data: rows.map(toApiInvitation), offset: query.pageOffset, total };
 }
 

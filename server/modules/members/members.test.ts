@@ -66,6 +66,64 @@ describe('GET /api/customers/{id}/members', () => {
   });
 });
 
+describe('GET /api/customers/{id}/members with pageOffset, pageLength, filter and sort', () => {
+  let team: { id: number };
+  let manager: Awaited<ReturnType<typeof signedIn>>;
+  const page = (query: string) =>
+    request(t.app, manager.cookie, { method: 'GET', url: `/api/customers/${team.id}/members${query}` });
+  const names = (response: { json: () => { data: { fullname: string }[] } }) =>
+    response.json().data.map((m) => m.fullname);
+
+  beforeAll(async () => {
+    const { db } = t.app.ctx;
+    team = await createCustomer(db, { name: 'Large team' });
+    manager = await signedIn(t.app, 'client', { id: team.id, role: 'businessOwner' });
+    await db.updateTable('users').set({ fullName: 'Zed Manager' }).where('id', '=', manager.id).execute();
+    // 12 more: Member 01 … Member 12, their addresses in the opposite order (z12 … z01 would sort first)
+    for (let n = 1; n <= 12; n++) {
+      const label = String(n).padStart(2, '0');
+      const user = await createUser(db, {
+        type: 'client',
+        fullName: `Member ${label}`,
+        email: `${String.fromCharCode(109 - n)}-member-${label}-${Date.now().toString(36)}@example.com`,
+      });
+      await addMembership(db, user.id, team.id, 'technicalContact');
+    }
+  });
+
+  it('refuses a bad page, length or sort (400)', async () => {
+    for (const query of ['?pageOffset=-1', '?pageLength=0', '?pageLength=101', '?sort=role', '?sort=name&sort=email']) {
+      expect((await page(query)).statusCode, query).toBe(400);
+    }
+  });
+
+  it('gives every member and the total without a page length, one page with it', async () => {
+    const whole = await page('');
+    expect(whole.json()).toMatchObject({ offset: 0, total: 13 });
+    expect(whole.json().data).toHaveLength(13);
+    const second = await page('?pageOffset=10&pageLength=10');
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({ offset: 10, total: 13 });
+    expect(names(second)).toEqual(['Member 11', 'Member 12', 'Zed Manager']);
+  });
+
+  it('keeps the members whose name or address holds the filter, whatever the case, and counts them', async () => {
+    const byName = await page('?filter=MEMBER%201&pageLength=2');
+    expect(byName.json()).toMatchObject({ offset: 0, total: 3 });
+    expect(names(byName)).toEqual(['Member 10', 'Member 11']);
+    const byAddress = await page(`?filter=${encodeURIComponent('c-member-10')}`);
+    expect(names(byAddress)).toEqual(['Member 10']);
+    // % and _ are letters, not wildcards
+    expect((await page('?filter=%25')).json()).toMatchObject({ data: [], total: 0 });
+    expect((await page('?filter=member_0')).json()).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('sorts by full name by default, by e-mail address when asked', async () => {
+    expect(names(await page('?pageLength=2'))).toEqual(['Member 01', 'Member 02']);
+    expect(names(await page('?pageLength=2&sort=email&filter=member'))).toEqual(['Member 12', 'Member 11']);
+  });
+});
+
 describe('PATCH /api/members/{id}/status', () => {
   it('needs a session (401), valid input (400), a role in its customer (404) that manages the team (403)', async () => {
     expect((await setStatus(null, memberOfA.membershipId, { status: 'disabled' })).statusCode).toBe(401);

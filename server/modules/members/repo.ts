@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
+import type { MemberSort } from '../../../common/api/members';
 import type { MembershipStatus } from '../../../common/domain';
 import type { DB } from '../../db';
+import { containsText } from '../../db/search';
 
 /** Members of a customer: memberships with their users' names and e-mails. */
 
@@ -16,16 +18,36 @@ const memberColumns = [
 
 export type MemberRow = Awaited<ReturnType<typeof findMember>> & {};
 
-export function listMembers(db: DB, customerId: number) {
-  return db
+export interface MemberListOptions {
+  /** a part of the full name or e-mail address, whatever the case */
+  filter?: string;
+  sort: MemberSort;
+  offset: number;
+  /** the whole list from `offset` when not given */
+  length?: number;
+}
+
+/** The members of a customer matching the filter, one page of them, with the count of all of them. */
+export async function listMembers(db: DB, customerId: number, options: MemberListOptions) {
+  let matching = db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.userId')
-    .select(memberColumns)
-    .where('memberships.customerId', '=', customerId)
-    .orderBy(sql`lower(users.full_name)`)
-    .orderBy('memberships.id')
-    .execute();
+    .where('memberships.customerId', '=', customerId);
+  if (options.filter) matching = matching.where(containsText(['users.fullName', 'users.email'], options.filter));
+  const first = options.sort === 'email' ? sql`lower(users.email)` : sql`lower(users.full_name)`;
+  let rows = matching.select(memberColumns).orderBy(first).orderBy('memberships.id');
+  if (options.length !== undefined || options.offset > 0) {
+    rows = rows.limit(options.length ?? MAX_ROWS).offset(options.offset);
+  }
+  const [found, counted] = await Promise.all([
+    rows.execute(),
+    matching.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: found, total: Number(counted.n) };
 }
+
+/** The limit of a list asked for whole from an offset (SQL needs one with an offset). */
+const MAX_ROWS = 2_147_483_647;
 
 export function findMember(db: DB, membershipId: number) {
   return db

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam } from '../../../common/api/common';
 import { ErrorBody } from '../../../common/api/errors';
-import { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
+import { Member, MemberList, MemberListQuery, UpdateMemberStatusBody } from '../../../common/api/members';
 import { access, customerAccessOf, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import { customerOfMembership } from './repo';
@@ -20,12 +20,19 @@ export async function memberRoutes(app: FastifyInstance) {
       config: { access: access.customer('viewTeam', { from: 'params.id' }) },
       schema: {
         tags,
-        summary: 'The members of a customer, by full name, enabled and disabled',
+        summary: 'The members of a customer, enabled and disabled, by full name or e-mail address',
+        description:
+          'Every member unless pageLength is given; filter keeps those whose full name or e-mail address contains it, whatever the case; total counts every match.',
         params: IdParam,
+        querystring: MemberListQuery,
         response: { 200: MemberList, 404: ErrorBody },
       },
     },
-    async (request) => service.listMembers(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+    async (request) =>
+      service.listMembers(ctx, actorOf(request), {
+        customerAccess: customerAccessOf(request),
+        query: request.query,
+      }),
   );
 
   api.patch(

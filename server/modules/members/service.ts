@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../../common/api/errors';
-import type { Member, MemberList, UpdateMemberStatusBody } from '../../../common/api/members';
+import type { Member, MemberList, MemberListQuery, UpdateMemberStatusBody } from '../../../common/api/members';
 import { invitableRoles } from '../../../common/permissions';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
@@ -24,10 +24,16 @@ const toApiMember = (row: repo.MemberRow): Member => ({
 export async function listMembers(
   ctx: AppContext,
   _actor: Actor,
-  input: { customerAccess: CustomerAccess },
+  input: { customerAccess: CustomerAccess; query: MemberListQuery },
 ): Promise<MemberList> {
-  const rows = await repo.listMembers(ctx.db, input.customerAccess.customer.id);
-  return { data: rows.map(toApiMember) };
+  const { query } = input;
+  const { rows, total } = await repo.listMembers(ctx.db, input.customerAccess.customer.id, {
+    filter: query.filter || undefined,
+    sort: query.sort,
+    offset: query.pageOffset,
+    length: query.pageLength,
+  });
+  return { data: rows.map(toApiMember), offset: query.pageOffset, total };
 }
 
 /**

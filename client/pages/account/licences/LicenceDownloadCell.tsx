@@ -35,7 +35,7 @@ export function LicenceDownloadCell({ licence }: { licence: Licence }) {
   };
 
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={4}>
       {allowed ? (
         <Button
           component="a"

@@ -20,7 +20,7 @@ export function LicenceRowActions({ licence, onRenew, onCustomize }: LicenceRowA
   const { t } = useTranslation();
   const product = productLabel(t, licence);
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={4}>
       <Button
         size="compact-sm"
         variant="subtle"

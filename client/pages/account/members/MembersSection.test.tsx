@@ -7,7 +7,7 @@ import type { Member } from '../../../../common/api/members';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
-import { adminProfile, renderPage } from '../../../test/render';
+import { adminProfile, CurrentLocation, renderPage } from '../../../test/render';
 import { MembersSection } from '../sections/MembersSection';
 
 const ME = 1;
@@ -55,14 +55,20 @@ const members = [
 ];
 const invitations = [invitation(80, 'pending', 'Pia Pending'), invitation(81, 'expired', 'Eve Expired')];
 
-function open(role: Role, routes: Record<string, FakeHandler> = {}) {
+function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en') {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
-    'GET /api/customers/7/members': () => ({ status: 200, body: { data: members } }),
+    'GET /api/customers/7/members': () => ({ status: 200, body: { data: members, offset: 0, total: members.length } }),
     'GET /api/invitations': () => ({ status: 200, body: { data: invitations, offset: 0, total: invitations.length } }),
     ...routes,
   });
-  renderPage(<MembersSection customer={customer(role)} />, { profile: { ...adminProfile, id: ME } });
+  renderPage(
+    <>
+      <MembersSection customer={customer(role)} />
+      <CurrentLocation />
+    </>,
+    { profile: { ...adminProfile, id: ME }, path },
+  );
   return api;
 }
 
@@ -234,5 +240,65 @@ describe('MembersSection', () => {
     fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-cancel'));
     fireEvent.click(await screen.findByTestId('invitation-cancel-yes'));
     await waitFor(() => expect(api.calls('DELETE /api/invitations/80')).toHaveLength(1));
+  });
+
+  it('shows members and invitations as two lists, each paged by ten with its total', async () => {
+    const many = Array.from({ length: 42 }, (_, n) => member(100 + n, 100 + n, `Person ${n + 1}`));
+    const api = open('businessOwner', {
+      'GET /api/customers/7/members': ({ query }) => {
+        const offset = Number(query.get('pageOffset'));
+        return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 42 } };
+      },
+      'GET /api/invitations': () => ({ status: 200, body: { data: invitations, offset: 0, total: 20 } }),
+    });
+    const membersList = await screen.findByTestId('members-list');
+    await within(membersList).findByText('Person 1');
+    expect(within(membersList).getAllByTestId('member-row')).toHaveLength(10);
+    expect(within(membersList).getByText('Page 1 of 5')).toBeTruthy();
+    expect(within(membersList).queryByText('Pia Pending')).toBeNull();
+    const invitationsList = screen.getByTestId('invitations-list');
+    expect(within(invitationsList).getByText('Page 1 of 2')).toBeTruthy();
+    expect(within(invitationsList).getByText('Pia Pending')).toBeTruthy();
+    expect(api.calls('GET /api/customers/7/members')[0].query.get('pageLength')).toBe('10');
+    expect(api.calls('GET /api/invitations')[0].query.get('pageLength')).toBe('10');
+
+    fireEvent.click(within(membersList).getByRole('button', { name: 'Next page' }));
+    await within(membersList).findByText('Person 11');
+    expect(screen.getByTestId('location').getAttribute('data-search')).toBe('?members-page=2');
+  });
+
+  it('filters and sorts from the address, and writes the search back into it', async () => {
+    const api = open('businessOwner', {}, '/en?members-q=bob&members-sort=email&invitations-sort=name');
+    await rowOf('Bob Tech');
+    const asked = api.calls('GET /api/customers/7/members')[0].query;
+    expect([asked.get('filter'), asked.get('sort')]).toEqual(['bob', 'email']);
+    expect(api.calls('GET /api/invitations')[0].query.get('sort')).toBe('name');
+    expect((screen.getByLabelText('Search the members') as HTMLInputElement).value).toBe('bob');
+    expect(
+      (screen.getByLabelText('Sort by', { selector: '[data-testid="members-sort"]' }) as HTMLSelectElement).value,
+    ).toBe('email');
+    fireEvent.change(screen.getByLabelText('Search the invitations'), { target: { value: 'pia' } });
+    await waitFor(() =>
+      expect(
+        new URLSearchParams(screen.getByTestId('location').getAttribute('data-search') ?? '').get('invitations-q'),
+      ).toBe('pia'),
+    );
+    await waitFor(() => expect(api.calls('GET /api/invitations').at(-1)!.query.get('filter')).toBe('pia'));
+  });
+
+  it('says what to do next when there is no member, and when nothing matches', async () => {
+    open('businessOwner', {
+      'GET /api/customers/7/members': ({ query }) => ({
+        status: 200,
+        body: { data: [], offset: 0, total: query.get('filter') ? 0 : 0 },
+      }),
+      'GET /api/invitations': () => ({ status: 200, body: { data: [], offset: 0, total: 0 } }),
+    });
+    const empty = await screen.findByTestId('members-empty');
+    expect(empty.textContent).toContain('This customer has no members yet.');
+    expect(empty.textContent).toContain('Invite the first one with “Add”');
+    expect((await screen.findByTestId('invitations-empty')).textContent).toBe(
+      'No invitation is waiting for an answer.',
+    );
   });
 });

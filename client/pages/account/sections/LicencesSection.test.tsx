@@ -182,6 +182,25 @@ describe('LicencesSection: the table', () => {
     expect(screen.queryByText('Product 1')).toBeNull();
     expect(api.calls('GET /api/customers/7/licenses').map((c) => c.query.get('pageOffset'))).toEqual(['0', '10']);
   });
+
+  it('keeps its page in the address, so Back and a shared link show the same page', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => licence(i + 1));
+    const api = open(
+      'admin',
+      {
+        'GET /api/customers/7/licenses': ({ query }) => {
+          const offset = Number(query.get('pageOffset'));
+          return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 12 } };
+        },
+      },
+      '/en/accounts/7?licences-page=2',
+    );
+    await rowOf('Product 12');
+    expect(api.calls('GET /api/customers/7/licenses')[0].query.get('pageOffset')).toBe('10');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    await rowOf('Product 1');
+    expect(screen.getByTestId('address').textContent).toBe('');
+  });
 });
 
 describe('LicencesSection: downloads', () => {

@@ -17,6 +17,7 @@ import { apiErrorText } from '../../../components/forms';
 import { PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
 import { Pagination } from '../../../components/Pagination';
+import { usePageInAddress } from '../../../components/useSearchedPages';
 import { AccountSection } from '../AccountSection';
 import { LicenceDownloadCell } from '../licences/LicenceDownloadCell';
 import { CustomizationModal } from '../licences/CustomizationModal';
@@ -88,7 +89,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
   const details = can('viewLicenceDetails');
   const download = can('download');
   const manage = can('manageLicences');
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset } = usePageInAddress('licences-page', LICENCES_PAGE_LENGTH);
   const licences = useQuery(licencesQuery(customer.id, offset));
   const [modal, setModal] = useState<ModalState>({ opened: false, licence: null, formKey: 0 });
   const [open] = useState(
@@ -132,6 +133,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
           <DataTable
             label={t('licences.table')}
             minWidth={details ? 880 : 640}
+            className="licences-table"
             aria-busy={licences.isPlaceholderData}
             data-testid="licences-table"
           >

@@ -160,4 +160,13 @@ describe('RecentActionsSection', () => {
       unmount();
     }
   });
+
+  it('keeps the filter and the page in the address: a shared link opens the same page', async () => {
+    const api = setup('admin', () => ({ ...page, offset: 10, total: 14 }));
+    renderSection('/en/accounts/7?actions=inviteMember&actions-page=2');
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    const asked = api.calls('GET /api/customers/7/logs')[0].query;
+    expect([asked.get('action'), asked.get('pageOffset')]).toEqual(['inviteMember', '10']);
+    expect((screen.getByTestId('recent-actions-filter') as HTMLSelectElement).value).toBe('inviteMember');
+  });
 });

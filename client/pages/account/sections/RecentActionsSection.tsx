@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
 import type { LogEntry } from '../../../../common/api/logs';
@@ -13,6 +13,7 @@ import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { Pagination } from '../../../components/Pagination';
+import { usePageInAddress } from '../../../components/useSearchedPages';
 import { AccountSection } from '../AccountSection';
 import { LoadError } from '../../../components/LoadError';
 
@@ -49,17 +50,34 @@ export function RecentActionsSection({ customer }: { customer: Customer }) {
   return <RecentActions customerId={customer.id} />;
 }
 
+/** The address parameter of the action filter (`?actions=inviteMember`); its page is `actions-page`. */
+const ACTION_PARAM = 'actions';
+
 function RecentActions({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const [position, setPosition] = useState<LogPosition>({ offset: 0, action: null });
+  const [params, setParams] = useSearchParams();
+  const asked = params.get(ACTION_PARAM) ?? '';
+  const { offset, setOffset } = usePageInAddress('actions-page', DEFAULT_PAGE_LENGTH);
+  const position: LogPosition = { offset, action: isAuditAction(asked) ? asked : null };
   const logs = useQuery({
     ...logPageQuery(customerId, position, DEFAULT_PAGE_LENGTH),
     placeholderData: keepPreviousData,
   });
   const entries = logs.data?.data ?? [];
   const stale = logs.isPlaceholderData && logs.isFetching;
-  const setAction = (value: string) => setPosition({ offset: 0, action: isAuditAction(value) ? value : null });
+  // A new filter replaces the address's current step and starts again from the first page.
+  const setAction = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (isAuditAction(value)) next.set(ACTION_PARAM, value);
+        else next.delete(ACTION_PARAM);
+        next.delete('actions-page');
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
 
   return (
     <AccountSection
@@ -144,7 +162,7 @@ function RecentActions({ customerId }: { customerId: number }) {
               pageLength={DEFAULT_PAGE_LENGTH}
               total={logs.data.total}
               capped={logs.data.totalCapped}
-              onChange={(offset) => setPosition((p) => ({ ...p, offset }))}
+              onChange={setOffset}
             />
           </>
         )}

@@ -209,6 +209,13 @@ describe('VersionsSection: products and versions', () => {
     expect(api.calls('GET /api/products/server/versions')).toHaveLength(0);
   });
 
+  it('opens the product a shared link names (versions-product), for any role', async () => {
+    const api = open('businessOwner', {}, '/en/accounts/7?versions-product=viewer');
+    await card('1.21.0');
+    expect(((await screen.findByLabelText('Product')) as HTMLSelectElement).value).toBe('viewer');
+    expect(api.calls('GET /api/products/server/versions')).toHaveLength(0);
+  });
+
   it('appends the previous releases: "Load 10", then "Load 3", then nothing more', async () => {
     const api = open('technicalContact');
     await card('1.13.0');
@@ -236,9 +243,10 @@ describe('VersionsSection: products and versions', () => {
     open('technicalContact', {
       'GET /api/products/server/versions': () => ({ status: 200, body: { data: [], offset: 0, total: 0 } }),
     });
-    expect((await screen.findByTestId('versions-empty')).textContent).toBe(
-      'No version of Graph Server is available to this customer yet.',
-    );
+    const empty = await screen.findByTestId('versions-empty');
+    expect(empty.textContent).toContain('No version of Graph Server is available to this customer yet.');
+    // and what to do next
+    expect(empty.textContent).toContain('contact your account executive or the support centre');
   });
 
   it('says there is nothing to download for a customer with SaaS licences only', async () => {

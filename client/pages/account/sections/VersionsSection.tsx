@@ -2,6 +2,7 @@ import { Button, NativeSelect, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import { canInCustomer } from '../../../../common/permissions';
@@ -13,6 +14,9 @@ import { LoadError } from '../../../components/LoadError';
 import { AccountSection } from '../AccountSection';
 import { useArtifactDownload } from '../versions/useArtifactDownload';
 import { VersionCard } from '../versions/VersionCard';
+
+/** The address parameter of the product whose versions are shown. */
+const PRODUCT_PARAM = 'versions-product';
 
 /**
  * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
@@ -41,7 +45,19 @@ export function VersionsSection({ customer }: { customer: Customer }) {
   });
   const licences = all.isEnabled ? all : firstPage;
   const products = (licences.data?.data ?? []).filter((licence) => !licence.isSaas);
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The product chosen is in the address (`versions-product`): Back and a shared link show its versions.
+  const [params, setParams] = useSearchParams();
+  const chosen = params.get(PRODUCT_PARAM);
+  const setChosen = (productKey: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (productKey) next.set(PRODUCT_PARAM, productKey);
+        else next.delete(PRODUCT_PARAM);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
   const preselect = customer.yourRole === 'technicalContact' ? (newestWithFiles(products)?.productKey ?? null) : null;
   const selected = products.find((licence) => licence.productKey === (chosen ?? preselect)) ?? null;
 
@@ -149,9 +165,12 @@ function VersionsPage({ productKey, productName, customerId, pageOffset, downloa
       {versions.isPending && <DelayedLoader testId="versions-loader" />}
       <LoadError query={versions} messageKey="downloads.loadError" testId="versions-load-error" />
       {pageOffset === 0 && versions.data?.total === 0 && (
-        <Text c="dimmed" data-testid="versions-empty">
-          {t('downloads.empty', { product: productName })}
-        </Text>
+        <Stack gap={4} role="status" data-testid="versions-empty">
+          <Text fw={500}>{t('downloads.empty', { product: productName })}</Text>
+          <Text size="sm" c="dimmed">
+            {t('downloads.emptyHint')}
+          </Text>
+        </Stack>
       )}
       {versions.data?.data.map((version) => (
         <VersionCard key={version.id} version={version} downloads={downloads} />

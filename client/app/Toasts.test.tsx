@@ -1,0 +1,37 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SMALL_SCREEN_QUERY } from '../components/layout';
+import { notificationStore, notify } from '../components/notify';
+import { fakeMatchMedia } from '../test/media';
+import { renderPage } from '../test/render';
+import { Toasts } from './Toasts';
+
+const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+afterEach(() => {
+  if (original) Object.defineProperty(window, 'matchMedia', original);
+  notificationStore.clear();
+});
+
+async function toastPosition(): Promise<string | null | undefined> {
+  renderPage(<Toasts />);
+  act(() => {
+    notify({ status: 'success', message: 'Saved it' });
+  });
+  const toast = await screen.findByText('Saved it');
+  await waitFor(() => expect(toast.closest('[data-position]')).not.toBeNull());
+  return toast.closest('[data-position]')?.getAttribute('data-position');
+}
+
+describe('Toasts', () => {
+  it('shows toasts at the bottom of a phone, away from the bar, the notification centre and a modal’s header', async () => {
+    window.matchMedia = fakeMatchMedia((query) => query === SMALL_SCREEN_QUERY);
+    expect(await toastPosition()).toBe('bottom-center');
+  });
+
+  it('shows them at the top centre, below the bar, on a wide screen', async () => {
+    window.matchMedia = fakeMatchMedia(() => false);
+    expect(await toastPosition()).toBe('top-center');
+  });
+});
