@@ -114,6 +114,8 @@ test.describe('dialogs and the keyboard', () => {
     await walk(page.getByTestId('product-token-add'), 'product token modal');
 
     await page.setViewportSize({ width: 390, height: 844 });
+    // the burger renders once the layout has followed the width (a media-query hook)
+    await expect(page.getByTestId('nav-burger')).toBeVisible();
     await walk(page.getByTestId('nav-burger'), 'top bar menu (phone)');
 
     expect(problems, problems.join('\n')).toEqual([]);

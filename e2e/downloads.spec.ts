@@ -114,7 +114,7 @@ const versionCard = (page: Page, semVer: string) =>
 async function openVersions(page: Page, locale: Locale, customer: CustomerSummary, product: Product) {
   const t = await textsOf(locale);
   await page.goto(`/${locale}/accounts/${customer.id}`);
-  const picker = versionsSection(page).getByLabel(t('downloads.product'));
+  const picker = versionsSection(page).getByLabel(t('downloads.product'), { exact: true });
   await expect(picker).toBeVisible();
   await picker.selectOption({ label: product.name });
   await expect(versionsSection(page).getByTestId('version-card').first()).toBeVisible();
@@ -154,6 +154,8 @@ test.describe.serial('downloads', () => {
     // the download: the check, then the file itself, byte for byte
     const button = card.getByRole('button', {
       name: t('downloads.downloadLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),
+      // the copy button's name holds the download's ("Copy URL to download …"): the whole name, exactly
+      exact: true,
     });
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     expect(download.suggestedFilename()).toBe(world.file.name);
@@ -197,6 +199,7 @@ test.describe.serial('downloads', () => {
       await expect(
         versionCard(page, '1.0.0').getByRole('button', {
           name: t('downloads.downloadLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),
+          exact: true,
         }),
       ).toBeVisible();
       expectNoViolations(await scan(page, 'versions of a beta licence in French'));

@@ -55,4 +55,3 @@ export async function waitForHealth(port: number, started: Started): Promise<voi
   }
   throw new Error(`no health within 30 s:\n${started.output()}`);
 }
-
