@@ -37,7 +37,7 @@ import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
 import { apiCompression } from './plugins/compression';
-import { idempotency } from './plugins/idempotency';
+import { documentIdempotencyKey, idempotency } from './plugins/idempotency';
 import { input } from './plugins/input';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
@@ -136,7 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       info: { title: 'Portal API', version: '1.0.0', description: 'Customer and licence portal' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'portal_session' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: (args) => documentIdempotencyKey(jsonSchemaTransform(args), args.route),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',

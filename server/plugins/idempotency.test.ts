@@ -106,6 +106,16 @@ describe('Idempotency-Key', () => {
     expect(await customersNamed('Idempotent Aged')).toBe(2);
   });
 
+  it('is named in the OpenAPI document on the routes that honour it', async () => {
+    const document = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const parameters = (path: string, method: string) =>
+      (document.paths[path][method].parameters ?? []) as { in: string; name: string }[];
+    expect(parameters('/api/customers', 'post')).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'idempotency-key' }),
+    );
+    expect(parameters('/api/customers/{id}', 'patch').some((p) => p.name === 'idempotency-key')).toBe(false);
+  });
+
   it('is honoured by every route that creates (answers 201)', async () => {
     const routes: RouteOptions[] = [];
     const app = await buildApp(t.config, {

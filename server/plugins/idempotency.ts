@@ -151,4 +151,33 @@ export async function purgeIdempotencyKeys(ctx: AppContext, now = Date.now()): P
     .execute();
 }
 
+/**
+ * The OpenAPI document names the header on every route that honours it (a transform of
+ * @fastify/swagger, after the schemas' own).
+ */
+export function documentIdempotencyKey<T extends { schema: object; url: string }>(
+  transformed: T,
+  route: { config?: { idempotent?: true } },
+): T {
+  if (!route.config?.idempotent) return transformed;
+  return {
+    ...transformed,
+    schema: {
+      ...transformed.schema,
+      headers: {
+        type: 'object',
+        properties: {
+          'idempotency-key': {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description:
+              'Optional. The same key and body sent again answer the first result (Idempotent-Replayed: true) instead of creating twice; another body with the key: 422; while the first is under way: 409. Kept a day.',
+          },
+        },
+      },
+    },
+  };
+}
+
 export const idempotency = fp(idempotencyPlugin, { name: 'idempotency' });
