@@ -46,7 +46,16 @@ const TRANSACTION_CONTROL = /^\s*(begin|start|commit|rollback|savepoint|release|
  */
 export function withNamedStatements(pool: pg.Pool): Pick<pg.Pool, 'connect' | 'end'> {
   const named = new WeakMap<pg.PoolClient, Set<string>>();
-  const nameOf = (text: string) => `k${crypto.createHash('sha1').update(text).digest('hex')}`;
+  // The name of each SQL text, hashed once rather than on every query.
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `k${crypto.createHash('sha1').update(text).digest('hex')}`;
+      if (names.size < MAX_CACHED_STATEMENTS) names.set(text, name);
+    }
+    return name;
+  };
   return {
     connect: (async () => {
       const client = await pool.connect();
