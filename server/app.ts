@@ -2,14 +2,10 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createContext } from './context';
+import { responseSerializerCompiler } from './serializer';
 import { SCHEDULED_JOBS } from './jobs';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
 import { authRoutes } from './modules/auth/routes';
@@ -106,7 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ check: config.checkResponses }));
 
   database.onConnectionError((error) =>
     app.log.warn({ reason: error.message }, 'database connection lost; a new one is opened when needed'),

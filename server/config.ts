@@ -48,6 +48,7 @@ const EnvSchema = z
       .optional(),
     DEV_MAILBOX: bool.optional(),
     SEED_DEMO_DATA: bool.optional(),
+    CHECK_RESPONSES: bool.optional(),
     SUPPORT_URL: z.url().default('https://support.example.com'),
     ACADEMY_URL: z.url().default('https://academy.example.com'),
     TELEMETRY_URL: z.url().default('https://telemetry.example.com/customers/{customerKey}'),
@@ -156,6 +157,8 @@ export interface Config {
   /** mail stored and shown in a local mailbox page; never in production */
   devMailbox: boolean;
   seedDemoData: boolean;
+  /** each answer checked against its schema before it is sent (server/serializer.ts) */
+  checkResponses: boolean;
   supportUrl: string;
   academyUrl: string;
   /** the telemetry dashboard of one customer: `{customerKey}` and `{id}` are replaced */
@@ -285,6 +288,7 @@ export function loadConfig(
     redisUrl: e.REDIS_URL ?? null,
     devMailbox: e.DEV_MAILBOX ?? (e.NODE_ENV !== 'production' && !e.SMTP_URL),
     seedDemoData: e.SEED_DEMO_DATA ?? e.NODE_ENV !== 'production',
+    checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV !== 'production',
     supportUrl: e.SUPPORT_URL,
     academyUrl: e.ACADEMY_URL,
     telemetryUrl: e.TELEMETRY_URL,
