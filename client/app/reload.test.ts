@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { failedFileOf, isChunkLoadError, RELOAD_GUARD_MS, reloader, reloadOnce, startFailed } from './reload';
+import { withDeadline } from './codeDeadline';
 
 describe('a page whose code cannot be fetched', () => {
   afterEach(() => {
@@ -57,5 +58,26 @@ describe('a page whose texts cannot be fetched before its first render', () => {
     expect(button?.textContent).toBe('Recharger la page');
     button?.click();
     expect(reload).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a page whose code never arrives', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('gives up after the deadline with an error handled as a failed fetch', async () => {
+    vi.useFakeTimers();
+    const outcome = withDeadline(new Promise<never>(() => {}), 1000).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(999);
+    const settled = await Promise.race([outcome, Promise.resolve('pending')]);
+    expect(settled).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await outcome;
+    expect(isChunkLoadError(error)).toBe(true);
+  });
+
+  it("passes the code, or the fetch's own error, through when they come in time", async () => {
+    await expect(withDeadline(Promise.resolve('code'), 1000)).resolves.toBe('code');
+    const failed = new TypeError('Failed to fetch dynamically imported module: /assets/X-1.js');
+    await expect(withDeadline(Promise.reject(failed), 1000)).rejects.toBe(failed);
   });
 });

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react';
+import { withDeadline } from './codeDeadline';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { isLocale, type Locale } from '../../common/roles';
@@ -21,7 +22,7 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(
   segment?: string,
 ) {
   if (segment !== undefined) pageCode.set(segment, load);
-  return lazy(() => load().then((module) => ({ default: module[name] as M[K] })));
+  return lazy(() => withDeadline(load()).then((module) => ({ default: module[name] as M[K] })));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { i18n as I18n } from 'i18next';
+import { withDeadline } from '../app/codeDeadline';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../app/ErrorBoundaryBase';
@@ -28,7 +29,7 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(
   name: K,
 ) {
   pageCode.set(segment, load);
-  return lazy(() => load().then((module) => ({ default: module[name] as M[K] })));
+  return lazy(() => withDeadline(load()).then((module) => ({ default: module[name] as M[K] })));
 }
 
 const LoginPage = page('login', () => import('../pages/login/LoginPage'), 'LoginPage');
