@@ -63,7 +63,7 @@ async function walkDialog(page: Page, opener: Locator, what: string): Promise<st
 }
 
 test.describe('dialogs and the keyboard', () => {
-  test.describe.configure({ timeout: 180_000 });
+  test.describe.configure({ timeout: 300_000 });
 
   test('every dialog of the staff screens takes the focus, keeps it, and gives it back', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -106,12 +106,32 @@ test.describe('dialogs and the keyboard', () => {
     await visit('/en/products', page.getByTestId('product-item'));
     await walk(page.getByTestId('product-add'), 'product modal (add)');
 
+    // a token to revoke: the demo data has none
+    const created = await page.request.post('/api/products/graph-server/tokens', {
+      data: { name: 'Dialog walk token' },
+    });
+    expect(created.status()).toBe(201);
     await visit('/en/products/graph-server', page.getByTestId('version-row'));
+    await walk(page.getByTestId('notification-centre'), 'notification centre');
     await walk(page.getByTestId('product-edit'), 'product modal (edit)');
     await walk(page.getByTestId('version-add'), 'version modal (add)');
     await walk(page.getByTestId('version-edit'), 'version modal (edit)');
     await walk(page.getByTestId('version-publish'), 'publish confirmation');
     await walk(page.getByTestId('product-token-add'), 'product token modal');
+    await walk(
+      page.getByTestId('product-token-row').getByRole('button', { name: /Dialog walk token/ }),
+      'token revoke confirmation',
+    );
+
+    // A confirmation over a modal: removing a file from a version that has files.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.locator('[data-testid="version-row"][data-semver="4.1.0"]').getByTestId('version-edit').click();
+    const versionModal = page.getByRole('dialog').filter({ has: page.getByTestId('artifacts-panel') });
+    const remove = versionModal.locator('[data-testid^="artifact-remove-"]');
+    await expect(remove.first(), 'the demo version 4.1.0 has files').toBeVisible();
+    problems.push(...(await walkDialog(page, remove.first(), 'file removal confirmation (over the version modal)')));
+    await page.keyboard.press('Escape');
+    await expect(versionModal).toBeHidden();
 
     await page.setViewportSize({ width: 390, height: 844 });
     // the burger renders once the layout has followed the width (a media-query hook)
