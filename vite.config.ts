@@ -147,6 +147,36 @@ const signInPages: Plugin = {
   },
 };
 
+/**
+ * The modules each HTML page runs before anything else (its entry's static imports, recursively) and
+ * all it may ever load (with the dynamic imports), known once the module graph is (buildEnd, before
+ * the chunks are made).
+ */
+const pageModules = {
+  index: { initial: new Set<string>(), all: new Set<string>() },
+  public: { initial: new Set<string>(), all: new Set<string>() },
+};
+const pageModuleSets: Plugin = {
+  name: 'page-module-sets',
+  apply: 'build',
+  buildEnd() {
+    const walk = (id: string, into: Set<string>, dynamic: boolean) => {
+      if (into.has(id)) return;
+      into.add(id);
+      const info = this.getModuleInfo(id);
+      for (const imported of info?.importedIds ?? []) walk(imported, into, dynamic);
+      if (dynamic) for (const imported of info?.dynamicallyImportedIds ?? []) walk(imported, into, dynamic);
+    };
+    for (const [page, sets] of Object.entries(pageModules)) {
+      const entry = fileURLToPath(new URL(`${page}.html`, import.meta.url));
+      sets.initial.clear();
+      sets.all.clear();
+      walk(entry, sets.initial, false);
+      walk(entry, sets.all, true);
+    }
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
@@ -155,6 +185,7 @@ export default defineConfig({
     stylesAfterLoader,
     signInPages,
     prerenderSignInPages(),
+    pageModuleSets,
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;
     // the server sends the one the browser accepts (server/plugins/spa.ts, decision 020).
     compression({
@@ -182,6 +213,33 @@ export default defineConfig({
       input: {
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         public: fileURLToPath(new URL('public.html', import.meta.url)),
+      },
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shared',
+              priority: 2,
+              tags: ['$initial'],
+              test: (id) => pageModules.public.initial.has(id) && pageModules.index.initial.has(id),
+            },
+            {
+              name: 'signInShared',
+              priority: 2,
+              tags: ['$initial'],
+              test: (id) =>
+                pageModules.index.initial.has(id) &&
+                pageModules.public.all.has(id) &&
+                !pageModules.public.initial.has(id),
+            },
+            {
+              name: 'app',
+              priority: 1,
+              tags: ['$initial'],
+              test: (id) => pageModules.index.initial.has(id) && !pageModules.public.all.has(id),
+            },
+          ],
+        },
       },
     },
   },
