@@ -7,7 +7,7 @@ import { createServer, defineConfig, type Plugin, type ProxyOptions } from 'vite
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { BOOT_SCRIPT } from './common/bootLoader';
 import { isPublicPage } from './common/public-pages';
-import { pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
 
 const API_SERVER = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 
@@ -24,16 +24,24 @@ const toApi: ProxyOptions = {
   },
 };
 
-/** `<language>.json?sign-in`: the sections of the texts the sign-in pages use (decision 024). */
-const signInTexts: Plugin = {
-  name: 'sign-in-texts',
+/**
+ * `<language>.json?sign-in`: the sections of the texts the sign-in pages use (decision 024), and
+ * `<language>.json?app`: the others, which the application loads beside them (decision 054), so that
+ * no text is shipped twice.
+ */
+export const textSections: Plugin = {
+  name: 'text-sections',
   enforce: 'pre',
   async load(id) {
     const [file, query = ''] = id.split('?');
-    if (!new URLSearchParams(query).has('sign-in') || !file.endsWith('.json')) return null;
+    const params = new URLSearchParams(query);
+    if (!file.endsWith('.json') || !(params.has('sign-in') || params.has('app'))) return null;
     this.addWatchFile(file);
     const texts = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Record<string, unknown>;
-    return `export default ${JSON.stringify(pickSections(texts, SIGN_IN_TEXT_SECTIONS))};`;
+    const part = params.has('sign-in')
+      ? pickSections(texts, SIGN_IN_TEXT_SECTIONS)
+      : omitSections(texts, SIGN_IN_TEXT_SECTIONS);
+    return `export default ${JSON.stringify(part)};`;
   },
 };
 
@@ -180,7 +188,7 @@ const pageModuleSets: Plugin = {
 export default defineConfig({
   plugins: [
     react(),
-    signInTexts,
+    textSections,
     bootLoader,
     stylesAfterLoader,
     signInPages,

@@ -13,9 +13,26 @@ export type Texts = Record<string, unknown>;
  */
 export type TranslationSource = Record<Locale, () => Promise<{ default: Texts }>>;
 
+/** A language's texts in two files: the sign-in pages' sections, which those pages load alone, and the others. */
+async function bothParts(
+  signIn: () => Promise<{ default: Texts }>,
+  others: () => Promise<{ default: Texts }>,
+): Promise<{ default: Texts }> {
+  const [first, second] = await Promise.all([signIn(), others()]);
+  return { default: { ...first.default, ...second.default } };
+}
+
 let importers: TranslationSource = {
-  en: () => import('./en.json'),
-  fr: () => import('./fr.json'),
+  en: () =>
+    bothParts(
+      () => import('./en.json?sign-in'),
+      () => import('./en.json?app'),
+    ),
+  fr: () =>
+    bothParts(
+      () => import('./fr.json?sign-in'),
+      () => import('./fr.json?app'),
+    ),
 };
 
 /** Where the languages' texts come from: a page that needs only some of them says so first. */

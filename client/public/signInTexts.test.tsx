@@ -8,7 +8,7 @@ import { Translator } from '../i18n/translate';
 import { apiError, fakeApi } from '../test/fakeApi';
 import { builtinConfig } from '../test/render';
 import { PublicApp } from './PublicApp';
-import { pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
 
 /** The sign-in pages' translator holding only their sections, which records every key it lacks. */
 function signInTranslator(locale: Locale, missing: string[]) {
@@ -39,6 +39,14 @@ describe('the sign-in pages’ texts', () => {
   it('keep the sections the pages use and leave the others out', () => {
     expect(Object.keys(pickSections(en, SIGN_IN_TEXT_SECTIONS)).sort()).toEqual([...SIGN_IN_TEXT_SECTIONS].sort());
     expect(pickSections(en, SIGN_IN_TEXT_SECTIONS)).not.toHaveProperty('users');
+  });
+
+  it('with the application’s other sections make up each language, each section once', () => {
+    for (const texts of [en, fr]) {
+      const others = omitSections(texts, SIGN_IN_TEXT_SECTIONS);
+      expect(Object.keys(others).filter((name) => SIGN_IN_TEXT_SECTIONS.includes(name))).toEqual([]);
+      expect({ ...pickSections(texts, SIGN_IN_TEXT_SECTIONS), ...others }).toEqual(texts);
+    }
   });
 
   for (const locale of ['en', 'fr'] as const) {
