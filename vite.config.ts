@@ -222,6 +222,13 @@ export default defineConfig({
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         public: fileURLToPath(new URL('public.html', import.meta.url)),
       },
+      // What a page runs before anything else goes in a few chunks, not in dozens of small ones
+      // (each file is compressed on its own, so small ones compress badly, and each adds import
+      // lines; decision 054): the modules both pages run first ('shared': React, react-dom,
+      // zod/mini, the common code), those the application runs first that a sign-in page may load
+      // later ('signInShared'), and the rest of what the application runs first ('app', merged into
+      // its entry). `$initial` is the bundler's own reckoning after tree-shaking; the sets add which
+      // page needs what. Everything loaded later (pages, dialogs, texts) is split as before.
       output: {
         codeSplitting: {
           groups: [
