@@ -32,6 +32,30 @@ export const classicZod = ['zod', 'zod/v4', 'zod/v4/classic', 'zod/v3', 'zod/cla
   message: classicZodMessage,
 }));
 
+// The sign-in pages (public.html, decision 024) and the modules they share with the application do
+// without the application's libraries: a small translator in place of i18next (decision 054), their
+// own widgets and router. An import of these here would put the library in their bundle.
+export const signInFiles = [
+  'client/public/**/*.{ts,tsx}',
+  'client/pages/login/**/*.{ts,tsx}',
+  'client/pages/password-lost/**/*.{ts,tsx}',
+  'client/pages/reset-password/**/*.{ts,tsx}',
+  'client/components/captcha/**/*.{ts,tsx}',
+  'client/components/{CookieNotice,SkipLink,LogoMark}.tsx',
+  'client/components/{forms,languageSwitchText,useSchemaForm,typedBeforeHydration,useDelayedVisible,useFocusFirstInvalid}.ts',
+  'client/app/{title,useInterfaceLocale,routing,storage,reload,stylesLoaded}.ts',
+  'client/app/ErrorBoundaryBase.tsx',
+  'client/i18n/{load,translate}.ts',
+  'client/i18n/useTranslation.tsx',
+  'client/api/{auth,client,queryOptions}.ts',
+];
+const signInMessage =
+  'The sign-in pages carry no i18next, Mantine components, react-router nor react-query (decisions 024, 054): ' +
+  "use '../i18n/useTranslation', client/public/ui.tsx and router.tsx.";
+export const signInOnly = ['i18next', 'react-i18next', '@mantine/core', 'react-router', '@tanstack/react-query'].map(
+  (name) => ({ name, message: signInMessage, allowTypeImports: true }),
+);
+
 // An event read inside a state updater, e.g. setValues((v) => ({ ...v, name: e.currentTarget.value })).
 export const eventInUpdater =
   'CallExpression[callee.name=/^set[A-Z]/] > :function MemberExpression[property.name=/^(currentTarget|target)$/]';
@@ -115,6 +139,13 @@ export default tseslint.config(
       // React may run a state updater later, in its render, when the event's currentTarget is null:
       // read the event in the handler (forms use @mantine/form, decision 019), never in the updater.
       'no-restricted-syntax': ['error', { selector: eventInUpdater, message: eventInUpdaterMessage }],
+    },
+  },
+  {
+    files: signInFiles,
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...classicZod, ...signInOnly], patterns: clientBoundary }],
     },
   },
 );

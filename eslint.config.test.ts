@@ -30,6 +30,10 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['common/probe.ts', "import * as z from 'zod/v4';"],
     ['client/api/probe.ts', "import { z } from 'zod';"],
     ['client/probe.ts', "import type { ZodType } from 'zod';"],
+    ['client/public/probe.tsx', "import { useTranslation } from 'react-i18next';"],
+    ['client/pages/login/probe.tsx', "import { Button } from '@mantine/core';"],
+    ['client/components/useSchemaForm.ts', "import i18next from 'i18next';"],
+    ['client/api/auth.ts', "import { queryOptions } from '@tanstack/react-query';"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
   });
@@ -39,6 +43,9 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/api/probe.ts', "import { z } from 'zod/mini'; import type { $ZodType } from 'zod/v4/core';"],
     ['server/probe.ts', "import { z } from 'zod';"],
     ['client/probe.ts', "import { ROLES } from '../common/roles';"],
+    ['client/pages/users/probe.tsx', "import { useTranslation } from 'react-i18next';"],
+    ['client/public/probe.test.tsx', "import i18next from 'i18next';"],
+    ['client/api/queryOptions.ts', "import type { queryOptions } from '@tanstack/react-query';"],
     ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
   ])('%s may: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);

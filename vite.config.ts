@@ -7,7 +7,7 @@ import { createServer, defineConfig, type Plugin, type ProxyOptions } from 'vite
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { BOOT_SCRIPT } from './common/bootLoader';
 import { isPublicPage } from './common/public-pages';
-import { pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
 
 const API_SERVER = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 
@@ -24,16 +24,24 @@ const toApi: ProxyOptions = {
   },
 };
 
-/** `<language>.json?sign-in`: the sections of the texts the sign-in pages use (decision 024). */
-const signInTexts: Plugin = {
-  name: 'sign-in-texts',
+/**
+ * `<language>.json?sign-in`: the sections of the texts the sign-in pages use (decision 024), and
+ * `<language>.json?app`: the others, which the application loads beside them (decision 054), so that
+ * no text is shipped twice.
+ */
+export const textSections: Plugin = {
+  name: 'text-sections',
   enforce: 'pre',
   async load(id) {
     const [file, query = ''] = id.split('?');
-    if (!new URLSearchParams(query).has('sign-in') || !file.endsWith('.json')) return null;
+    const params = new URLSearchParams(query);
+    if (!file.endsWith('.json') || !(params.has('sign-in') || params.has('app'))) return null;
     this.addWatchFile(file);
     const texts = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Record<string, unknown>;
-    return `export default ${JSON.stringify(pickSections(texts, SIGN_IN_TEXT_SECTIONS))};`;
+    const part = params.has('sign-in')
+      ? pickSections(texts, SIGN_IN_TEXT_SECTIONS)
+      : omitSections(texts, SIGN_IN_TEXT_SECTIONS);
+    return `export default ${JSON.stringify(part)};`;
   },
 };
 
@@ -147,14 +155,45 @@ const signInPages: Plugin = {
   },
 };
 
+/**
+ * The modules each HTML page runs before anything else (its entry's static imports, recursively) and
+ * all it may ever load (with the dynamic imports), known once the module graph is (buildEnd, before
+ * the chunks are made).
+ */
+const pageModules = {
+  index: { initial: new Set<string>(), all: new Set<string>() },
+  public: { initial: new Set<string>(), all: new Set<string>() },
+};
+const pageModuleSets: Plugin = {
+  name: 'page-module-sets',
+  apply: 'build',
+  buildEnd() {
+    const walk = (id: string, into: Set<string>, dynamic: boolean) => {
+      if (into.has(id)) return;
+      into.add(id);
+      const info = this.getModuleInfo(id);
+      for (const imported of info?.importedIds ?? []) walk(imported, into, dynamic);
+      if (dynamic) for (const imported of info?.dynamicallyImportedIds ?? []) walk(imported, into, dynamic);
+    };
+    for (const [page, sets] of Object.entries(pageModules)) {
+      const entry = fileURLToPath(new URL(`${page}.html`, import.meta.url));
+      sets.initial.clear();
+      sets.all.clear();
+      walk(entry, sets.initial, false);
+      walk(entry, sets.all, true);
+    }
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
-    signInTexts,
+    textSections,
     bootLoader,
     stylesAfterLoader,
     signInPages,
     prerenderSignInPages(),
+    pageModuleSets,
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;
     // the server sends the one the browser accepts (server/plugins/spa.ts, decision 020).
     compression({
@@ -182,6 +221,40 @@ export default defineConfig({
       input: {
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         public: fileURLToPath(new URL('public.html', import.meta.url)),
+      },
+      // What a page runs before anything else goes in a few chunks, not in dozens of small ones
+      // (each file is compressed on its own, so small ones compress badly, and each adds import
+      // lines; decision 054): the modules both pages run first ('shared': React, react-dom,
+      // zod/mini, the common code), those the application runs first that a sign-in page may load
+      // later ('signInShared'), and the rest of what the application runs first ('app', merged into
+      // its entry). `$initial` is the bundler's own reckoning after tree-shaking; the sets add which
+      // page needs what. Everything loaded later (pages, dialogs, texts) is split as before.
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shared',
+              priority: 2,
+              tags: ['$initial'],
+              test: (id) => pageModules.public.initial.has(id) && pageModules.index.initial.has(id),
+            },
+            {
+              name: 'signInShared',
+              priority: 2,
+              tags: ['$initial'],
+              test: (id) =>
+                pageModules.index.initial.has(id) &&
+                pageModules.public.all.has(id) &&
+                !pageModules.public.initial.has(id),
+            },
+            {
+              name: 'app',
+              priority: 1,
+              tags: ['$initial'],
+              test: (id) => pageModules.index.initial.has(id) && !pageModules.public.all.has(id),
+            },
+          ],
+        },
       },
     },
   },

@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { textSections } from './vite.config';
 
 export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [react()],
+        plugins: [react(), textSections],
         test: {
           name: 'unit',
           include: [

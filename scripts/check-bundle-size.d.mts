@@ -30,6 +30,7 @@ export interface Row extends Sizes {
 }
 export const ROUTES: Route[];
 export const APP_BUDGET_KB: number;
+export const APP_GOAL_KB: number;
 export function entryKey(manifest: Manifest, name?: string): string;
 export function staticClosure(manifest: Manifest, keys: string[]): string[];
 export function compressedSizes(buffer: Buffer): Sizes;
@@ -39,5 +40,7 @@ export function measure(options: {
   sizeOf: (file: string) => Sizes;
   routes?: Route[];
   appBudgetKb?: number;
+  /** Printed beside the whole app's budget, not enforced. */
+  appGoalKb?: number;
 }): Row[];
 export function formatTable(rows: Row[], sizeOf: (file: string) => Sizes, options?: { details?: boolean }): string;

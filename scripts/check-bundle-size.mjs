@@ -21,10 +21,14 @@ export const ROUTES = [
     name: '/en/login',
     entry: 'public.html',
     budgetKb: 120,
+    // The room the pages still to come (sign-up, two-factor sign-in) should leave (decision 054).
+    goalKb: 100,
     lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json?sign-in'],
   },
 ];
 export const APP_BUDGET_KB = 400;
+/** Printed, not enforced: the margin to keep under the whole app's budget (decision 054). */
+export const APP_GOAL_KB = 350;
 
 /** The entry chunk of a Vite manifest: the named page's script, else the first entry. */
 export function entryKey(manifest, name) {
@@ -73,14 +77,27 @@ function sum(files, sizeOf) {
  * Measures each route and the whole app. `sizeOf(file)` gives a file's sizes (tests pass made-up
  * ones); `jsFiles` is every JavaScript file of the build.
  */
-export function measure({ manifest, jsFiles, sizeOf, routes = ROUTES, appBudgetKb = APP_BUDGET_KB }) {
+export function measure({
+  manifest,
+  jsFiles,
+  sizeOf,
+  routes = ROUTES,
+  appBudgetKb = APP_BUDGET_KB,
+  appGoalKb = APP_GOAL_KB,
+}) {
   const rows = routes.map((route) => {
     const files = staticClosure(manifest, [entryKey(manifest, route.entry), ...route.lazy]).filter((file) =>
       file.endsWith('.js'),
     );
     return { name: route.name, files, budgetKb: route.budgetKb, goalKb: route.goalKb, ...sum(files, sizeOf) };
   });
-  rows.push({ name: 'whole app (all chunks)', files: jsFiles, budgetKb: appBudgetKb, ...sum(jsFiles, sizeOf) });
+  rows.push({
+    name: 'whole app (all chunks)',
+    files: jsFiles,
+    budgetKb: appBudgetKb,
+    goalKb: appGoalKb,
+    ...sum(jsFiles, sizeOf),
+  });
   for (const row of rows) row.over = row.gzip > row.budgetKb * KB;
   return rows;
 }

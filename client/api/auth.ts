@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from './queryOptions';
 import { z } from 'zod/mini';
 import {
   type ConfirmEmailBody,

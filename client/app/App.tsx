@@ -2,8 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
+import { I18nextTranslation } from '../i18n/I18nextTranslation';
 import { ErrorBoundary, PageFailed } from './ErrorBoundary';
 import { reloadIfReleased } from './reload';
 import { AppRoutes } from './routes';
@@ -30,7 +30,7 @@ export function Providers({
   children: ReactNode;
 }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <I18nextTranslation i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider
           theme={theme}
@@ -45,7 +45,7 @@ export function Providers({
           {children}
         </MantineProvider>
       </QueryClientProvider>
-    </I18nextProvider>
+    </I18nextTranslation>
   );
 }
 

@@ -1,12 +1,11 @@
-import type { i18n as I18n } from 'i18next';
 import { useLayoutEffect } from 'react';
 import type { Locale } from '../../common/roles';
-import { switchLanguage } from '../i18n';
+import { switchLanguage, type TextsHolder } from '../i18n/load';
 import { reloadIfReleased } from './reload';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
 
 /** Puts the interface in the address's language, and remembers it for the next visit. */
-export function useInterfaceLocale(i18n: I18n, locale: Locale): void {
+export function useInterfaceLocale(i18n: TextsHolder, locale: Locale): void {
   useLayoutEffect(() => {
     // Texts that cannot be fetched (a new release, no network): reload once to pick up a release;
     // until then the page stays readable in the language it has.

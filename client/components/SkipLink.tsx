@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/useTranslation';
 
 /** Hidden until focused: keyboard users jump over the top bar to the page itself (`targetId`). */
 export function SkipLink({ targetId }: { targetId: string }) {

@@ -1,16 +1,16 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../i18n/translate';
 import { ERROR_CODES } from '../../common/api/errors';
 import { ApiError, errorText } from '../api/client';
 
 const MESSAGE_KEY = /^[a-z_]+(\.[a-z_]+)+$/i;
 
 /** Server messages may be rule keys (e.g. 'password.error.too_short'); translate those, keep the rest. */
-export function translateMessage(t: TFunction, message: string): string {
+export function translateMessage(t: Translate, message: string): string {
   return MESSAGE_KEY.test(message) ? t(message, { defaultValue: message }) : message;
 }
 
 /** A field's message in the reader's language: its rule key's text, else a generic one (never raw English). */
-function fieldMessage(t: TFunction, message: string): string {
+function fieldMessage(t: Translate, message: string): string {
   const known = MESSAGE_KEY.test(message) ? t(message, { defaultValue: '' }) : '';
   return known || t('errors.invalidField');
 }
@@ -23,7 +23,7 @@ const fieldPath = (path: string) => path.replace(/^(body|query|params)\./, '');
  * the conflicts the server ties to a field, such as an e-mail already taken) on the field it names.
  * Nothing here knows which error belongs to which field: the server says so.
  */
-export function fieldErrorsOf(error: unknown, t: TFunction): Record<string, string> {
+export function fieldErrorsOf(error: unknown, t: Translate): Record<string, string> {
   const result: Record<string, string> = {};
   if (!(error instanceof ApiError)) return result;
   for (const detail of error.details) {
@@ -41,7 +41,7 @@ export function namesField(error: unknown, field: string): boolean {
 /** The problems a schema found (message keys, per field), in the reader's language. */
 export function translateFieldErrors<E extends Record<string, unknown>>(
   errors: E,
-  t: TFunction,
+  t: Translate,
 ): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [field, message] of Object.entries(errors)) {
@@ -56,7 +56,7 @@ export function translateFieldErrors<E extends Record<string, unknown>>(
  * with a known code have their own translation; otherwise the API's message (or a rule key it carries),
  * else the generic text.
  */
-export function apiErrorText(error: unknown, t: TFunction): string {
+export function apiErrorText(error: unknown, t: Translate): string {
   if (error instanceof ApiError && error.code) {
     const firstDetail = error.details[0]?.message;
     if (error.code === ERROR_CODES.validation && firstDetail && MESSAGE_KEY.test(firstDetail)) {

@@ -1,6 +1,6 @@
 import { schemaResolver, type UseFormInput, type UseFormReturnType, useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/useTranslation';
 import { fieldErrorsOf, translateFieldErrors } from './forms';
 import { stopKeepingTypedValues, takeTypedValue } from './typedBeforeHydration';
 import { useFocusFirstInvalid } from './useFocusFirstInvalid';

@@ -3,7 +3,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../common/api/auth';
 import { LoginPage } from '../pages/login/LoginPage';
-import { createI18n } from '../i18n';
+import { loadedTranslations } from '../i18n/load';
+import { Translator } from '../i18n/translate';
 import { fakeApi } from '../test/fakeApi';
 import { adminProfile, builtinConfig, renderPublicPage } from '../test/render';
 import { PublicApp } from './PublicApp';
@@ -16,7 +17,7 @@ function openPublicApp(path: string, profile: Profile | null = null) {
   const locale = path.startsWith('/fr') ? 'fr' : 'en';
   return render(
     <PublicApp
-      i18n={createI18n(locale)}
+      translator={new Translator(locale, loadedTranslations())}
       session={{ profile: Promise.resolve(profile), config: Promise.resolve(builtinConfig) }}
     />,
   );

@@ -1,7 +1,5 @@
-import type { i18n as I18n } from 'i18next';
 import { withDeadline } from '../app/codeDeadline';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '../app/ErrorBoundaryBase';
 import { isChunkLoadError, reloadIfReleased, reloader } from '../app/reload';
 import { useInterfaceLocale } from '../app/useInterfaceLocale';
@@ -11,14 +9,16 @@ import { usePageTitle } from '../app/title';
 import { LogoMark } from '../components/LogoMark';
 import { languageSwitchText } from '../components/languageSwitchText';
 import { SkipLink } from '../components/SkipLink';
+import type { Translator } from '../i18n/translate';
+import { TranslatorProvider, useTranslation } from '../i18n/useTranslation';
 import { pageLoad, PublicLink, type PublicLocation, PublicRouter, usePublicLocalize, usePublicRouter } from './router';
 import { type PublicSession, PublicSessionProvider, signedInTarget, usePublicProfile } from './session';
 import { Button, DelayedLoader } from './ui';
 
 /**
  * The sign-in pages (public.html): the portal's header, the pages, and the error page when a page
- * fails, with React, i18next and the shared form pattern but without the signed-in application's
- * libraries (decision 024). A signed-in visitor is sent on to the application.
+ * fails, with React and the shared form pattern but without the signed-in application's libraries
+ * (decision 024), nor i18next: a small translator reads the same texts (decision 054). A signed-in visitor is sent on to the application.
  */
 
 const pageCode = new Map<string, () => Promise<unknown>>();
@@ -141,9 +141,9 @@ function VisitorsOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-function Localized({ i18n }: { i18n: I18n }) {
+function Localized({ translator }: { translator: Translator }) {
   const { location, locale } = usePublicRouter();
-  useInterfaceLocale(i18n, locale);
+  useInterfaceLocale(translator, locale);
   return (
     <Shell>
       <ErrorBoundary
@@ -162,22 +162,23 @@ function Localized({ i18n }: { i18n: I18n }) {
 }
 
 export function PublicApp({
-  i18n,
+  translator,
   session,
   location,
 }: {
-  i18n: I18n;
+  /** The texts, in the page's language to start with (the other one is fetched on a switch). */
+  translator: Translator;
   session: PublicSession;
   /** Where to render when there is no browser (the build's pre-rendering). */
   location?: PublicLocation;
 }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslatorProvider translator={translator}>
       <PublicSessionProvider session={session}>
         <PublicRouter initial={location}>
-          <Localized i18n={i18n} />
+          <Localized translator={translator} />
         </PublicRouter>
       </PublicSessionProvider>
-    </I18nextProvider>
+    </TranslatorProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { getConfig, getProfile } from '../api/auth';
 import { detectLocale, splitLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
-import { loadTranslations, setTranslationSource } from '../i18n';
+import { loadTranslations, setTranslationSource } from '../i18n/load';
 
 /*
  * Imported first by the sign-in pages' entry, so that it runs before the rest of the entry: what the

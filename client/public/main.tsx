@@ -5,7 +5,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startFailed } from '../app/reload';
 import { stylesLoaded } from '../app/stylesLoaded';
 import { keepTypedValues } from '../components/typedBeforeHydration';
-import { createI18n } from '../i18n';
+import { loadedTranslations } from '../i18n/load';
+import { Translator } from '../i18n/translate';
 import { PublicApp, preloadPublicPage } from './PublicApp';
 
 const root = document.getElementById('root');
@@ -20,7 +21,7 @@ Promise.all([texts, prerendered || stylesLoaded()]).then(
   () => {
     const app = (
       <StrictMode>
-        <PublicApp i18n={createI18n(locale)} session={session} />
+        <PublicApp translator={new Translator(locale, loadedTranslations())} session={session} />
       </StrictMode>
     );
     if (prerendered) {

@@ -2,7 +2,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { describe, expect, it, vi } from 'vitest';
-import { createI18n } from '../i18n';
+import { loadedTranslations } from '../i18n/load';
+import { Translator } from '../i18n/translate';
 import { fakeApi } from '../test/fakeApi';
 import { builtinConfig } from '../test/render';
 import { keepTypedValues } from '../components/typedBeforeHydration';
@@ -29,7 +30,7 @@ describe('the sign-in pages rendered at build time', () => {
         reactRoot = hydrateRoot(
           root,
           <PublicApp
-            i18n={createI18n(locale)}
+            translator={new Translator(locale, loadedTranslations())}
             session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
           />,
           { onRecoverableError },
@@ -72,7 +73,7 @@ describe('the sign-in pages rendered at build time', () => {
       reactRoot = hydrateRoot(
         root,
         <PublicApp
-          i18n={createI18n('en')}
+          translator={new Translator('en', loadedTranslations())}
           session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
         />,
       );

@@ -1,6 +1,7 @@
 import { prerender } from 'react-dom/static';
 import type { Locale } from '../../common/roles';
-import { createI18n, registerTranslations } from '../i18n';
+import { loadedTranslations, registerTranslations } from '../i18n/load';
+import { Translator } from '../i18n/translate';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { PublicApp } from './PublicApp';
@@ -20,7 +21,7 @@ const pending = new Promise<never>(() => {});
 export async function renderSignInPage(locale: Locale, path: string): Promise<string> {
   const { prelude } = await prerender(
     <PublicApp
-      i18n={createI18n(locale)}
+      translator={new Translator(locale, loadedTranslations())}
       session={{ profile: pending, config: pending }}
       location={{ pathname: `/${locale}${path}`, search: '', hash: '', state: null }}
     />,

@@ -1,36 +1,33 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../common/roles';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
+import { Translator } from '../i18n/translate';
 import { apiError, fakeApi } from '../test/fakeApi';
 import { builtinConfig } from '../test/render';
 import { PublicApp } from './PublicApp';
-import { pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
 
-/** An i18next holding only the sign-in pages' sections, which records every key it lacks. */
-function signInI18n(locale: Locale, missing: string[]) {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    resources: { [locale]: { translation: pickSections(locale === 'en' ? en : fr, SIGN_IN_TEXT_SECTIONS) } },
-    lng: locale,
-    fallbackLng: false,
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    saveMissing: true,
-    missingKeyHandler: (_languages, _namespace, key) => missing.push(key),
-  });
-  return instance;
+/** The sign-in pages' translator holding only their sections, which records every key it lacks. */
+function signInTranslator(locale: Locale, missing: string[]) {
+  const texts = pickSections(locale === 'en' ? en : fr, SIGN_IN_TEXT_SECTIONS);
+  const translator = new Translator(locale, [[locale, texts]]);
+  const translate = translator.t;
+  translator.t = (key, options) => {
+    const found = translate(key, { ...options, defaultValue: undefined });
+    if (found === key) missing.push(key);
+    return translate(key, options);
+  };
+  return translator;
 }
 
 function open(path: string, missing: string[]) {
   window.history.replaceState(null, '', path);
   render(
     <PublicApp
-      i18n={signInI18n(path.startsWith('/fr') ? 'fr' : 'en', missing)}
+      translator={signInTranslator(path.startsWith('/fr') ? 'fr' : 'en', missing)}
       session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
     />,
   );
@@ -42,6 +39,14 @@ describe('the sign-in pages’ texts', () => {
   it('keep the sections the pages use and leave the others out', () => {
     expect(Object.keys(pickSections(en, SIGN_IN_TEXT_SECTIONS)).sort()).toEqual([...SIGN_IN_TEXT_SECTIONS].sort());
     expect(pickSections(en, SIGN_IN_TEXT_SECTIONS)).not.toHaveProperty('users');
+  });
+
+  it('with the application’s other sections make up each language, each section once', () => {
+    for (const texts of [en, fr]) {
+      const others = omitSections(texts, SIGN_IN_TEXT_SECTIONS);
+      expect(Object.keys(others).filter((name) => SIGN_IN_TEXT_SECTIONS.includes(name))).toEqual([]);
+      expect({ ...pickSections(texts, SIGN_IN_TEXT_SECTIONS), ...others }).toEqual(texts);
+    }
   });
 
   for (const locale of ['en', 'fr'] as const) {

@@ -1,5 +1,5 @@
 import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/useTranslation';
 import { LOADER_DELAY_MS } from '../../common/constants';
 import { useDelayedVisible } from '../components/useDelayedVisible';
 

@@ -2,13 +2,16 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { Profile, PublicConfig } from '../../common/api/auth';
 import type { Locale } from '../../common/roles';
 import { CONFIG_KEY, PROFILE_KEY } from '../app/session';
 import { cssVariablesResolver, theme } from '../app/theme';
 import { createI18n } from '../i18n';
+import { I18nextTranslation } from '../i18n/I18nextTranslation';
+import { loadedTranslations } from '../i18n/load';
+import { Translator } from '../i18n/translate';
+import { TranslatorProvider } from '../i18n/useTranslation';
 import { PublicRouter, usePublicRouter } from '../public/router';
 import { PublicSessionProvider } from '../public/session';
 
@@ -69,7 +72,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
   queryClient.setQueryData(PROFILE_KEY, profile);
   queryClient.setQueryData(CONFIG_KEY, config);
   const result = render(
-    <I18nextProvider i18n={createI18n(locale)}>
+    <I18nextTranslation i18n={createI18n(locale)}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider env="test" theme={theme} cssVariablesResolver={cssVariablesResolver}>
           <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
@@ -80,7 +83,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
           </MemoryRouter>
         </MantineProvider>
       </QueryClientProvider>
-    </I18nextProvider>,
+    </I18nextTranslation>,
   );
   return { ...result, queryClient };
 }
@@ -106,13 +109,13 @@ export function renderPublicPage(
   const locale = (path.split(/[/?#]/)[1] || 'en') as Locale;
   window.history.replaceState(state ?? null, '', path);
   return render(
-    <I18nextProvider i18n={createI18n(locale)}>
+    <TranslatorProvider translator={new Translator(locale, loadedTranslations())}>
       <PublicSessionProvider session={{ profile: Promise.resolve(profile), config: Promise.resolve(config) }}>
         <PublicRouter>
           {ui}
           <PublicLocation />
         </PublicRouter>
       </PublicSessionProvider>
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
 }

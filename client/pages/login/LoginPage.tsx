@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { LoginBody } from '../../../common/api/auth';
 import { CAPTCHA_REQUIRED_STATUS, STORAGE_KEYS } from '../../../common/constants';
 import { login } from '../../api/auth';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { RequestPasswordResetBody } from '../../../common/api/auth';
 import { requestPasswordReset } from '../../api/auth';
 import { usePageTitle } from '../../app/title';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ResetPasswordForm } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { checkPasswordReset, resetPassword } from '../../api/auth';
