@@ -34,8 +34,11 @@ async function walkDialog(page: Page, opener: Locator, what: string): Promise<st
   await opener.focus();
   await expect(opener, `${what}: its opener takes the focus`).toBeFocused();
   await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog').last();
-  await expect(dialog, `${what}: opens`).toBeVisible();
+  const newest = page.getByRole('dialog').last();
+  await expect(newest, `${what}: opens`).toBeVisible();
+  // This dialog itself, not whichever is last: over another one, that one stays once this one closes.
+  const labelledBy = await newest.getAttribute('aria-labelledby');
+  const dialog = labelledBy ? page.locator(`[role="dialog"][aria-labelledby="${labelledBy}"]`) : newest;
   // Mantine moves the focus once its opening transition has started.
   await expect
     .poll(() => holdsFocus(dialog), { message: `${what}: takes the focus`, timeout: 3_000 })
@@ -123,12 +126,12 @@ test.describe('dialogs and the keyboard', () => {
       'token revoke confirmation',
     );
 
-    // A confirmation over a modal: removing a file from a version that has files.
+    // A confirmation over a modal: removing a file from an unpublished version (a published one keeps its files).
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await page.locator('[data-testid="version-row"][data-semver="4.1.0"]').getByTestId('version-edit').click();
+    await page.locator('[data-testid="version-row"][data-semver="4.1.1"]').getByTestId('version-edit').click();
     const versionModal = page.getByRole('dialog').filter({ has: page.getByTestId('artifacts-panel') });
     const remove = versionModal.locator('[data-testid^="artifact-remove-"]');
-    await expect(remove.first(), 'the demo version 4.1.0 has files').toBeVisible();
+    await expect(remove.first(), 'the unpublished demo version 4.1.1 has files').toBeVisible();
     problems.push(...(await walkDialog(page, remove.first(), 'file removal confirmation (over the version modal)')));
     await page.keyboard.press('Escape');
     await expect(versionModal).toBeHidden();
