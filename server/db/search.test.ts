@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
 import { explain } from '../test/plans';
 import type { DB } from '.';
-import { countUpTo, endTrigrams, ftsPhrase, likePattern, textMatch } from './search';
+import { countUpTo, endTrigrams, endTrigramsMatch, ftsPhrase, likePattern, textMatch } from './search';
+import { TEST_DIALECT } from '../test/harness';
 
 let t: TestApp;
 let db: DB;
@@ -101,6 +102,34 @@ describe('substring match', () => {
     expect(await matching('xyzqua wombat')).toEqual(['Xyzqua Wombat']);
     // Beyond ASCII, the case of any letter.
     expect(await matching('ÿvonne öls')).toEqual(['Ÿvonne Ölström Qwvz']);
+  });
+});
+
+describe('the first and last trigrams of a long filter (PostgreSQL counts)', () => {
+  it('keep exactly the rows the whole filter keeps', async () => {
+    const names = ['Qopra International Labs', 'Qopra Intern Regional', 'QOPRA INTERNATIONAL', 'Internal Qopra Nal'];
+    await sql`insert into customers (name, customer_key, created_at, updated_at) values ${sql.join(
+      names.map((name, i) => sql`(${name}, ${`QOPRAK${i}`}, '', '')`),
+    )}`.execute(db);
+    const rows = (condition: ReturnType<typeof textMatch>) =>
+      db.selectFrom('customers').select('name').where(condition).orderBy('id').execute();
+    // "Qopra Intern Regional" and "Internal Qopra Nal" hold "int" and "nal" but not the filter.
+    for (const text of ['international', 'qopra internat', 'QOPRAK1', 'intern regional', 'qopra nal']) {
+      const ends = endTrigramsMatch(db, 'customers', text);
+      if (TEST_DIALECT === 'sqlite') {
+        expect(ends).toBeUndefined();
+        continue;
+      }
+      expect(ends, text).toBeDefined();
+      expect(await rows(ends!), text).toEqual(await rows(textMatch(db, 'customers', text)));
+    }
+    expect((await rows(textMatch(db, 'customers', 'international'))).map((r) => r.name)).toEqual([
+      'Qopra International Labs',
+      'QOPRA INTERNATIONAL',
+    ]);
+    // An end that is not three letters or digits: the whole filter's trigrams instead.
+    expect(endTrigramsMatch(db, 'customers', 'qopra n l')).toBeUndefined();
+    expect(endTrigramsMatch(db, 'customers', 'éqopra nal')).toBeUndefined();
   });
 });
 
