@@ -1,7 +1,8 @@
-import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { isLocale, type Locale } from '../../common/roles';
+import { customerPagePath, preloadGet } from '../api/preload';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
@@ -25,15 +26,30 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(
 }
 
 /**
+ * Each page's first data by the first segment of its path, for preloadPage: the customer page's one
+ * answer (decision 052), asked for alongside its code rather than once the code has run.
+ */
+const pageData = new Map<string, (rest: string[]) => void>([
+  [
+    'accounts',
+    ([id]) => {
+      if (id && /^[1-9]\d{0,9}$/.test(id)) preloadGet(customerPagePath(Number(id)));
+    },
+  ],
+]);
+
+/**
  * Starts fetching the code of the page at `pathname` at once, alongside the texts and the profile,
- * instead of after the first render: one round trip less before the page paints. A failure is left
- * to the page's own fetch, which the error boundary handles.
+ * instead of after the first render: one round trip less before the page paints. The same on each
+ * navigation in the app, with the page's first data. A failure is left to the page's own fetch,
+ * which the error boundary handles.
  */
 export function preloadPage(pathname: string): void {
-  const segment = splitLocale(pathname).path.split('/')[1] ?? '';
+  const [segment = '', ...rest] = splitLocale(pathname).path.split('/').slice(1);
   pageCode
     .get(segment)?.()
     .catch(() => {});
+  pageData.get(segment)?.(rest);
 }
 
 const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage', 'logout');
@@ -48,7 +64,7 @@ const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'Setti
 const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
-const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage');
+const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage', 'accounts');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
@@ -70,6 +86,12 @@ function Localized({ locale }: { locale: Locale }) {
   const location = useLocation();
   const profile = useProfile().data;
   useInterfaceLocale(i18n, locale);
+  // A navigation asks for the next page's code and data as it renders, before the page suspends.
+  const preloaded = useRef(location.pathname);
+  if (preloaded.current !== location.pathname) {
+    preloaded.current = location.pathname;
+    preloadPage(location.pathname);
+  }
   // Spec 2: the signed-in user's preferred locale wins over the one in the path.
   if (profile && profile.preferredLocale !== locale) {
     return (

@@ -11,7 +11,9 @@ import {
   resendInvitation,
   TEAM_PAGE_LENGTH,
 } from '../../../api/members';
-import { useCustomerAccess } from '../../../app/customerAccess';
+import { canInCustomer } from '../../../../common/permissions';
+import { customerQuery } from '../../../api/customers';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable } from '../../../components/DataTable';
@@ -32,11 +34,13 @@ import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 export function InvitationsList({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { can } = useCustomerAccess(customerId);
+  const role = useQuery({ ...customerQuery(customerId), staleTime: FIRST_SCREEN_FRESH_MS }).data?.yourRole ?? null;
+  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(role, capability);
   const list = useSearchedPages({ prefix: 'invitations-', pageLength: TEAM_PAGE_LENGTH, sorts: INVITATION_SORTS });
   const invitations = useQuery({
     ...invitationsQuery(customerId, { offset: list.offset, filter: list.filter, sort: list.sort }),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_SCREEN_FRESH_MS,
   });
   const [cancelling, setCancelling] = useState<Invitation | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: memberKeys.team(customerId) });
