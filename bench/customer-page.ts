@@ -14,7 +14,7 @@
  * shifts after the navigation. A benchmark, not a test: it prints tables and exits 0 either way,
  * unless it could not measure.
  *
- *   npm run bench:customer-page [-- --runs 5 --role businessOwner --verbose]
+ *   npm run bench:customer-page [-- --runs 5 --role businessOwner --phone --verbose]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,9 +36,11 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     verbose: { type: 'boolean', default: false },
     role: { type: 'string' },
+    phone: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
+const VIEWPORT = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 900 };
 
 type Size = (typeof SIZES)[number];
 const CLIENT_ROLES = ['businessOwner', 'technicalContact', 'endUser'] as const satisfies readonly MemberRole[];
@@ -244,7 +246,7 @@ const PROBE = `
 `;
 
 async function signedIn(browser: Browser, baseUrl: string, email: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORT });
   await context.addInitScript(PROBE);
   const answer = await context.request.post('/api/auth/login', { data: { email, password: DEMO_PASSWORD } });
   if (answer.status() !== 200) throw new Error(`sign-in of ${email}: ${answer.status()} ${await answer.text()}`);
@@ -317,6 +319,7 @@ async function warm(context: BrowserContext, customerId: number, role: BenchRole
   return { ms, shift, ...counts };
 }
 
+/** The middle reading; of an even count, the lower of the two middle ones. */
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -398,7 +401,7 @@ async function main() {
   }
 
   console.log(
-    "\nCustomer page on localhost, Chromium, 1280x900; time to the licences rows (an end user: to the page's section)",
+    `\nCustomer page on localhost, Chromium, ${VIEWPORT.width}x${VIEWPORT.height}; time to the licences rows (an end user: to the page's section)`,
   );
   console.log(
     `warm: median of ${runs} in-app navigations from /about with the code cached; layout shift: the worst run`,
