@@ -180,9 +180,19 @@ describe('AccountPage: header per role', () => {
 describe('AccountPage: sections and what they load per role', () => {
   it('shows members and recent actions to the roles that see the team', async () => {
     for (const role of ['admin', 'accountExecutive', 'supportEngineer', 'businessOwner'] as const) {
-      const { unmount } = openAccount({ status: 200, body: customer(role) });
+      const { api, unmount } = openAccount({ status: 200, body: customer(role) });
       expect(await screen.findByRole('heading', { level: 2, name: 'Members' }), role).toBeTruthy();
       expect(screen.getByRole('heading', { level: 2, name: 'Recent actions' })).toBeTruthy();
+      // every list of the first screen comes with the page's one answer, at once
+      expect(screen.getByTestId('licences-empty')).toBeTruthy();
+      expect(screen.getByTestId('members-empty')).toBeTruthy();
+      expect(screen.getByTestId('invitations-empty')).toBeTruthy();
+      expect(screen.getByTestId('recent-actions-empty')).toBeTruthy();
+      await delay(50);
+      expect(
+        api.requests.map((r) => r.path),
+        role,
+      ).toEqual(['/api/customers/7/page']);
       unmount();
     }
   });

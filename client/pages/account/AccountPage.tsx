@@ -9,7 +9,7 @@ import { STORAGE_KEYS } from '../../../common/constants';
 import { canGlobally } from '../../../common/permissions';
 import { ApiError } from '../../api/client';
 import { customerPageQuery, FIRST_SCREEN_FRESH_MS } from '../../api/customerPage';
-import { customerQuery } from '../../api/customers';
+import { useCustomerAccess } from '../../app/customerAccess';
 import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { storage } from '../../app/storage';
@@ -52,8 +52,9 @@ function AccountView({ customerId }: { customerId: number }) {
   // One answer brings the customer and the first page of each list its role sees (decision 052);
   // the customer is then read from its own key, where the page's changes to it land.
   const first = useQuery(customerPageQuery(queryClient, customerId));
-  const query = useQuery({ ...customerQuery(customerId), enabled: first.isSuccess, staleTime: FIRST_SCREEN_FRESH_MS });
-  const customer = first.isSuccess ? (query.data ?? null) : null;
+  const access = useCustomerAccess(customerId, { enabled: first.isSuccess, staleTime: FIRST_SCREEN_FRESH_MS });
+  const { query } = access;
+  const customer = first.isSuccess ? access.customer : null;
   usePageTitle(customer?.name ?? t('account.title'));
 
   useEffect(() => {

@@ -11,9 +11,8 @@ import {
   resendInvitation,
   TEAM_PAGE_LENGTH,
 } from '../../../api/members';
-import { canInCustomer } from '../../../../common/permissions';
-import { customerQuery } from '../../../api/customers';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { useCustomerAccess } from '../../../app/customerAccess';
 import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable } from '../../../components/DataTable';
@@ -34,8 +33,7 @@ import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 export function InvitationsList({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const role = useQuery({ ...customerQuery(customerId), staleTime: FIRST_SCREEN_FRESH_MS }).data?.yourRole ?? null;
-  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(role, capability);
+  const { can } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
   const list = useSearchedPages({ prefix: 'invitations-', pageLength: TEAM_PAGE_LENGTH, sorts: INVITATION_SORTS });
   const invitations = useQuery({
     ...invitationsQuery(customerId, { offset: list.offset, filter: list.filter, sort: list.sort }),

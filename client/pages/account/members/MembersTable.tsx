@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { type Member, MEMBER_SORTS } from '../../../../common/api/members';
 import { invitableRoles } from '../../../../common/permissions';
 import { membersQuery, TEAM_PAGE_LENGTH } from '../../../api/members';
-import { customerQuery } from '../../../api/customers';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { useCustomerAccess } from '../../../app/customerAccess';
 import { useProfile } from '../../../app/session';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
@@ -33,7 +33,7 @@ interface ModalState {
  */
 export function MembersTable({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const role = useQuery({ ...customerQuery(customerId), staleTime: FIRST_SCREEN_FRESH_MS }).data?.yourRole ?? null;
+  const { role } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
   const me = useProfile().data;
   const list = useSearchedPages({ prefix: 'members-', pageLength: TEAM_PAGE_LENGTH, sorts: MEMBER_SORTS });
   const members = useQuery({
