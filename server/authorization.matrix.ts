@@ -265,6 +265,20 @@ export const MATRIX: MatrixRow[] = [
     call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}` }),
   },
   {
+    method: 'GET',
+    url: '/api/customers/:id/page',
+    expect: inCustomer(
+      'admin',
+      'accountExecutive',
+      'productManager',
+      'supportEngineer',
+      'businessOwner',
+      'technicalContact',
+      'endUser',
+    ),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/page` }),
+  },
+  {
     method: 'POST',
     url: '/api/customers/:id/sync',
     expect: inCustomer('admin', 'accountExecutive', 'productManager', 'supportEngineer'),

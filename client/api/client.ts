@@ -35,6 +35,8 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` on creating calls: the server creates once per key (decision 047). */
   idempotencyKey?: string;
+  /** the answer of the same GET, already asked for alongside the page's code (client/api/preload.ts) */
+  preloaded?: Promise<Response>;
 }
 
 let onUnauthorized: () => void = () => window.location.reload();
@@ -69,7 +71,7 @@ async function readError(response: Response): Promise<ApiError> {
 }
 
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { query, body, schema, reloadOnUnauthorized = true, signal, idempotencyKey } = options;
+  const { query, body, schema, reloadOnUnauthorized = true, signal, idempotencyKey, preloaded } = options;
   const headers: Record<string, string> =
     body === undefined
       ? { accept: 'application/json' }
@@ -77,13 +79,14 @@ export async function request<T = unknown>(method: string, path: string, options
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), {
-      method,
-      credentials: 'same-origin',
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    response = await (preloaded ??
+      fetch(buildUrl(path, query), {
+        method,
+        credentials: 'same-origin',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(NETWORK_ERROR_STATUS, 'network_error', error instanceof Error ? error.message : String(error));

@@ -9,8 +9,12 @@ import { ApiError } from '../api/client';
  * derived it (`yourRole`), read against the shared capability table. Hiding is a courtesy; the server
  * decides every call again.
  */
-export function useCustomerAccess(customerId: number) {
-  const query = useQuery(customerQuery(customerId));
+export function useCustomerAccess(
+  customerId: number,
+  /** `enabled`: wait for something else to bring it; `staleTime`: how long a customer in the cache is taken as it is */
+  options: { enabled?: boolean; staleTime?: number } = {},
+) {
+  const query = useQuery({ ...customerQuery(customerId), ...options });
   const role: Role | null = query.data?.yourRole ?? null;
   return {
     /** the role held in the customer; null while loading or when the user holds none */

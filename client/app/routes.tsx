@@ -1,8 +1,9 @@
-import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { withDeadline } from './codeDeadline';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { isLocale, type Locale } from '../../common/roles';
+import { customerPagePath, preloadGet } from '../api/preload';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
@@ -26,15 +27,69 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(
 }
 
 /**
+ * A page that does not suspend: it shows the loader until its code has come, then itself, at once.
+ * React shows content that suspended no sooner than 300 ms after its fallback appeared (React 19's
+ * fallback throttle), so a lazy page costs every first navigation to it 300 ms however fast its
+ * code comes; the customer page's budget is 300 ms in all (decision 052). A failure to fetch the
+ * code is thrown from the render, to the same error boundary as a lazy page's.
+ */
+function pageWithoutSuspense<K extends string, M extends Record<K, ComponentType<any>>>(
+  load: () => Promise<M>,
+  name: K,
+  segment: string,
+) {
+  let loaded: M[K] | null = null;
+  const loadOnce = () =>
+    withDeadline(load()).then((module) => {
+      loaded = module[name];
+      return module;
+    });
+  pageCode.set(segment, loadOnce);
+  return function PageWithoutSuspense(props: Record<string, unknown>) {
+    const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+    const [, setArrived] = useState(false);
+    useEffect(() => {
+      if (loaded) return;
+      let live = true;
+      loadOnce().then(
+        () => live && setArrived(true),
+        (error: unknown) => live && setFailure({ error }),
+      );
+      return () => {
+        live = false;
+      };
+    }, []);
+    if (failure) throw failure.error;
+    const Page = loaded as ComponentType<Record<string, unknown>> | null;
+    return Page ? <Page {...props} /> : <DelayedLoader />;
+  };
+}
+
+/**
+ * Each page's first data by the first segment of its path, for preloadPage: the customer page's one
+ * answer (decision 052), asked for alongside its code rather than once the code has run.
+ */
+const pageData = new Map<string, (rest: string[]) => void>([
+  [
+    'accounts',
+    ([id]) => {
+      if (id && /^[1-9]\d{0,9}$/.test(id)) preloadGet(customerPagePath(Number(id)));
+    },
+  ],
+]);
+
+/**
  * Starts fetching the code of the page at `pathname` at once, alongside the texts and the profile,
- * instead of after the first render: one round trip less before the page paints. A failure is left
- * to the page's own fetch, which the error boundary handles.
+ * instead of after the first render: one round trip less before the page paints. The same on each
+ * navigation in the app, with the page's first data. A failure is left to the page's own fetch,
+ * which the error boundary handles.
  */
 export function preloadPage(pathname: string): void {
-  const segment = splitLocale(pathname).path.split('/')[1] ?? '';
+  const [segment = '', ...rest] = splitLocale(pathname).path.split('/').slice(1);
   pageCode
     .get(segment)?.()
     .catch(() => {});
+  pageData.get(segment)?.(rest);
 }
 
 const LogoutPage = page(() => import('../pages/logout/LogoutPage'), 'LogoutPage', 'logout');
@@ -49,7 +104,7 @@ const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'Setti
 const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
-const AccountPage = page(() => import('../pages/account/AccountPage'), 'AccountPage');
+const AccountPage = pageWithoutSuspense(() => import('../pages/account/AccountPage'), 'AccountPage', 'accounts');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
@@ -71,6 +126,12 @@ function Localized({ locale }: { locale: Locale }) {
   const location = useLocation();
   const profile = useProfile().data;
   useInterfaceLocale(i18n, locale);
+  // A navigation asks for the next page's code and data as it renders, before the page suspends.
+  const preloaded = useRef(location.pathname);
+  if (preloaded.current !== location.pathname) {
+    preloaded.current = location.pathname;
+    preloadPage(location.pathname);
+  }
   // Spec 2: the signed-in user's preferred locale wins over the one in the path.
   if (profile && profile.preferredLocale !== locale) {
     return (

@@ -2,7 +2,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
+import type { CustomerPage } from '../../../common/api/customerPage';
 import type { Customer } from '../../../common/api/customers';
+import { canInCustomer } from '../../../common/permissions';
 import { STORAGE_KEYS } from '../../../common/constants';
 import type { Role } from '../../../common/roles';
 import { storage } from '../../app/storage';
@@ -34,13 +36,36 @@ const clientProfile: Profile = {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The page's one answer for a customer: each list its role sees, empty. */
+function pageOf(body: Customer): CustomerPage {
+  const empty = { data: [], offset: 0, total: 0 };
+  const team = canInCustomer(body.yourRole, 'viewTeam');
+  return {
+    customer: body,
+    licences: canInCustomer(body.yourRole, 'viewLicences') ? empty : null,
+    members: team ? empty : null,
+    invitations: team ? empty : null,
+    recentActions: team ? { ...empty, totalCapped: false } : null,
+  };
+}
+
+/** The customer's answer as the page's: a customer body becomes the page of that customer. */
+async function asPage(answer: FakeAnswer | Promise<FakeAnswer>): Promise<FakeAnswer> {
+  const resolved = await answer;
+  return resolved !== 'network-error' && resolved.status === 200
+    ? { status: 200, body: pageOf(resolved.body as Customer) }
+    : resolved;
+}
+
 function openAccount(
   answer: FakeAnswer | (() => Promise<FakeAnswer>),
   path = '/en/accounts/7',
   profile = adminProfile,
 ) {
+  const customerAnswer = typeof answer === 'function' ? answer : () => answer;
   const api = fakeApi({
-    'GET /api/customers/7': typeof answer === 'function' ? answer : () => answer,
+    'GET /api/customers/7/page': () => asPage(customerAnswer()),
+    'GET /api/customers/7': customerAnswer,
     'POST /api/customers/7/sync': () =>
       apiError(503, 'not_configured', 'The connection to SalesForce is not configured on this portal.'),
   });
@@ -155,9 +180,19 @@ describe('AccountPage: header per role', () => {
 describe('AccountPage: sections and what they load per role', () => {
   it('shows members and recent actions to the roles that see the team', async () => {
     for (const role of ['admin', 'accountExecutive', 'supportEngineer', 'businessOwner'] as const) {
-      const { unmount } = openAccount({ status: 200, body: customer(role) });
+      const { api, unmount } = openAccount({ status: 200, body: customer(role) });
       expect(await screen.findByRole('heading', { level: 2, name: 'Members' }), role).toBeTruthy();
       expect(screen.getByRole('heading', { level: 2, name: 'Recent actions' })).toBeTruthy();
+      // every list of the first screen comes with the page's one answer, at once
+      expect(screen.getByTestId('licences-empty')).toBeTruthy();
+      expect(screen.getByTestId('members-empty')).toBeTruthy();
+      expect(screen.getByTestId('invitations-empty')).toBeTruthy();
+      expect(screen.getByTestId('recent-actions-empty')).toBeTruthy();
+      await delay(50);
+      expect(
+        api.requests.map((r) => r.path),
+        role,
+      ).toEqual(['/api/customers/7/page']);
       unmount();
     }
   });
@@ -170,9 +205,8 @@ describe('AccountPage: sections and what they load per role', () => {
       expect(screen.queryByTestId('recent-actions-section'), role).toBeNull();
       await delay(50);
       const asked = api.requests.map((r) => r.path);
-      // the licences are the only thing of the customer they load besides the customer, and never for an end user
-      const licences = role === 'endUser' ? [] : ['/api/customers/7/licenses'];
-      expect(asked, role).toEqual(['/api/customers/7', ...licences]);
+      // the page's one answer and nothing else: the sections read what it brought
+      expect(asked, role).toEqual(['/api/customers/7/page']);
       unmount();
     }
   });

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -7,16 +8,17 @@ import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
 import { canGlobally } from '../../../common/permissions';
 import { ApiError } from '../../api/client';
+import { customerPageQuery, FIRST_SCREEN_FRESH_MS } from '../../api/customerPage';
 import { useCustomerAccess } from '../../app/customerAccess';
 import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { storage } from '../../app/storage';
 import { usePageTitle } from '../../app/title';
-import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { CustomerModal } from '../customers/CustomerModal';
 import { ErrorPage } from '../error/ErrorPage';
 import { AccountHeader } from './AccountHeader';
+import { AccountPageSkeleton } from './AccountPageSkeleton';
 import { accountSections } from './sections';
 import { AccountFooter } from './sections/AccountFooter';
 import { CloudInstancesSection } from './sections/CloudInstancesSection';
@@ -46,7 +48,13 @@ export function AccountPage() {
 
 function AccountView({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const { customer, notFound, query } = useCustomerAccess(customerId);
+  const queryClient = useQueryClient();
+  // One answer brings the customer and the first page of each list its role sees (decision 052);
+  // the customer is then read from its own key, where the page's changes to it land.
+  const first = useQuery(customerPageQuery(queryClient, customerId));
+  const access = useCustomerAccess(customerId, { enabled: first.isSuccess, staleTime: FIRST_SCREEN_FRESH_MS });
+  const { query } = access;
+  const customer = first.isSuccess ? access.customer : null;
   usePageTitle(customer?.name ?? t('account.title'));
 
   useEffect(() => {
@@ -54,18 +62,20 @@ function AccountView({ customerId }: { customerId: number }) {
     if (customer) storage.set(STORAGE_KEYS.customer, String(customer.id));
   }, [customer]);
 
-  if (notFound) return <AccountNotFound />;
-  if (query.isError) {
-    const { error } = query;
+  const failed = first.isError ? first : query.isError ? query : null;
+  // the customer does not exist or the user holds no role in it: the server does not tell which
+  if (failed?.error instanceof ApiError && failed.error.status === 404) return <AccountNotFound />;
+  if (failed) {
+    const { error } = failed;
     return (
       <ErrorPage
         statusCode={error instanceof ApiError && error.status >= 400 ? error.status : undefined}
         message={apiErrorText(error, t)}
-        onRetry={() => void query.refetch()}
+        onRetry={() => void failed.refetch()}
       />
     );
   }
-  if (!customer) return <DelayedLoader />;
+  if (!customer) return <AccountPageSkeleton />;
   return <AccountContent customer={customer} />;
 }
 

@@ -12,10 +12,12 @@ import {
   SetAccountExecutiveBody,
   UpdateCustomerBody,
 } from '../../../common/api/customers';
+import { CustomerPage } from '../../../common/api/customerPage';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import * as accountExecutive from './account-executive';
+import { customerPage } from './page';
 import * as service from './service';
 
 /** Customers (spec section 7, "/customers"); who may see one is decided by the role held in it. */
@@ -57,6 +59,25 @@ export async function customerRoutes(app: FastifyInstance) {
       },
     },
     async (request) => service.getCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
+  );
+
+  api.get(
+    '/customers/:id/page',
+    {
+      config: { access: access.customer('viewCustomer', { from: 'params.id' }) },
+      schema: {
+        tags,
+        summary: "The customer page's first screen: the customer and the first page of each list the caller sees",
+        description:
+          'Anyone with a role in the customer; 404 for anyone else. The licences (null for the roles that do not see them), ' +
+          'the members, the pending invitations and the recent actions (null for the roles that do not see the team): ' +
+          'each the first page of ten, in its default order, as GET /customers/{id}/licenses, GET /customers/{id}/members, ' +
+          'GET /invitations?customerId and GET /customers/{id}/logs answer it.',
+        params: IdParam,
+        response: { 200: CustomerPage, 404: ErrorBody },
+      },
+    },
+    async (request) => customerPage(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),
   );
 
   api.post(

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { licencesQuery } from '../../../api/licences';
 import { productLabel } from './productLabel';
 
@@ -11,7 +12,7 @@ import { productLabel } from './productLabel';
  */
 export function LicenceAccessLevels({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const licences = useQuery(licencesQuery(customerId, 0));
+  const licences = useQuery({ ...licencesQuery(customerId, 0), staleTime: FIRST_SCREEN_FRESH_MS });
   const rows = licences.data?.data ?? [];
   if (rows.length === 0) return null;
   return (

@@ -11,6 +11,7 @@ import {
   resendInvitation,
   TEAM_PAGE_LENGTH,
 } from '../../../api/members';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { useCustomerAccess } from '../../../app/customerAccess';
 import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -32,11 +33,12 @@ import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 export function InvitationsList({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { can } = useCustomerAccess(customerId);
+  const { can } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
   const list = useSearchedPages({ prefix: 'invitations-', pageLength: TEAM_PAGE_LENGTH, sorts: INVITATION_SORTS });
   const invitations = useQuery({
     ...invitationsQuery(customerId, { offset: list.offset, filter: list.filter, sort: list.sort }),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_SCREEN_FRESH_MS,
   });
   const [cancelling, setCancelling] = useState<Invitation | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: memberKeys.team(customerId) });

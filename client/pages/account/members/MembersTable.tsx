@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { type Member, MEMBER_SORTS } from '../../../../common/api/members';
 import { invitableRoles } from '../../../../common/permissions';
 import { membersQuery, TEAM_PAGE_LENGTH } from '../../../api/members';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { useCustomerAccess } from '../../../app/customerAccess';
 import { useProfile } from '../../../app/session';
 import { DataTable } from '../../../components/DataTable';
@@ -32,12 +33,13 @@ interface ModalState {
  */
 export function MembersTable({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const { role } = useCustomerAccess(customerId);
+  const { role } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
   const me = useProfile().data;
   const list = useSearchedPages({ prefix: 'members-', pageLength: TEAM_PAGE_LENGTH, sorts: MEMBER_SORTS });
   const members = useQuery({
     ...membersQuery(customerId, { offset: list.offset, filter: list.filter, sort: list.sort }),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_SCREEN_FRESH_MS,
     enabled: role !== null,
   });
   const [modal, setModal] = useState<ModalState>({ opened: false, member: null, formKey: 0 });

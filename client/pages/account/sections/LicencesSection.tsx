@@ -8,6 +8,7 @@ import type { Licence } from '../../../../common/api/licences';
 import { formatDayMonthYear, formatLocalDayMonthYear } from '../../../../common/format';
 import { LICENCE_STATUS_COLOURS } from '../../../../common/licenceStatus';
 import { canInCustomer } from '../../../../common/permissions';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { LICENCES_PAGE_LENGTH, licenceQuery, licencesQuery } from '../../../api/licences';
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
@@ -90,7 +91,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
   const download = can('download');
   const manage = can('manageLicences');
   const { offset, setOffset } = usePageInAddress('licences-page', LICENCES_PAGE_LENGTH);
-  const licences = useQuery(licencesQuery(customer.id, offset));
+  const licences = useQuery({ ...licencesQuery(customer.id, offset), staleTime: FIRST_SCREEN_FRESH_MS });
   const [modal, setModal] = useState<ModalState>({ opened: false, licence: null, formKey: 0 });
   const [open] = useState(
     () => (licence: Licence | null) => setModal((m) => ({ opened: true, licence, formKey: m.formKey + 1 })),

@@ -8,6 +8,7 @@ import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from '../../../../comm
 import { formatDateTime } from '../../../../common/format';
 import { DEFAULT_PAGE_LENGTH } from '../../../../common/pagination';
 import { canInCustomer } from '../../../../common/permissions';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { logExportUrl, logPageQuery, type LogPosition } from '../../../api/logs';
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
@@ -63,6 +64,7 @@ function RecentActions({ customerId }: { customerId: number }) {
   const logs = useQuery({
     ...logPageQuery(customerId, position, DEFAULT_PAGE_LENGTH),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_SCREEN_FRESH_MS,
   });
   const entries = logs.data?.data ?? [];
   const stale = logs.isPlaceholderData && logs.isFetching;

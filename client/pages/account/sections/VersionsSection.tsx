@@ -8,6 +8,7 @@ import type { Licence } from '../../../../common/api/licences';
 import { canInCustomer } from '../../../../common/permissions';
 import { VERSION_PAGE_LENGTH } from '../../../../common/api/catalogue';
 import { previousReleasesCount, versionsQueryOptions } from '../../../api/catalogue';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { allLicencesQuery, licencesQuery } from '../../../api/licences';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { LoadError } from '../../../components/LoadError';
@@ -38,7 +39,7 @@ function newestWithFiles(licences: Licence[]): Licence | undefined {
 export function VersionsSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   // The licences table's first page is usually all of them, and then it is the one request made.
-  const firstPage = useQuery(licencesQuery(customer.id, 0));
+  const firstPage = useQuery({ ...licencesQuery(customer.id, 0), staleTime: FIRST_SCREEN_FRESH_MS });
   const all = useQuery({
     ...allLicencesQuery(customer.id),
     enabled: (firstPage.data?.total ?? 0) > (firstPage.data?.data.length ?? 0),

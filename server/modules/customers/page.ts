@@ -1,0 +1,35 @@
+import { CUSTOMER_PAGE_LENGTH, type CustomerPage } from '../../../common/api/customerPage';
+import { canInCustomer } from '../../../common/permissions';
+import type { Actor } from '../../actor';
+import type { AppContext } from '../../context';
+import type { CustomerAccess } from '../../plugins/access';
+import { listLogs } from '../audit/service';
+import { listInvitations } from '../invitations/service';
+import { listLicences } from '../licences/service';
+import { listMembers } from '../members/service';
+import { getCustomer } from './service';
+
+/**
+ * The customer page's first screen in one answer (decision 052): the customer and the first page of
+ * each list the role sees, each read by the service its own route calls, with that route's defaults
+ * (so the answer is the one the list's route would give, field for field, and the client keeps it
+ * under that list's key). A list the role does not see is not read.
+ */
+export async function customerPage(
+  ctx: AppContext,
+  actor: Actor,
+  input: { customerAccess: CustomerAccess },
+): Promise<CustomerPage> {
+  const { customerAccess } = input;
+  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(customerAccess.role, capability);
+  const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
+  const team = can('viewTeam');
+  const [customer, licences, members, invitations, recentActions] = await Promise.all([
+    getCustomer(ctx, actor, { customerAccess }),
+    can('viewLicences') ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
+    team ? listMembers(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'name' } }) : null,
+    team ? listInvitations(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'newest' } }) : null,
+    team ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
+  ]);
+  return { customer, licences, members, invitations, recentActions };
+}
