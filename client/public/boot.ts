@@ -1,3 +1,4 @@
+import { SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
 import { getConfig, getProfile } from '../api/auth';
 import { detectLocale, splitLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
@@ -18,7 +19,9 @@ setTranslationSource({
   fr: () => import('../i18n/fr.json?sign-in'),
 });
 export const texts = loadTranslations(locale);
-export const session = { profile: getProfile(), config: getConfig() };
+// Sent without a session cookie, the page is marked so by the server: nobody to ask the API about.
+const signedOut = document.documentElement.hasAttribute(SIGNED_OUT_ATTRIBUTE);
+export const session = { profile: signedOut ? Promise.resolve(null) : getProfile(), config: getConfig() };
 // Read later by the page; a failure here is not one to report before then.
 session.profile.catch(() => {});
 session.config.catch(() => {});

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { SESSION_COOKIE, SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
 import { ERROR_CODES } from '../../common/api/errors';
 import { isPublicPage } from '../../common/public-pages';
 
@@ -25,12 +27,41 @@ async function spaPlugin(app: FastifyInstance) {
     return fs.existsSync(path.join(root, prerendered)) ? prerendered : 'public.html';
   };
 
-  const sendIndex = (reply: FastifyReply, pathname = '/') => {
-    const page = isPublicPage(pathname) ? publicPage(pathname) : 'index.html';
+  /**
+   * A sign-in page for a visitor who sends no session cookie: marked so on its <html> element, the
+   * page does not ask the API who the visitor is, whose answer could only be a 401 (which browsers
+   * report as an error in the console). Compressed here, once per build of the file.
+   */
+  const signedOutPages = new Map<string, { builtAt: number; plain: Buffer; br: Buffer; gzip: Buffer }>();
+  const sendSignedOut = (request: FastifyRequest, reply: FastifyReply, page: string) => {
+    const file = path.join(root, page);
+    const builtAt = fs.statSync(file).mtimeMs;
+    let variants = signedOutPages.get(page);
+    if (variants?.builtAt !== builtAt) {
+      const plain = Buffer.from(fs.readFileSync(file, 'utf8').replace(/<html\b/i, `$& ${SIGNED_OUT_ATTRIBUTE}`));
+      const br = zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+      variants = { builtAt, plain, br, gzip: zlib.gzipSync(plain, { level: 9 }) };
+      signedOutPages.set(page, variants);
+    }
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding, Cookie')
+      .type('text/html; charset=utf-8')
+      .send(encoding ? variants[encoding] : variants.plain);
+  };
+
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply, pathname = '/') => {
+    const signIn = isPublicPage(pathname);
+    const page = signIn ? publicPage(pathname) : 'index.html';
     // Checked per request: a rebuild during development empties the folder for a moment.
     if (!fs.existsSync(path.join(root, page))) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');
     }
+    if (signIn && !request.cookies[SESSION_COOKIE]) return sendSignedOut(request, reply, page);
+    if (signIn) reply.header('Vary', 'Accept-Encoding, Cookie');
     return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile(page, root, { cacheControl: false });
   };
 
@@ -52,7 +83,7 @@ async function spaPlugin(app: FastifyInstance) {
       },
     });
   }
-  app.get('/', (_request, reply) => sendIndex(reply));
+  app.get('/', (request, reply) => sendIndex(request, reply));
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
@@ -67,7 +98,7 @@ async function spaPlugin(app: FastifyInstance) {
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
       return reply.status(404).type('text/plain').send('Not found');
     }
-    return sendIndex(reply, pathname);
+    return sendIndex(request, reply, pathname);
   });
 }
 

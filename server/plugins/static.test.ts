@@ -11,8 +11,8 @@ import { COMPRESS_THRESHOLD_BYTES } from './compression';
 // source map next to the script, the build manifest, and a small file left uncompressed.
 const SCRIPT = `console.log(${JSON.stringify('portal '.repeat(500))});\n`;
 const INDEX = `<!doctype html><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
-const PUBLIC = `<!doctype html><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
-const LOGIN_EN = `<!doctype html><div id="root" data-prerendered>${'<!-- the login form -->'.repeat(200)}</div>`;
+const PUBLIC = `<!doctype html><html lang="en"><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
+const LOGIN_EN = `<!doctype html><html lang="en"><div id="root" data-prerendered>${'<!-- the login form -->'.repeat(200)}</div>`;
 
 function clientBuild() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
@@ -100,8 +100,9 @@ describe('static files and compression', () => {
   });
 
   it('answers the sign-in pages with their own light page, compressed and never cached', async () => {
+    const headers = { 'accept-encoding': 'br', cookie: 'portal_session=abc' };
     for (const url of ['/fr/login?redirect=%2Fusers', '/en/password-lost', '/fr/reset-password/abc']) {
-      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      const page = await t.app.inject({ url, headers });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-encoding'], url).toBe('br');
       expect(page.headers['cache-control'], url).toBe('no-cache');
@@ -109,10 +110,34 @@ describe('static files and compression', () => {
     }
     // The build's pre-rendered page for that address and language, when there is one.
     for (const url of ['/en/login', '/en/login/', '/en/login?redirect=%2Fusers']) {
-      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      const page = await t.app.inject({ url, headers });
       expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.headers.vary, url).toMatch(/cookie/i);
       expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(LOGIN_EN);
     }
+  });
+
+  it('marks a sign-in page asked for without a session cookie as signed out, compressed as the browser accepts', async () => {
+    const signedOut = (html: string) => html.replace('<html', '<html data-signed-out');
+    const br = await t.app.inject({ url: '/en/login', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/text\/html/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers.vary).toMatch(/cookie/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(signedOut(LOGIN_EN));
+
+    const gzip = await t.app.inject({ url: '/fr/password-lost', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(signedOut(PUBLIC));
+
+    const plain = await t.app.inject({ url: '/en/login', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(signedOut(LOGIN_EN));
+
+    // The application's page is the same for everyone.
+    const index = await t.app.inject({ url: '/en/users', headers: { 'accept-encoding': 'br' } });
+    expect(zlib.brotliDecompressSync(index.rawPayload).toString()).toBe(INDEX);
   });
 
   it('serves no source map, no compressed twin by its own name and not the build manifest', async () => {
