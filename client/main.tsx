@@ -8,7 +8,7 @@ import { startFailed } from './app/reload';
 import { prefetchPageData } from './app/prefetchPageData';
 import { preloadPage } from './app/routes';
 import { preloadTopBar } from './app/Shell';
-import { configQuery, profileQuery } from './api/auth';
+import { configQuery, profileQuery, profileSentWithPage } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
@@ -30,6 +30,9 @@ const ready = Promise.all([startI18n(locale), stylesLoaded()]);
 // the first render would discover it: the page's code, the visitor's session, the public settings,
 // the top bar's code, and once the session is known the page's own data.
 const queryClient = createQueryClient();
+// The server sends the profile with the page when it can (plugins/spa.ts): no round trip to wait for.
+const sentProfile = profileSentWithPage();
+if (sentProfile !== undefined) queryClient.setQueryData(profileQuery().queryKey, sentProfile);
 const profile = queryClient.fetchQuery(profileQuery());
 profile.catch(() => {});
 void queryClient.prefetchQuery(configQuery());
