@@ -26,11 +26,11 @@ describe('preload links of a signed-in page', () => {
         .split('\n')
         .map((l) => l.trim()),
     ).toEqual([
-      '<link rel="modulepreload" crossorigin href="/assets/CustomersPage-1.js">',
+      '<link rel="preload" as="script" crossorigin href="/assets/CustomersPage-1.js">',
       '<link rel="preload" as="style" href="/assets/CustomersPage-1.css">',
-      '<link rel="modulepreload" crossorigin href="/assets/table-1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/fr-1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/TopBar-1.js">',
+      '<link rel="preload" as="script" crossorigin href="/assets/table-1.js">',
+      '<link rel="preload" as="script" crossorigin href="/assets/fr-1.js">',
+      '<link rel="preload" as="script" crossorigin href="/assets/TopBar-1.js">',
     ]);
   });
 
