@@ -5,8 +5,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { startFailed } from './app/reload';
+import { prefetchPageData } from './app/prefetchPageData';
 import { preloadPage } from './app/routes';
-import { configQuery, profileQuery } from './api/auth';
+import { preloadTopBar } from './app/Shell';
+import { configQuery, profileQuery, profileSentWithPage } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
@@ -25,11 +27,18 @@ if (!root) throw new Error('The page has no #root element');
 const ready = Promise.all([startI18n(locale), stylesLoaded()]);
 
 // What the first page needs is asked for at once, side by side, rather than one after the other as
-// the first render would discover it: the page's code, the visitor's session and the public settings.
+// the first render would discover it: the page's code, the visitor's session, the public settings,
+// the top bar's code, and once the session is known the page's own data.
 const queryClient = createQueryClient();
-void queryClient.prefetchQuery(profileQuery());
+// The server sends the profile with the page when it can (plugins/spa.ts): no round trip to wait for.
+const sentProfile = profileSentWithPage();
+if (sentProfile !== undefined) queryClient.setQueryData(profileQuery().queryKey, sentProfile);
+const profile = queryClient.fetchQuery(profileQuery());
+profile.catch(() => {});
 void queryClient.prefetchQuery(configQuery());
 preloadPage(window.location.pathname);
+prefetchPageData(queryClient, window.location, profile);
+preloadTopBar(window.location.pathname, profile);
 
 ready.then(
   ([i18n]) =>

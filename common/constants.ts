@@ -12,5 +12,13 @@ export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** HTTP status meaning "solve a captcha first" (spec section 8). */
 export const CAPTCHA_REQUIRED_STATUS = 420;
 export const SESSION_COOKIE = 'portal_session';
+/**
+ * The attribute the server puts on a page's <html> element when the request carried no session
+ * cookie (or one whose session has ended): the page then knows the visitor is signed out without
+ * asking the API.
+ */
+export const SIGNED_OUT_ATTRIBUTE = 'data-signed-out';
+/** The id of the element in which the server sends the signed-in user's profile with the application's page. */
+export const PROFILE_ELEMENT_ID = 'portal-profile';
 /** Browser storage keys (spec section 4). */
 export const STORAGE_KEYS = { customer: 'customer', redirect: 'redirect', ssoRedirect: 'sso-redirect' } as const;

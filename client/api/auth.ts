@@ -12,6 +12,7 @@ import {
   type UpdateProfileBody,
 } from '../../common/api/auth';
 import { Ok } from '../../common/api/common';
+import { PROFILE_ELEMENT_ID, SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
 import { ApiError, api } from './client';
 
 /** Query keys of the session and sign-in data. */
@@ -30,6 +31,25 @@ export async function getProfile(): Promise<Profile | null> {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
+}
+
+/**
+ * The profile the server sent with the page, so that the first render need not ask for it: the
+ * signed-in user, null when the server saw no session, undefined when the page does not say (the
+ * profile is then asked for as usual).
+ */
+export function profileSentWithPage(): Profile | null | undefined {
+  const element = document.getElementById(PROFILE_ELEMENT_ID);
+  if (element) {
+    try {
+      const parsed = Profile.safeParse(JSON.parse(element.textContent ?? ''));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: asked for as usual
+    }
+    return undefined;
+  }
+  return document.documentElement.hasAttribute(SIGNED_OUT_ATTRIBUTE) ? null : undefined;
 }
 
 /** The signed-in user (null for a visitor); checked again on focus, which notices a session ended elsewhere. */

@@ -10,7 +10,7 @@ import {
   VERSION_PAGE_LENGTH,
   VersionList,
 } from '../../common/api/catalogue';
-import { api } from './client';
+import { api, FIRST_LOAD_FRESH_MS } from './client';
 
 /** Query keys of the catalogue: a product's versions sit under the product, whoever lists them. */
 export const catalogueKeys = {
@@ -45,6 +45,7 @@ export const versionsQueryOptions = (productKey: string, options: VersionsListOp
     queryKey: [...catalogueKeys.versions(productKey, options.customerId), 'page', options.pageOffset ?? 0],
     queryFn: ({ signal }) => listVersions(productKey, options, signal),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_LOAD_FRESH_MS,
   });
 
 /** Spec 9: the next page brings min(remaining, page length) versions. */
@@ -70,6 +71,7 @@ export const productQuery = (productKey: string) =>
   queryOptions({
     queryKey: productKeys.one(productKey),
     queryFn: ({ signal }) => api.get(`/products/${encodeURIComponent(productKey)}`, { schema: Product, signal }),
+    staleTime: FIRST_LOAD_FRESH_MS,
   });
 
 export const createProduct = (body: CreateProductBody, idempotencyKey?: string) =>

@@ -119,3 +119,10 @@ export function errorText(error: unknown, fallback: string): string {
   if (error instanceof Error && error.message) return error.message;
   return fallback;
 }
+
+/**
+ * How long a page's first answers stay fresh: the page asks for them as soon as the visitor is known
+ * (app/prefetchPageData.ts), before it renders, and its first render takes them as they are instead
+ * of asking again. A change the page makes invalidates them at once all the same.
+ */
+export const FIRST_LOAD_FRESH_MS = 10_000;

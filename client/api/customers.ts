@@ -8,7 +8,7 @@ import {
   type SetAccountExecutiveBody,
   type UpdateCustomerBody,
 } from '../../common/api/customers';
-import { api } from './client';
+import { api, FIRST_LOAD_FRESH_MS } from './client';
 
 /** Query keys of customer data: everything of one customer sits under customerKeys.one(id). */
 export const customerKeys = {
@@ -43,6 +43,7 @@ export const customerListQuery = (params: CustomerListParams) =>
   queryOptions({
     queryKey: customerKeys.list(params),
     queryFn: ({ signal }) => listCustomers(params, signal),
+    staleTime: FIRST_LOAD_FRESH_MS,
   });
 
 /** Spec 7 `POST /customers/{id}/sync`: push the customer to the CRM. */

@@ -5,12 +5,38 @@ import { SkipLink } from '../components/SkipLink';
 import { HEADER_HEIGHT } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
+import type { Profile } from '../../common/api/auth';
+import { splitLocale } from './routing';
 import { useProfile } from './session';
 
 const MAIN_ID = 'main-content';
 
 // Signed-in users only: its menus and popovers stay out of the sign-in page's JavaScript (decision 020).
-const TopBar = lazy(() => import('./TopBar').then((module) => ({ default: module.TopBar })));
+const loadTopBar = () => import('./TopBar');
+const TopBar = lazy(() => loadTopBar().then((module) => ({ default: module.TopBar })));
+
+/** The first segments (after the locale) of the pages that only signed-in users see (spec 2). */
+const SIGNED_IN_PAGES = new Set([
+  '',
+  'select-account',
+  'accounts',
+  'customers',
+  'products',
+  'analytics',
+  'users',
+  'settings',
+  'about',
+]);
+
+/**
+ * Starts fetching the top bar's code with the page's rather than after the first render: at once on
+ * a page only signed-in users see, else once the profile says someone is signed in.
+ */
+export function preloadTopBar(pathname: string, profile: Promise<Profile | null>): void {
+  const segment = splitLocale(pathname).path.split('/')[1] ?? '';
+  const signedIn = SIGNED_IN_PAGES.has(segment) ? Promise.resolve(true) : profile.then(Boolean);
+  signedIn.then((yes) => (yes ? loadTopBar() : null)).catch(() => {});
+}
 
 function PublicHeader() {
   const localize = useLocalize();

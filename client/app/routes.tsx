@@ -14,7 +14,10 @@ import { useInterfaceLocale } from './useInterfaceLocale';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
 
-/** Each page's code by the first segment of its path (after the locale), for preloadPage. */
+/**
+ * Each page's code by the first segment of its path (after the locale), for preloadPage; a page one
+ * level below that has a page of its own (products/:key) by `segment/*`.
+ */
 const pageCode = new Map<string, () => Promise<unknown>>();
 
 function page<K extends string, M extends Record<K, ComponentType<any>>>(
@@ -86,9 +89,8 @@ const pageData = new Map<string, (rest: string[]) => void>([
  */
 export function preloadPage(pathname: string): void {
   const [segment = '', ...rest] = splitLocale(pathname).path.split('/').slice(1);
-  pageCode
-    .get(segment)?.()
-    .catch(() => {});
+  const load = (rest[0] ? pageCode.get(`${segment}/*`) : undefined) ?? pageCode.get(segment);
+  load?.().catch(() => {});
   pageData.get(segment)?.(rest);
 }
 
@@ -110,7 +112,7 @@ const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
 const ProductsPage = page(() => import('../pages/products/ProductsPage'), 'ProductsPage', 'products');
-const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage');
+const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage', 'products/*');
 const SignUpPage = page(placeholders, 'SignUpPage');
 const SignUpConfirmationPage = page(placeholders, 'SignUpConfirmationPage');
 

@@ -80,11 +80,16 @@ export function useSearchedPages<Sort extends string = never>({
  * page): each new page is a step in the history, so Back shows the page before, and a shared link
  * opens the same page.
  */
-export function usePageInAddress(name: string, pageLength: number) {
-  const [params, setParams] = useSearchParams();
+/** The offset of the page that the address parameter `name` holds (from 1; the first page otherwise). */
+export function pageOffsetInAddress(params: URLSearchParams, name: string, pageLength: number): number {
   const raw = params.get(name) ?? '';
   const page = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : 1;
-  const offset = offsetOfPage(page - 1, pageLength);
+  return offsetOfPage(page - 1, pageLength);
+}
+
+export function usePageInAddress(name: string, pageLength: number) {
+  const [params, setParams] = useSearchParams();
+  const offset = pageOffsetInAddress(params, name, pageLength);
   const setOffset = (nextOffset: number) =>
     setParams(
       (current) => {

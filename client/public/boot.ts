@@ -1,4 +1,4 @@
-import { getConfig, getProfile } from '../api/auth';
+import { getConfig, getProfile, profileSentWithPage } from '../api/auth';
 import { detectLocale, splitLocale } from '../app/routing';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
 import { loadTranslations, setTranslationSource } from '../i18n/load';
@@ -18,7 +18,9 @@ setTranslationSource({
   fr: () => import('../i18n/fr.json?sign-in'),
 });
 export const texts = loadTranslations(locale);
-export const session = { profile: getProfile(), config: getConfig() };
+// Sent without a session, the page is marked so by the server: nobody to ask the API about.
+const sent = profileSentWithPage();
+export const session = { profile: sent === undefined ? getProfile() : Promise.resolve(sent), config: getConfig() };
 // Read later by the page; a failure here is not one to report before then.
 session.profile.catch(() => {});
 session.config.catch(() => {});

@@ -1,10 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { Profile } from '../../common/api/auth';
+import { PROFILE_ELEMENT_ID, SESSION_COOKIE, SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
 import { ERROR_CODES } from '../../common/api/errors';
 import { isPublicPage } from '../../common/public-pages';
+import { me } from '../modules/auth/service';
+import { resolveSession } from '../modules/sessions/service';
+import { manifestReader, preloadLinks } from './page-hints';
+import { actorOf, setSessionCookie } from './session';
 
 /** Files the build writes for its own use, never served: source maps, and the .br/.gz twins by name. */
 const PRIVATE_FILE = /\.(map|br|gz)$/i;
@@ -18,6 +25,7 @@ const PRIVATE_FILE = /\.(map|br|gz)$/i;
  */
 async function spaPlugin(app: FastifyInstance) {
   const root = app.ctx.config.staticDir;
+  const manifest = manifestReader(root);
 
   /** The sign-in page's own HTML: pre-rendered for its language when the build made it, else public.html. */
   const publicPage = (pathname: string) => {
@@ -25,12 +33,106 @@ async function spaPlugin(app: FastifyInstance) {
     return fs.existsSync(path.join(root, prerendered)) ? prerendered : 'public.html';
   };
 
-  const sendIndex = (reply: FastifyReply, pathname = '/') => {
-    const page = isPublicPage(pathname) ? publicPage(pathname) : 'index.html';
+  /** A page's HTML, read once per build of the file. */
+  const pageTexts = new Map<string, { builtAt: number; html: string }>();
+  const readPage = (page: string): string => {
+    const file = path.join(root, page);
+    const builtAt = fs.statSync(file).mtimeMs;
+    let text = pageTexts.get(page);
+    if (text?.builtAt !== builtAt) {
+      text = { builtAt, html: fs.readFileSync(file, 'utf8') };
+      pageTexts.set(page, text);
+    }
+    return text.html;
+  };
+
+  const encodingFor = (request: FastifyRequest) => {
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  };
+
+  /** HTML that differs by visitor: compressed as the API's answers are (plugins/compression.ts), never shared. */
+  const sendPersonal = (request: FastifyRequest, reply: FastifyReply, html: string) => {
+    const plain = Buffer.from(html);
+    const encoding = encodingFor(request);
+    if (encoding) reply.header('Content-Encoding', encoding);
+    const body =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : encoding === 'gzip'
+          ? zlib.gzipSync(plain, { level: 6 })
+          : plain;
+    return reply
+      .header('Cache-Control', 'private, no-cache')
+      .header('Vary', 'Accept-Encoding, Cookie')
+      .type('text/html; charset=utf-8')
+      .send(body);
+  };
+
+  /**
+   * A page for a visitor without a session: marked so on its <html> element, the page does not ask
+   * the API who the visitor is, whose answer could only be a 401 (which browsers report as an error
+   * in the console). Compressed here, once per build of the file.
+   */
+  const signedOutPages = new Map<string, { html: string; plain: Buffer; br: Buffer; gzip: Buffer }>();
+  const sendSignedOut = (request: FastifyRequest, reply: FastifyReply, page: string) => {
+    const html = readPage(page);
+    let variants = signedOutPages.get(page);
+    if (variants?.html !== html) {
+      const plain = Buffer.from(html.replace(/<html\b/i, `$& ${SIGNED_OUT_ATTRIBUTE}`));
+      const br = zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+      variants = { html, plain, br, gzip: zlib.gzipSync(plain, { level: 9 }) };
+      signedOutPages.set(page, variants);
+    }
+    const encoding = encodingFor(request);
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding, Cookie')
+      .type('text/html; charset=utf-8')
+      .send(encoding ? variants[encoding] : variants.plain);
+  };
+
+  /**
+   * Who sends this session cookie, as GET /api/auth/me would answer: the application's page carries
+   * it, so that its first render does not wait for a round trip to ask. Null for a session that has
+   * ended; undefined when it cannot be told now (the database is away): the page then asks itself.
+   */
+  const profileOf = async (request: FastifyRequest, reply: FastifyReply, raw: string) => {
+    try {
+      const session = await resolveSession(app.ctx, raw);
+      if (!session) return null;
+      if (session.touched) setSessionCookie(reply, app.ctx.config, raw, session.remainingMs);
+      const actor = actorOf(Object.assign(request, { user: session.user, sessionHash: session.hash }));
+      return Profile.parse(await me(app.ctx, actor));
+    } catch (error) {
+      request.log.warn({ err: error }, 'the page is sent without the profile');
+      return undefined;
+    }
+  };
+
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply, pathname = '/') => {
+    const signIn = isPublicPage(pathname);
+    const page = signIn ? publicPage(pathname) : 'index.html';
     // Checked per request: a rebuild during development empties the folder for a moment.
     if (!fs.existsSync(path.join(root, page))) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');
     }
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return sendSignedOut(request, reply, page);
+    const profile = await profileOf(request, reply, cookie);
+    if (profile === null) return sendSignedOut(request, reply, page);
+    // The sign-in pages ask for the profile themselves: the few signed-in visitors who open one are sent on.
+    if (profile && !signIn) {
+      // JSON in a script element that is never run (so the CSP is not concerned); "<" escaped so
+      // that no text in it can close the element.
+      const json = JSON.stringify(profile).replace(/</g, '\\u003c');
+      const script = `<script type="application/json" id="${PROFILE_ELEMENT_ID}">${json}</script>`;
+      const links = preloadLinks(manifest(), pathname);
+      const head = links ? `${links}\n    ${script}` : script;
+      return sendPersonal(request, reply, readPage(page).replace('</head>', `${head}\n  </head>`));
+    }
+    reply.header('Vary', 'Accept-Encoding, Cookie');
     return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile(page, root, { cacheControl: false });
   };
 
@@ -52,7 +154,7 @@ async function spaPlugin(app: FastifyInstance) {
       },
     });
   }
-  app.get('/', (_request, reply) => sendIndex(reply));
+  app.get('/', (request, reply) => sendIndex(request, reply));
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
@@ -67,7 +169,7 @@ async function spaPlugin(app: FastifyInstance) {
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
       return reply.status(404).type('text/plain').send('Not found');
     }
-    return sendIndex(reply, pathname);
+    return sendIndex(request, reply, pathname);
   });
 }
 

@@ -3,16 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness';
+import { createUser, login, signedIn } from '../test/factories';
+import { createTestApp, request, type TestApp } from '../test/harness';
 import { access } from './access';
 import { COMPRESS_THRESHOLD_BYTES } from './compression';
 
 // A built client as vite.config.ts writes it: each text file with its brotli and gzip twins, a
 // source map next to the script, the build manifest, and a small file left uncompressed.
 const SCRIPT = `console.log(${JSON.stringify('portal '.repeat(500))});\n`;
-const INDEX = `<!doctype html><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
-const PUBLIC = `<!doctype html><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
-const LOGIN_EN = `<!doctype html><div id="root" data-prerendered>${'<!-- the login form -->'.repeat(200)}</div>`;
+const INDEX = `<!doctype html><html lang="en"><head><title>Portal</title></head><div id="root">${'<!-- page -->'.repeat(200)}</div>`;
+const PUBLIC = `<!doctype html><html lang="en"><div id="root">${'<!-- sign-in page -->'.repeat(200)}</div>`;
+const LOGIN_EN = `<!doctype html><html lang="en"><div id="root" data-prerendered>${'<!-- the login form -->'.repeat(200)}</div>`;
 
 function clientBuild() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
@@ -35,6 +36,8 @@ function clientBuild() {
   write('.vite/manifest.json', '{}');
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+const signedOut = (html: string) => html.replace('<html', '<html data-signed-out');
 
 const LARGE_ROWS = Array.from({ length: 200 }, (_, id) => ({ id, email: `user${id}@example.com`, name: 'A user' }));
 
@@ -88,20 +91,50 @@ describe('static files and compression', () => {
     expect(tiny.body).toBe('export{}');
   });
 
-  it('sends index.html compressed and never cached without asking again', async () => {
+  it('sends index.html compressed and never cached without asking again, marked signed out without a session', async () => {
     for (const url of ['/', '/en/users', '/fr/accounts/3', '/en/login/more', '/login']) {
-      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
-      expect(page.statusCode, url).toBe(200);
-      expect(page.headers['content-encoding'], url).toBe('br');
-      expect(page.headers['content-type'], url).toMatch(/text\/html/);
-      expect(page.headers['cache-control'], url).toBe('no-cache');
-      expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(INDEX);
+      for (const cookie of [undefined, 'portal_session=ended']) {
+        const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.headers['content-encoding'], url).toBe('br');
+        expect(page.headers['content-type'], url).toMatch(/text\/html/);
+        expect(page.headers['cache-control'], url).toBe('no-cache');
+        expect(page.headers.vary, url).toMatch(/cookie/i);
+        expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(signedOut(INDEX));
+      }
     }
   });
 
+  it("sends the signed-in user's profile with index.html, as GET /api/auth/me answers it, never to be shared", async () => {
+    const user = await signedIn(t.app, 'admin');
+    const me = await request(t.app, user.cookie, { url: '/api/auth/me' });
+    expect(me.statusCode).toBe(200);
+    const page = await t.app.inject({ url: '/en/users', headers: { 'accept-encoding': 'gzip', cookie: user.cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    expect(page.headers.vary).toMatch(/cookie/i);
+    const html = zlib.gunzipSync(page.rawPayload).toString();
+    const sent = /<script type="application\/json" id="portal-profile">(.*?)<\/script>\s*<\/head>/.exec(html);
+    expect(sent).not.toBeNull();
+    expect(JSON.parse(sent![1])).toEqual(me.json());
+    expect(html.replace(sent![0], '</head>')).toBe(INDEX);
+  });
+
+  it('escapes what could close the element the profile is sent in', async () => {
+    const user = await createUser(t.app.ctx.db, { fullName: '</script><script>alert(1)</script>' });
+    const cookie = await login(t.app, user.email);
+    const page = await t.app.inject({ url: '/en/settings', headers: { cookie } });
+    expect(page.body).not.toContain('</script><script>');
+    const sent = /id="portal-profile">(.*?)<\/script>/.exec(page.body);
+    expect((JSON.parse(sent![1]) as { fullName: string }).fullName).toBe('</script><script>alert(1)</script>');
+  });
+
   it('answers the sign-in pages with their own light page, compressed and never cached', async () => {
+    const { cookie } = await signedIn(t.app, 'admin');
+    const headers = { 'accept-encoding': 'br', cookie };
     for (const url of ['/fr/login?redirect=%2Fusers', '/en/password-lost', '/fr/reset-password/abc']) {
-      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      const page = await t.app.inject({ url, headers });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-encoding'], url).toBe('br');
       expect(page.headers['cache-control'], url).toBe('no-cache');
@@ -109,10 +142,29 @@ describe('static files and compression', () => {
     }
     // The build's pre-rendered page for that address and language, when there is one.
     for (const url of ['/en/login', '/en/login/', '/en/login?redirect=%2Fusers']) {
-      const page = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      const page = await t.app.inject({ url, headers });
       expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.headers.vary, url).toMatch(/cookie/i);
       expect(zlib.brotliDecompressSync(page.rawPayload).toString(), url).toBe(LOGIN_EN);
     }
+  });
+
+  it('marks a sign-in page asked for without a session cookie as signed out, compressed as the browser accepts', async () => {
+    const br = await t.app.inject({ url: '/en/login', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/text\/html/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers.vary).toMatch(/cookie/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(signedOut(LOGIN_EN));
+
+    const gzip = await t.app.inject({ url: '/fr/password-lost', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(signedOut(PUBLIC));
+
+    const plain = await t.app.inject({ url: '/en/login', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(signedOut(LOGIN_EN));
   });
 
   it('serves no source map, no compressed twin by its own name and not the build manifest', async () => {

@@ -7,6 +7,8 @@ import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { canGlobally } from '../../../common/permissions';
 import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
+import type { PrefetchPageData } from '../../app/prefetchPageData';
+import { ROUTE_RULES, routeAccess } from '../../app/routing';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
@@ -15,7 +17,22 @@ import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { CustomerModal } from './CustomerModal';
 import { LoadError } from '../../components/LoadError';
-import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
+import {
+  isStale,
+  listParamNames,
+  pageOffsetInAddress,
+  SearchBox,
+  useSearchedPages,
+} from '../../components/useSearchedPages';
+
+/** What the page's first render asks for (app/prefetchPageData.ts): the page of the list in the address. */
+export const prefetchData: PrefetchPageData = (queryClient, { search, profile }) => {
+  if (routeAccess(ROUTE_RULES.customers, profile).kind !== 'allow') return;
+  const names = listParamNames();
+  const filter = (search.get(names.q) ?? '').trim();
+  const pageOffset = pageOffsetInAddress(search, names.page, CUSTOMERS_PAGE_LENGTH);
+  void queryClient.prefetchQuery(customerListQuery({ pageOffset, pageLength: CUSTOMERS_PAGE_LENGTH, filter }));
+};
 
 /**
  * The customer list (spec 2 "Customer list"): a search debounced 300 ms, pages of 10 cards linking to

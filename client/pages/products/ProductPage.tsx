@@ -8,6 +8,8 @@ import { canGlobally } from '../../../common/permissions';
 import { catalogueKeys, productQuery, updateVersion, versionsQueryOptions } from '../../api/catalogue';
 import { ApiError } from '../../api/client';
 import { useLocalize } from '../../app/locale';
+import type { PrefetchPageData } from '../../app/prefetchPageData';
+import { ROUTE_RULES, routeAccess } from '../../app/routing';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DataTable } from '../../components/DataTable';
@@ -17,12 +19,25 @@ import { PencilIcon, PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
-import { usePageInAddress } from '../../components/useSearchedPages';
+import { pageOffsetInAddress, usePageInAddress } from '../../components/useSearchedPages';
 import { ProductTokensSection } from '../product/ProductTokensSection';
 import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { VersionModal } from './VersionModal';
 import '../account/versions/versions.css';
+
+/**
+ * What the page's first render asks for (app/prefetchPageData.ts): the product, whose name and
+ * description head the page, and the page of versions in the address.
+ */
+export const prefetchData: PrefetchPageData = (queryClient, { path, search, profile }) => {
+  if (routeAccess(ROUTE_RULES.products, profile).kind !== 'allow') return;
+  const productKey = decodeURIComponent(path.split('/')[2] ?? '');
+  if (!productKey) return;
+  void queryClient.prefetchQuery(productQuery(productKey));
+  const pageOffset = pageOffsetInAddress(search, 'page', VERSION_PAGE_LENGTH);
+  void queryClient.prefetchQuery(versionsQueryOptions(productKey, { pageOffset }));
+};
 
 /** Spec 2 "Product page": /products/:key. */
 export function ProductPage() {

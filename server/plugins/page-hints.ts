@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isLocale } from '../../common/roles';
+
+/** One entry of the build's manifest (.vite/manifest.json), as Vite writes it. */
+export interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+/**
+ * The module of each signed-in page, by its path without the locale (client/app/routes.tsx): what
+ * its first render runs, beside the application's entry.
+ */
+export const PAGE_MODULES: readonly (readonly [RegExp, string])[] = [
+  [/^\/?$/, 'client/pages/home/HomePage.tsx'],
+  [/^\/select-account\/?$/, 'client/pages/select-account/SelectAccountPage.tsx'],
+  [/^\/accounts\/[^/]+\/?$/, 'client/pages/account/AccountPage.tsx'],
+  [/^\/customers\/?$/, 'client/pages/customers/CustomersPage.tsx'],
+  [/^\/products\/?$/, 'client/pages/products/ProductsPage.tsx'],
+  [/^\/products\/[^/]+\/?$/, 'client/pages/products/ProductPage.tsx'],
+  [/^\/analytics\/?$/, 'client/pages/analytics/AnalyticsPage.tsx'],
+  [/^\/users\/?$/, 'client/pages/users/UsersPage.tsx'],
+  [/^\/settings\/?$/, 'client/pages/settings/SettingsPage.tsx'],
+  [/^\/about\/?$/, 'client/pages/about/AboutPage.tsx'],
+];
+export const TOP_BAR_MODULE = 'client/app/TopBar.tsx';
+export const textsModule = (locale: string) => `client/i18n/${locale}.json`;
+
+function collect(manifest: Manifest, key: string, into: Set<string>, seen = new Set<string>()): void {
+  if (seen.has(key)) return;
+  seen.add(key);
+  const chunk = manifest[key];
+  if (!chunk) return;
+  into.add(chunk.file);
+  for (const css of chunk.css ?? []) into.add(css);
+  for (const imported of chunk.imports ?? []) collect(manifest, imported, into, seen);
+}
+
+/**
+ * The `<link>` elements that let a signed-in user's browser fetch, with the application's own
+ * scripts, what the page at `pathname` would only ask for once those have run: the page's code, the
+ * texts of its language and the top bar's code (with what each imports that the entry does not).
+ * One round trip less before the page paints. Fetched only (`preload`, not `modulepreload`): a
+ * module preloaded as such is also compiled at once, which held back the loader's first paint.
+ * Empty without a manifest or for an unknown page.
+ */
+export function preloadLinks(manifest: Manifest | null, pathname: string): string {
+  if (!manifest?.['index.html']) return '';
+  const [, locale, ...rest] = pathname.split('/');
+  const pagePath = `/${rest.join('/')}`;
+  const page = PAGE_MODULES.find(([pattern]) => pattern.test(pagePath))?.[1];
+  if (!isLocale(locale) || !page) return '';
+  const loaded = new Set<string>();
+  collect(manifest, 'index.html', loaded);
+  const wanted = new Set<string>();
+  for (const key of [page, textsModule(locale), TOP_BAR_MODULE]) collect(manifest, key, wanted);
+  return [...wanted]
+    .filter((file) => !loaded.has(file))
+    .map((file) =>
+      file.endsWith('.css')
+        ? `<link rel="preload" as="style" href="/${file}">`
+        : `<link rel="preload" as="script" crossorigin href="/${file}">`,
+    )
+    .join('\n    ');
+}
+
+/** The build's manifest under `root`, read again when the build changes; null without one. */
+export function manifestReader(root: string): () => Manifest | null {
+  const file = path.join(root, '.vite', 'manifest.json');
+  let cached: { builtAt: number; manifest: Manifest | null } | null = null;
+  return () => {
+    try {
+      const builtAt = fs.statSync(file).mtimeMs;
+      if (cached?.builtAt !== builtAt) {
+        cached = { builtAt, manifest: JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest };
+      }
+      return cached.manifest;
+    } catch {
+      return null;
+    }
+  };
+}
