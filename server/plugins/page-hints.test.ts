@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Manifest, PAGE_MODULES, preloadLinks, TOP_BAR_MODULE, textsModule } from './page-hints';
+import { type Manifest, PAGE_MODULES, pageData, preloadLinks, TOP_BAR_MODULE, textsModules } from './page-hints';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 
@@ -14,8 +14,10 @@ const MANIFEST: Manifest = {
     imports: ['index.html', '_table-1.js'],
     css: ['assets/CustomersPage-1.css'],
   },
-  'client/i18n/fr.json': { file: 'assets/fr-1.js' },
-  'client/i18n/en.json': { file: 'assets/en-1.js' },
+  'client/i18n/fr.json?sign-in': { file: 'assets/fr-1.js' },
+  'client/i18n/fr.json?app': { file: 'assets/fr-2.js' },
+  'client/i18n/en.json?sign-in': { file: 'assets/en-1.js' },
+  'client/i18n/en.json?app': { file: 'assets/en-2.js' },
   [TOP_BAR_MODULE]: { file: 'assets/TopBar-1.js', imports: ['index.html', '_table-1.js'] },
 };
 
@@ -26,12 +28,22 @@ describe('preload links of a signed-in page', () => {
         .split('\n')
         .map((l) => l.trim()),
     ).toEqual([
+      '<link rel="preload" as="fetch" crossorigin href="/api/config">',
       '<link rel="preload" as="script" crossorigin href="/assets/CustomersPage-1.js">',
       '<link rel="preload" as="style" href="/assets/CustomersPage-1.css">',
       '<link rel="preload" as="script" crossorigin href="/assets/table-1.js">',
       '<link rel="preload" as="script" crossorigin href="/assets/fr-1.js">',
+      '<link rel="preload" as="script" crossorigin href="/assets/fr-2.js">',
       '<link rel="preload" as="script" crossorigin href="/assets/TopBar-1.js">',
     ]);
+  });
+
+  it("names the customer page's one answer for its first screen, for a customer id only", () => {
+    expect(pageData('/accounts/42')).toEqual(['/api/config', '/api/customers/42/page']);
+    expect(pageData('/accounts/42/')).toEqual(['/api/config', '/api/customers/42/page']);
+    expect(pageData('/accounts/0')).toEqual(['/api/config']);
+    expect(pageData('/accounts/4x2')).toEqual(['/api/config']);
+    expect(pageData('/customers')).toEqual(['/api/config']);
   });
 
   it('names nothing for a page it does not know, without a locale or without a manifest', () => {
@@ -44,7 +56,13 @@ describe('preload links of a signed-in page', () => {
   it("knows each page by a module that exists, and the top bar's and the texts' modules too", () => {
     for (const [, module] of PAGE_MODULES) expect(fs.existsSync(path.join(REPO, module)), module).toBe(true);
     expect(fs.existsSync(path.join(REPO, TOP_BAR_MODULE))).toBe(true);
-    expect(fs.existsSync(path.join(REPO, textsModule('en')))).toBe(true);
-    expect(fs.existsSync(path.join(REPO, textsModule('fr')))).toBe(true);
+    for (const module of [...textsModules('en'), ...textsModules('fr')]) {
+      expect(fs.existsSync(path.join(REPO, module.split('?')[0])), module).toBe(true);
+    }
+    // the application imports each language's texts by these names, which the build's manifest keeps
+    const loader = fs.readFileSync(path.join(REPO, 'client/i18n/load.ts'), 'utf8');
+    for (const module of [...textsModules('en'), ...textsModules('fr')]) {
+      expect(loader, module).toContain(`import('./${path.basename(module)}')`);
+    }
   });
 });

@@ -27,7 +27,11 @@ export const PAGE_MODULES: readonly (readonly [RegExp, string])[] = [
   [/^\/about\/?$/, 'client/pages/about/AboutPage.tsx'],
 ];
 export const TOP_BAR_MODULE = 'client/app/TopBar.tsx';
-export const textsModule = (locale: string) => `client/i18n/${locale}.json`;
+/** A language's texts, as the application loads them: the sign-in pages' sections, then the rest (vite.config.ts). */
+export const textsModules = (locale: string) => [
+  `client/i18n/${locale}.json?sign-in`,
+  `client/i18n/${locale}.json?app`,
+];
 
 function collect(manifest: Manifest, key: string, into: Set<string>, seen = new Set<string>()): void {
   if (seen.has(key)) return;
@@ -53,18 +57,34 @@ export function preloadLinks(manifest: Manifest | null, pathname: string): strin
   const pagePath = `/${rest.join('/')}`;
   const page = PAGE_MODULES.find(([pattern]) => pattern.test(pagePath))?.[1];
   if (!isLocale(locale) || !page) return '';
+  const data = pageData(pagePath).map(
+    // `crossorigin`: the request the application's fetch() makes (cors mode, same-origin credentials)
+    (url) => `<link rel="preload" as="fetch" crossorigin href="${url}">`,
+  );
   const loaded = new Set<string>();
   collect(manifest, 'index.html', loaded);
   const wanted = new Set<string>();
-  for (const key of [page, textsModule(locale), TOP_BAR_MODULE]) collect(manifest, key, wanted);
-  return [...wanted]
+  for (const key of [page, ...textsModules(locale), TOP_BAR_MODULE]) collect(manifest, key, wanted);
+  const code = [...wanted]
     .filter((file) => !loaded.has(file))
     .map((file) =>
       file.endsWith('.css')
         ? `<link rel="preload" as="style" href="/${file}">`
         : `<link rel="preload" as="script" crossorigin href="/${file}">`,
-    )
-    .join('\n    ');
+    );
+  return [...data, ...code].join('\n    ');
+}
+
+/**
+ * The API answers a signed-in page asks for before it can paint, asked for by the HTML itself so
+ * that they travel with the code instead of after it: the public configuration (every page) and the
+ * customer page's one answer for its first screen (decision 052). Paths exactly as the client asks.
+ */
+export function pageData(pagePath: string): string[] {
+  const urls = ['/api/config'];
+  const account = /^\/accounts\/([1-9]\d{0,9})\/?$/.exec(pagePath);
+  if (account) urls.push(`/api/customers/${account[1]}/page`);
+  return urls;
 }
 
 /** The build's manifest under `root`, read again when the build changes; null without one. */
