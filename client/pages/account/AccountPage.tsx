@@ -2,13 +2,15 @@ import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { MAX_ID } from '../../../common/api/common';
 import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
 import { canGlobally } from '../../../common/permissions';
+import { versionsQueryOptions } from '../../api/catalogue';
 import { ApiError } from '../../api/client';
 import { customerPageQuery, FIRST_SCREEN_FRESH_MS } from '../../api/customerPage';
+import { licencesQuery } from '../../api/licences';
 import { useCustomerAccess } from '../../app/customerAccess';
 import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
@@ -30,6 +32,7 @@ import { RecentActionsSection } from './sections/RecentActionsSection';
 import { ResourcesSection } from './sections/ResourcesSection';
 import { SubscriptionSection } from './sections/SubscriptionSection';
 import { VersionsSection } from './sections/VersionsSection';
+import { newestWithFiles, PRODUCT_PARAM } from './versions/preselect';
 
 /** The id of the address, or null when it cannot name a customer (then the page is not found). */
 function customerIdOf(param: string | undefined): number | null {
@@ -57,6 +60,17 @@ function AccountView({ customerId }: { customerId: number }) {
   const customer = first.isSuccess ? access.customer : null;
   const shownOnce = useDeferredValue(customer);
   usePageTitle(customer?.name ?? t('account.title'));
+
+  // A technical contact's page shows the versions of a product chosen from the licences: they are
+  // asked for as soon as the page's answer is in, not once its sections have rendered.
+  const [params] = useSearchParams();
+  const chosenProduct = params.get(PRODUCT_PARAM);
+  useEffect(() => {
+    if (!customer || customer.yourRole !== 'technicalContact') return;
+    const licences = queryClient.getQueryData(licencesQuery(customer.id, 0).queryKey)?.data ?? [];
+    const productKey = chosenProduct ?? newestWithFiles(licences.filter((licence) => !licence.isSaas))?.productKey;
+    if (productKey) void queryClient.prefetchQuery(versionsQueryOptions(productKey, { customerId: customer.id }));
+  }, [customer, chosenProduct, queryClient]);
 
   useEffect(() => {
     // Spec 4 "Login success": the customer the user last worked on is where the next sign-in leads.

@@ -15,9 +15,7 @@ import { LoadError } from '../../../components/LoadError';
 import { AccountSection } from '../AccountSection';
 import { useArtifactDownload } from '../versions/useArtifactDownload';
 import { VersionCard } from '../versions/VersionCard';
-
-/** The address parameter of the product whose versions are shown. */
-const PRODUCT_PARAM = 'versions-product';
+import { newestWithFiles, PRODUCT_PARAM } from '../versions/preselect';
 
 /**
  * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
@@ -26,16 +24,6 @@ const PRODUCT_PARAM = 'versions-product';
  * "Customer page load"): the one whose newest release with files is the newest, else the first; the
  * others choose one, and only then are its versions asked for.
  */
-/** The licence whose product has the newest release with files to download; the first one without any. */
-function newestWithFiles(licences: Licence[]): Licence | undefined {
-  let newest: Licence | undefined;
-  for (const licence of licences) {
-    const released = licence.latestFilesReleased;
-    if (released && (!newest?.latestFilesReleased || released > newest.latestFilesReleased)) newest = licence;
-  }
-  return newest ?? licences[0];
-}
-
 export function VersionsSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   // The licences table's first page is usually all of them, and then it is the one request made.
