@@ -20,9 +20,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { MemberRole } from '../common/roles';
-import { freePort, prepareClient, startPortal, stopPortal } from '../e2e/helpers/portal-server';
+import { stopPortal } from '../e2e/helpers/portal-server';
+import { launchChromium, startBenchPortal } from './browser-portal';
 import { type DB, migrateToLatest, openDatabase } from '../server/db';
 import { DEMO_PASSWORD, seedDemoData } from '../server/db/seed';
 import { insertCustomer, insertInvitation, insertMembership } from '../server/modules/customers/store';
@@ -82,6 +83,23 @@ async function seedBench(db: DB): Promise<Seeded> {
     .executeTakeFirstOrThrow();
   const now = new Date().toISOString();
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  /** The customer's licences, one per product of LICENCES, their download secrets starting with `secretPrefix`. */
+  const insertLicences = async (customerId: number, secretPrefix: string) => {
+    for (const [productKey, accessLevel, end] of LICENCES) {
+      await insertLicence(db, {
+        customerId,
+        productKey,
+        hasEntityResolution: 0,
+        accessLevel: accessLevel as 'stable',
+        startDate: day(-300),
+        endDate: day(end),
+        data: JSON.stringify({ fixedLicenses: 2 }),
+        downloadSecret: `${secretPrefix}-${productKey}`,
+        customizationId: null,
+        createdAt: now,
+      });
+    }
+  };
   const customers = {} as Seeded['customers'];
   for (const size of SIZES) {
     const customer = await insertCustomer(db, {
@@ -93,20 +111,7 @@ async function seedBench(db: DB): Promise<Seeded> {
       createdAt: now,
     });
     await insertMembership(db, { userId: ae.id, customerId: customer.id, role: 'accountExecutive', createdAt: now });
-    for (const [productKey, accessLevel, end] of LICENCES) {
-      await insertLicence(db, {
-        customerId: customer.id,
-        productKey,
-        hasEntityResolution: 0,
-        accessLevel: accessLevel as 'stable',
-        startDate: day(-300),
-        endDate: day(end),
-        data: JSON.stringify({ fixedLicenses: 2 }),
-        downloadSecret: `bench-${size}-${productKey}`,
-        customizationId: null,
-        createdAt: now,
-      });
-    }
+    await insertLicences(customer.id, `bench-${size}`);
     const accounts = { ...STAFF } as Record<BenchRole, string>;
     // At 1 member each client role is measured on a customer of its own, that member alone.
     for (const role of CLIENT_ROLES) {
@@ -122,20 +127,7 @@ async function seedBench(db: DB): Promise<Seeded> {
             createdAt: now,
           })
         ).id;
-        for (const [productKey, accessLevel, end] of LICENCES) {
-          await insertLicence(db, {
-            customerId,
-            productKey,
-            hasEntityResolution: 0,
-            accessLevel: accessLevel as 'stable',
-            startDate: day(-300),
-            endDate: day(end),
-            data: JSON.stringify({ fixedLicenses: 2 }),
-            downloadSecret: `bench-1-${role}-${productKey}`,
-            customizationId: null,
-            createdAt: now,
-          });
-        }
+        await insertLicences(customerId, `bench-1-${role}`);
       }
       const user = await insertUser(db, {
         email: clientEmail(role, size),
@@ -336,26 +328,11 @@ async function main() {
   } finally {
     await handle.close();
   }
-  const port = await freePort();
-  const portal = await startPortal({
-    port,
-    logFile: path.join(runDir, 'portal.log'),
-    env: {
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: path.join(runDir, 'data'),
-      STATIC_DIR: prepareClient(path.join(runDir, 'dist')),
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      DEV_MAILBOX: 'false',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO_DATA: 'false',
-      RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
-    },
+  const portal = await startBenchPortal(runDir, {
+    DATABASE_URL: databaseUrl,
+    RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const rows: { size: Size; role: BenchRole; cold: Reading; warm: Reading; warmRuns: number[] }[] = [];
   try {
     // The server's first answers (file cache, JIT) are not the page's.

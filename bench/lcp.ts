@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Browser, chromium } from '@playwright/test';
-import { freePort, prepareClient, startPortal, stopPortal } from '../e2e/helpers/portal-server';
+import type { Browser } from '@playwright/test';
+import { stopPortal } from '../e2e/helpers/portal-server';
+import { launchChromium, startBenchPortal } from './browser-portal';
 
 const BUDGET_MS = 500;
 const { values } = parseArgs({
@@ -94,25 +95,8 @@ async function measure(browser: Browser, baseUrl: string): Promise<Reading> {
 
 async function main() {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-lcp-'));
-  const port = await freePort();
-  const portal = await startPortal({
-    port,
-    logFile: path.join(runDir, 'portal.log'),
-    env: {
-      NODE_ENV: 'test',
-      DATABASE_URL: `sqlite:${path.join(runDir, 'lcp.db')}`,
-      DATA_DIR: path.join(runDir, 'data'),
-      STATIC_DIR: prepareClient(path.join(runDir, 'dist')),
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      DEV_MAILBOX: 'false',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO_DATA: 'false',
-    },
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const portal = await startBenchPortal(runDir);
+  const browser = await launchChromium();
   const readings: Reading[] = [];
   try {
     await measure(browser, portal.baseUrl); // the server's first answers (file cache, JIT) are not the page's

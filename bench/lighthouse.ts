@@ -25,16 +25,10 @@ import { SESSION_COOKIE } from '../common/constants';
 import type { CustomerList } from '../common/api/customers';
 import type { ProductList } from '../common/api/catalogue';
 import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/db/seed';
-import { freePort, prepareClient, startPortal, stopPortal } from '../e2e/helpers/portal-server';
+import { stopPortal } from '../e2e/helpers/portal-server';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, startBenchPortal } from './browser-portal';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 const BUDGET = { performance: 90, accessibility: 100, bestPractices: 100, cls: 0.1 };
 
 const { values } = parseArgs({
@@ -94,7 +88,7 @@ async function getJson<T>(baseUrl: string, cookie: string, url: string): Promise
 }
 
 async function audit(url: string, cookie: string | null): Promise<Reading> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -198,21 +192,7 @@ function performanceNotes(lhr: Result): string[] {
 
 async function main() {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-lighthouse-'));
-  const port = await freePort();
-  const portal = await startPortal({
-    port,
-    logFile: path.join(runDir, 'portal.log'),
-    env: {
-      NODE_ENV: 'test',
-      DATABASE_URL: `sqlite:${path.join(runDir, 'lighthouse.db')}`,
-      DATA_DIR: path.join(runDir, 'data'),
-      STATIC_DIR: prepareClient(path.join(runDir, 'dist')),
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      DEV_MAILBOX: 'false',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO_DATA: 'true',
-    },
-  });
+  const portal = await startBenchPortal(runDir, { SEED_DEMO_DATA: 'true' });
   const results: { target: Target; reading: Reading }[] = [];
   try {
     const base = portal.baseUrl;

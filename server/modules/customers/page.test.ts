@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole, UserType } from '../../../common/roles';
 import {
   addMembership,
   createCustomer,
@@ -8,7 +7,6 @@ import {
   createLicence,
   createProduct,
   createUser,
-  login,
   signedIn,
 } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
@@ -37,12 +35,6 @@ afterAll(async () => t?.close());
 const get = (cookie: string | null, url: string) => request(app, cookie, { method: 'GET', url });
 const page = (cookie: string | null, id: number | string) => get(cookie, `/api/customers/${id}/page`);
 
-async function member(type: UserType, customerId: number, role: MemberRole) {
-  const user = await createUser(app.ctx.db, { type, fullName: `${role} of ${customerId}` });
-  await addMembership(app.ctx.db, user.id, customerId, role);
-  return { cookie: await login(app, user.email) };
-}
-
 describe('GET /api/customers/:id/page', () => {
   it('answers 401 to anonymous callers', async () => {
     expect((await page(null, globex.id)).statusCode).toBe(401);
@@ -54,14 +46,17 @@ describe('GET /api/customers/:id/page', () => {
   });
 
   it('answers 404 to a caller with no role in the customer, like an unknown customer', async () => {
-    const outsider = await member('client', acme.id, 'businessOwner');
+    const outsider = await signedIn(app, 'client', { id: acme.id, role: 'businessOwner' });
     const existing = await page(outsider.cookie, globex.id);
     expect(existing.statusCode).toBe(404);
     expect(existing.body).toBe((await page(outsider.cookie, 2_000_000_000)).body);
   });
 
   it("gives each list's first page exactly as its own route answers it, for the roles that see the team", async () => {
-    const callers = [await member('client', globex.id, 'businessOwner'), await signedIn(app, 'admin')];
+    const callers = [
+      await signedIn(app, 'client', { id: globex.id, role: 'businessOwner' }),
+      await signedIn(app, 'admin'),
+    ];
     for (const { cookie } of callers) {
       const response = await page(cookie, globex.id);
       expect(response.statusCode).toBe(200);
@@ -89,14 +84,18 @@ describe('GET /api/customers/:id/page', () => {
   });
 
   it('leaves out the lists a role does not see: the team for a technical contact, licences too for an end user', async () => {
-    const tech = (await page((await member('client', globex.id, 'technicalContact')).cookie, globex.id)).json();
+    const tech = (
+      await page((await signedIn(app, 'client', { id: globex.id, role: 'technicalContact' })).cookie, globex.id)
+    ).json();
     expect(tech.customer.yourRole).toBe('technicalContact');
     expect(tech.licences.data).toHaveLength(10);
     // the roles that download get their secrets, as from the list's route
     expect(tech.licences.data[0].downloadSecret).toEqual(expect.any(String));
     expect([tech.members, tech.invitations, tech.recentActions]).toEqual([null, null, null]);
 
-    const endUser = (await page((await member('client', globex.id, 'endUser')).cookie, globex.id)).json();
+    const endUser = (
+      await page((await signedIn(app, 'client', { id: globex.id, role: 'endUser' })).cookie, globex.id)
+    ).json();
     expect(endUser.customer.yourRole).toBe('endUser');
     expect([endUser.licences, endUser.members, endUser.invitations, endUser.recentActions]).toEqual([
       null,
