@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_CAP_STEP, countCap, CUSTOMERS_PAGE_LENGTH, offsetOfPage, pageInfo } from './pagination';
+import {
+  COUNT_CAP_STEP,
+  countCap,
+  CUSTOMERS_PAGE_LENGTH,
+  offsetOfPage,
+  pageInfo,
+  SEARCH_COUNT_CAP_STEP,
+} from './pagination';
 
 describe('pageInfo', () => {
   it('is shown only when there is more than one page', () => {
@@ -55,6 +62,14 @@ describe('countCap', () => {
     expect(countCap(1000, 10)).toBe(2000);
     expect(countCap(1995, 10)).toBe(3000);
     expect(countCap(-5, 0)).toBe(1000);
+  });
+
+  it('counts a text search up to 100, then in steps of 100', () => {
+    expect(SEARCH_COUNT_CAP_STEP).toBe(100);
+    expect(countCap(0, 10, SEARCH_COUNT_CAP_STEP)).toBe(100);
+    expect(countCap(90, 10, SEARCH_COUNT_CAP_STEP)).toBe(100);
+    expect(countCap(100, 10, SEARCH_COUNT_CAP_STEP)).toBe(200);
+    expect(countCap(995, 10, SEARCH_COUNT_CAP_STEP)).toBe(1100);
   });
 });
 

@@ -37,6 +37,13 @@ export function offsetOfPage(page: number, pageLength: number): number {
  */
 export const COUNT_CAP_STEP = 1000;
 
-export function countCap(offset: number, pageLength: number): number {
-  return COUNT_CAP_STEP * Math.max(1, Math.ceil((Math.max(0, offset) + Math.max(1, pageLength)) / COUNT_CAP_STEP));
+/**
+ * The customer list's text searches count up to 100 (then 200, 300... for pages beyond): a search
+ * matching many names must see every match it counts, row by row, on PostgreSQL, and 1,001 of them
+ * cost more than the page itself (docs/decisions/049-dense-searches.md). The UI says "more than 100".
+ */
+export const SEARCH_COUNT_CAP_STEP = 100;
+
+export function countCap(offset: number, pageLength: number, step: number = COUNT_CAP_STEP): number {
+  return step * Math.max(1, Math.ceil((Math.max(0, offset) + Math.max(1, pageLength)) / step));
 }

@@ -31,6 +31,7 @@ import { customerLastLicenceEndMigration } from './migrations/015_customer_last_
 import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_lock';
 import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
 import { customerNameOrderMigration } from './migrations/018_customer_name_order';
+import { customersShownMigration } from './migrations/019_customers_shown';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -69,6 +70,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '016_last_licence_end_lock': lastLicenceEndLockMigration(dialect),
     '017_idempotency_keys': idempotencyKeysMigration(),
     '018_customer_name_order': customerNameOrderMigration(dialect),
+    '019_customers_shown': customersShownMigration(dialect),
   };
 }
 

@@ -168,7 +168,7 @@ describe('searchCustomers', () => {
     expect(await names('fresh tit')).toEqual([]);
   });
 
-  it('counts up to 1,000 on the first pages, and further for pages beyond', async () => {
+  it('counts a search up to 100 on the first pages, and further for pages beyond', async () => {
     const now = nowIso();
     const rows = Array.from({ length: 1005 }, (_, i) => ({
       name: `Bulk ${String(i).padStart(4, '0')}`,
@@ -183,8 +183,10 @@ describe('searchCustomers', () => {
         .values(rows.slice(i, i + 250))
         .execute();
     const first = await search('bulk');
-    expect(first).toMatchObject({ total: 1000, capped: true });
+    expect(first).toMatchObject({ total: 100, capped: true });
     expect(first.rows.map((r) => r.name)).toEqual(rows.slice(0, 10).map((r) => r.name));
+    expect(await search('bulk', 90)).toMatchObject({ total: 100, capped: true });
+    expect(await search('bulk', 100)).toMatchObject({ total: 200, capped: true });
     const beyond = await search('bulk', 1000);
     expect(beyond).toMatchObject({ total: 1005, capped: false });
     expect(beyond.rows.map((r) => r.name)).toEqual(rows.slice(1000).map((r) => r.name));
@@ -228,6 +230,6 @@ describe('searchCustomers', () => {
         expect(walked, `${filter} at ${offset}`).toEqual(sorted);
       }
     }
-    expect(await search('alpha')).toMatchObject({ total: 1000, capped: true });
+    expect(await search('alpha')).toMatchObject({ total: 100, capped: true });
   });
 });

@@ -1,6 +1,6 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licenceStatus';
-import { countCap } from '../../../common/pagination';
+import { COUNT_CAP_STEP, countCap, SEARCH_COUNT_CAP_STEP } from '../../../common/pagination';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { preparedQuery } from '../../db/prepared';
@@ -114,7 +114,8 @@ export async function searchCustomers(
   const lowerName = postgres
     ? sql`lower(${sql.ref('customers.name')}) collate "C"`
     : sql`lower(${sql.ref('customers.name')})`;
-  const cap = countCap(page.offset, page.length);
+  // A text search counts in steps of 100 (common/pagination SEARCH_COUNT_CAP_STEP, decision 049).
+  const cap = countCap(page.offset, page.length, text ? SEARCH_COUNT_CAP_STEP : COUNT_CAP_STEP);
   const select = <Q extends typeof query>(q: Q) =>
     q
       .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
@@ -197,16 +198,19 @@ const staffListQueries = (showAll: boolean) => {
         .limit(param('length'))
         .offset(param('offset')),
     ),
-    count: preparedQuery<Params>()((db: DB, param) =>
-      db
-        .selectFrom(
-          base(db, param)
-            .select(sql`1`.as('one'))
-            .limit(param('capPlusOne'))
-            .as('capped'),
-        )
-        .select((eb) => eb.fn.countAll<number>().as('n')),
-    ),
+    count: preparedQuery<Params>()((db: DB, param) => {
+      const shown = base(db, param).select(sql`1`.as('one'));
+      // PostgreSQL: in the order of the index of migration 019, so that the planner reads the count
+      // from its leaf pages; its estimate otherwise prefers a scan of the table, which after a
+      // rewrite of every row reads a half of free pages first (2.5 ms at 100k, decision 049).
+      const ordered =
+        isPostgres(db) && !showAll
+          ? shown.orderBy(sql`coalesce(${sql.ref('customers.lastLicenceEnd')}, '9999-12-31')`)
+          : shown;
+      return db
+        .selectFrom(ordered.limit(param('capPlusOne')).as('capped'))
+        .select((eb) => eb.fn.countAll<number>().as('n'));
+    }),
   };
 };
 const STAFF_LIST = { shown: staffListQueries(false), all: staffListQueries(true) };
