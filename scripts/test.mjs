@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The whole test command: typecheck, lint, unit tests, API tests on SQLite and (when
-// TEST_DATABASE_URL is set) PostgreSQL, the client build with its size budget, and the browser
-// journeys in Chromium when one is found. Ends with "N passed, N failed"; skipped parts are named.
+// TEST_DATABASE_URL is set) PostgreSQL, the OpenAPI document's lint (Spectral), the client build
+// with its size budget, and the browser journeys in Chromium when one is found. Ends with "N passed, N failed"; skipped parts are named.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,6 +80,14 @@ if (process.env.TEST_DATABASE_URL) {
     failures.push('PostgreSQL tests skipped in CI');
   }
 }
+
+// the OpenAPI document that integrators' tools read: Spectral's OpenAPI rules, no warning allowed
+check('API document (Spectral)', process.execPath, [
+  '--import',
+  'tsx',
+  path.join(root, 'scripts', 'api-document.ts'),
+  '--lint',
+]);
 
 check('client build', bin('vite'), ['build', '--logLevel', 'warn']);
 check('client size budget', process.execPath, [path.join(root, 'scripts', 'check-bundle-size.mjs')]);
