@@ -70,6 +70,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'dist-server/',
       'node_modules/',
       'data/',
       'test-results/',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The whole test command: typecheck, lint, unit tests, API tests on SQLite and (when
-// TEST_DATABASE_URL is set) PostgreSQL, the client build with its size budget, and the browser
-// journeys in Chromium when one is found. Ends with "N passed, N failed"; skipped parts are named.
+// TEST_DATABASE_URL is set) PostgreSQL, the OpenAPI document's lint (Spectral), the client and
+// server build with the client's size budget, and the browser journeys in Chromium when one is
+// found. Ends with "N passed, N failed"; skipped parts are named.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,7 +82,17 @@ if (process.env.TEST_DATABASE_URL) {
   }
 }
 
+// the OpenAPI document that integrators' tools read: Spectral's OpenAPI rules, no warning allowed
+check('API document (Spectral)', process.execPath, [
+  '--import',
+  'tsx',
+  path.join(root, 'scripts', 'api-document.ts'),
+  '--lint',
+]);
+
 check('client build', bin('vite'), ['build', '--logLevel', 'warn']);
+// the server compiled to plain JavaScript, as production runs it (server/main-built.test.ts starts it)
+check('server build', process.execPath, [path.join(root, 'scripts', 'build-server.mjs'), '--stamp']);
 check('client size budget', process.execPath, [path.join(root, 'scripts', 'check-bundle-size.mjs')]);
 
 const chromium = findChromium();

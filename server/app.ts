@@ -2,9 +2,10 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createContext } from './context';
+import { openApiOptions } from './openapi';
 import { responseSerializerCompiler } from './serializer';
 import { SCHEDULED_JOBS } from './jobs';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
@@ -33,7 +34,7 @@ import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
 import { apiCompression } from './plugins/compression';
-import { documentIdempotencyKey, idempotency } from './plugins/idempotency';
+import { idempotency } from './plugins/idempotency';
 import { input } from './plugins/input';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
@@ -127,13 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(input);
   await app.register(session);
   await app.register(rateLimit);
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Portal API', version: '1.0.0', description: 'Customer and licence portal' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'portal_session' } } },
-    },
-    transform: (args) => documentIdempotencyKey(jsonSchemaTransform(args), args.route),
-  });
+  await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
     // The reference page sets a policy of its own (its scripts are files; an inline one would need

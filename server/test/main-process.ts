@@ -22,8 +22,13 @@ export interface Started {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/**
+ * Starts the server from its sources through tsx, or with `script`, a built one (dist-server's
+ * server/main.js) run by plain Node.
+ */
+export function start(env: Record<string, string>, script?: string): Started {
+  const args = script ? [script] : ['--import', 'tsx', 'server/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },

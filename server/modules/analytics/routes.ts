@@ -15,6 +15,7 @@ export async function analyticsRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('viewDownloadAnalytics') },
       schema: {
+        operationId: 'getDownloadAnalytics',
         tags: ['analytics'],
         summary: 'Downloads of a range of UTC days (the last 90 by default, at most 366): series and tables',
         description:

@@ -50,6 +50,7 @@ export async function artifactRoutes(app: FastifyInstance) {
     {
       config: { access: manageVersions },
       schema: {
+        operationId: 'listProductTokens',
         tags,
         summary: "A product's API tokens, newest first (the tokens themselves are never shown again)",
         params: ProductKeyParam,
@@ -64,6 +65,7 @@ export async function artifactRoutes(app: FastifyInstance) {
     {
       config: { access: manageVersions, idempotent: true },
       schema: {
+        operationId: 'createProductToken',
         tags,
         summary: 'Create an API token of the product, for uploading its artifacts from a release pipeline',
         description: 'The answer holds `token`, shown this once: only its hash is kept.',
@@ -83,6 +85,7 @@ export async function artifactRoutes(app: FastifyInstance) {
     {
       config: { access: manageVersions },
       schema: {
+        operationId: 'revokeProductToken',
         tags,
         summary: 'Revoke an API token: requests with it are refused from now on',
         params: ProductTokenParams,
@@ -100,6 +103,7 @@ export async function artifactRoutes(app: FastifyInstance) {
     {
       config: { access: manageVersions },
       schema: {
+        operationId: 'deleteArtifact',
         tags,
         summary: "Remove an unpublished version's artifact of a platform",
         params: VersionPlatformParams,
@@ -146,6 +150,13 @@ async function uploadRoute(app: FastifyInstance) {
           service.productOfVersion(context, idFrom(request, 'params.id')),
         ),
         bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
+        // the body is read as a stream, which no schema validates: the document says what it is
+        document: {
+          requestBody: {
+            description: 'The file, as is (any Content-Type); its name from ?fileName= or Content-Disposition',
+            mediaType: 'application/octet-stream',
+          },
+        },
       },
       // an error answered before the whole body arrived closes the connection: the client stops
       // sending rather than the portal reading (and dropping) the rest of a large file
@@ -153,6 +164,7 @@ async function uploadRoute(app: FastifyInstance) {
         if (reply.statusCode >= 400 && !request.raw.complete) reply.header('Connection', 'close');
       },
       schema: {
+        operationId: 'uploadArtifact',
         tags: ['catalogue'],
         summary: "Upload a version's artifact of a platform (replacing the previous one), e.g. with curl -T",
         description:

@@ -19,6 +19,7 @@ export async function auditRoutes(app: FastifyInstance) {
     {
       config: rule,
       schema: {
+        operationId: 'listRecentActions',
         tags,
         summary: "One page of a customer's recent actions, newest first, optionally of one action",
         description: 'accountExecutive, admin, businessOwner, supportEngineer of the customer; 404 for no role there.',
@@ -36,6 +37,7 @@ export async function auditRoutes(app: FastifyInstance) {
     {
       config: rule,
       schema: {
+        operationId: 'exportRecentActions',
         tags,
         summary: 'Every recent action of the filter as CSV (UTF-8 with BOM), streamed, newest first',
         description: 'Same access as the list. Cells a spreadsheet would read as a formula start with an apostrophe.',

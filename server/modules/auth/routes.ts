@@ -32,6 +32,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.login) },
       schema: {
+        operationId: 'login',
         tags: ['auth'],
         summary:
           'Sign in; after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
@@ -48,7 +49,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       // Signing out without a session is harmless, and the client may not know its session expired.
       config: { access: access.public },
-      schema: { tags: ['auth'], summary: 'Sign out', response: { 200: Ok } },
+      schema: { operationId: 'logout', tags: ['auth'], summary: 'Sign out', response: { 200: Ok } },
     },
     async (request, reply) => {
       const result = await service.logout(ctx, actorOf(request));
@@ -62,6 +63,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn },
       schema: {
+        operationId: 'getProfile',
         tags: ['auth'],
         summary: 'The signed-in user and their accounts',
         response: { 200: Profile, ...errorResponses(401) },
@@ -75,6 +77,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn },
       schema: {
+        operationId: 'updateProfile',
         tags: ['auth'],
         summary:
           'Update full name or preferred language; a new e-mail needs currentPassword and takes effect when the link mailed to it is followed',
@@ -90,6 +93,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
       schema: {
+        operationId: 'confirmEmail',
         tags: ['auth'],
         summary: 'Follow the link mailed to a new address: the account takes that address',
         body: ConfirmEmailBody,
@@ -104,6 +108,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
       schema: {
+        operationId: 'requestPasswordReset',
         tags: ['auth'],
         summary: 'Mail a reset link; answers the same whether or not the e-mail has an account',
         body: RequestPasswordResetBody,
@@ -118,6 +123,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.public },
       schema: {
+        operationId: 'checkPasswordReset',
         tags: ['auth'],
         summary: 'Whether a password-reset token can still be used',
         querystring: CheckPasswordResetQuery,
@@ -132,6 +138,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.passwordReset) },
       schema: {
+        operationId: 'resetPassword',
         tags: ['auth'],
         summary: 'Choose a new password with a reset token; ends every session of the user; answers the account e-mail',
         body: ResetPasswordBody,
@@ -147,6 +154,7 @@ export async function authRoutes(app: FastifyInstance) {
       // Making a challenge derives one key on the server: limited like the sign-in it serves.
       config: { access: access.public, rateLimit: perMinute(config.rateLimits.login) },
       schema: {
+        operationId: 'getCaptchaChallenge',
         tags: ['auth'],
         summary: 'A proof-of-work challenge for the self-hosted captcha (ALTCHA format)',
         response: { 200: CaptchaChallenge, ...errorResponses(404, 429) },

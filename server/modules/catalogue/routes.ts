@@ -32,7 +32,12 @@ export async function catalogueRoutes(app: FastifyInstance) {
     '/products',
     {
       config: { access: access.can('viewProducts') },
-      schema: { tags, summary: 'Every product, by name', response: { 200: ProductList, 403: ErrorBody } },
+      schema: {
+        operationId: 'listProducts',
+        tags,
+        summary: 'Every product, by name',
+        response: { 200: ProductList, 403: ErrorBody },
+      },
     },
     async () => service.listProducts(ctx),
   );
@@ -42,6 +47,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('addProduct'), idempotent: true },
       schema: {
+        operationId: 'createProduct',
         tags,
         summary: 'Add a product (its key is unique: 409 when taken)',
         body: CreateProductBody,
@@ -56,6 +62,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('viewProducts') },
       schema: {
+        operationId: 'getProduct',
         tags,
         summary: 'One product',
         params: ProductKeyParam,
@@ -70,6 +77,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('editProduct') },
       schema: {
+        operationId: 'updateProduct',
         tags,
         summary: "Change a product's name, description, customization type or SaaS flag (the key stays)",
         params: ProductKeyParam,
@@ -85,6 +93,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.customerIfGiven('viewLicences', 'query.customerId') },
       schema: {
+        operationId: 'listVersions',
         tags,
         summary: "A product's versions, newest first by semantic version, ten at a time unless pageLength is given",
         description:
@@ -107,6 +116,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('manageVersions'), idempotent: true },
       schema: {
+        operationId: 'createVersion',
         tags,
         summary: 'Add an unpublished version (its semVer is unique per product: 409 when taken)',
         params: ProductKeyParam,
@@ -123,6 +133,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('viewProducts') },
       schema: {
+        operationId: 'getVersion',
         tags,
         summary: 'One version, published or not',
         params: IdParam,
@@ -137,6 +148,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('manageVersions') },
       schema: {
+        operationId: 'updateVersion',
         tags,
         summary: 'Change a version, or publish it with published: true (final; the release date is today)',
         description:

@@ -31,6 +31,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn },
       schema: {
+        operationId: 'listCustomers',
         tags,
         summary: "One page of the customers the caller may see, by name, with the caller's role in each",
         description:
@@ -51,6 +52,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewCustomer', { from: 'params.id' }) },
       schema: {
+        operationId: 'getCustomer',
         tags,
         summary: 'One customer, with the role, membership and notification settings of the caller there',
         description: 'Anyone with a role in the customer; 404 for anyone else, whether or not it exists.',
@@ -66,6 +68,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewCustomer', { from: 'params.id' }) },
       schema: {
+        operationId: 'getCustomerPage',
         tags,
         summary: "The customer page's first screen: the customer and the first page of each list the caller sees",
         description:
@@ -85,6 +88,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('telemetryAndSync', { from: 'params.id' }) },
       schema: {
+        operationId: 'syncCustomer',
         tags,
         summary: 'Push the customer to the CRM (SalesForce)',
         description:
@@ -101,6 +105,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.can('addCustomer'), idempotent: true },
       schema: {
+        operationId: 'createCustomer',
         tags,
         summary: 'Create a customer; an empty customerKey is generated',
         description: 'Admins only. customerKey: exactly 10 characters, unique (409 on the customerKey field).',
@@ -116,6 +121,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('editCustomer', { from: 'params.id' }) },
       schema: {
+        operationId: 'updateCustomer',
         tags,
         summary: 'Rename a customer or change its key',
         description: 'Admins only. customerKey: exactly 10 characters, unique (409 on the customerKey field).',
@@ -138,6 +144,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: manageLicences },
       schema: {
+        operationId: 'listAccountExecutiveCandidates',
         tags,
         summary: "Enabled account executives who may become the customer's account executive",
         description:
@@ -157,6 +164,7 @@ export async function customerRoutes(app: FastifyInstance) {
     {
       config: { access: manageLicences },
       schema: {
+        operationId: 'setAccountExecutive',
         tags,
         summary: "Make an enabled user of type accountExecutive the customer's account executive",
         description:

@@ -36,6 +36,7 @@ export async function customizationRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('manageLicences', { from: 'body.customerId' }) },
       schema: {
+        operationId: 'validateCustomization',
         tags,
         summary: "Check a configuration against its product's schema, storing nothing",
         description:
@@ -56,6 +57,7 @@ export async function customizationRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('manageLicences', { from: 'body.customerId' }), idempotent: true },
       schema: {
+        operationId: 'createCustomization',
         tags,
         summary: "Customize a customer's licence of a product; its licences of the product point to it",
         description:
@@ -78,6 +80,7 @@ export async function customizationRoutes(app: FastifyInstance) {
     {
       config: { access: ofCustomization('viewLicenceDetails') },
       schema: {
+        operationId: 'getCustomization',
         tags,
         summary: 'A customization, with its customer, product and configuration',
         params: IdParam,
@@ -96,6 +99,7 @@ export async function customizationRoutes(app: FastifyInstance) {
     {
       config: { access: ofCustomization('manageLicences') },
       schema: {
+        operationId: 'updateCustomization',
         tags,
         summary: "Change a customization's version type, configuration or enabled flag",
         description:
@@ -118,6 +122,7 @@ export async function customizationRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewLicenceDetails', { from: 'params.id' }) },
       schema: {
+        operationId: 'listCustomizations',
         tags,
         summary: "A customer's customizations, optionally of one product (at most one per product)",
         params: IdParam,

@@ -32,17 +32,34 @@ export async function downloadRoutes(app: FastifyInstance) {
     }
   };
 
+  /** What the document says of the file answers, which sendArtifact writes itself (docs/decisions/058). */
+  const file = {
+    responses: {
+      200: {
+        description: 'The file (Content-Disposition: attachment, ETag, Accept-Ranges)',
+        bytes: 'application/octet-stream',
+      },
+      206: { description: 'The part the Range asked for (Content-Range)', bytes: 'application/octet-stream' },
+      302: {
+        description: 'With S3 storage: to a short-lived presigned URL of the file',
+        headers: { Location: { description: 'The presigned URL', schema: { type: 'string', format: 'uri' } } },
+      },
+      304: { description: 'Not modified (If-None-Match names the current ETag)' },
+    },
+  };
+
   // A record being written when the app closes is waited for, so it is not lost.
   app.addHook('onClose', async () => service.settleDownloadRecords(ctx));
 
   api.get(
     '/download/:platform',
     {
-      config: { access: access.customer('download', { from: 'query.customerId' }) },
+      config: { access: access.customer('download', { from: 'query.customerId' }), document: file },
       // the bytes go as stored: an artifact is compressed already, and a Range counts stored bytes
       compress: false,
       onSend: fileCacheControl,
       schema: {
+        operationId: 'downloadArtifact',
         tags,
         summary: 'An artifact of a version the customer may download, or with `check`, whether it may',
         description:
@@ -71,10 +88,11 @@ export async function downloadRoutes(app: FastifyInstance) {
   api.get(
     '/get/:platform/:productKey/:semVer',
     {
-      config: { access: access.public },
+      config: { access: access.public, document: file },
       compress: false,
       onSend: fileCacheControl,
       schema: {
+        operationId: 'downloadArtifactBySecret',
         tags,
         summary: "An artifact by the licence's download secret, for scripts (no session)",
         description:

@@ -26,8 +26,19 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
   api.get(
     '/invitations/:key',
     {
-      config: { access: access.public, rateLimit, secretParams: ['key'] },
+      config: {
+        access: access.public,
+        rateLimit,
+        secretParams: ['key'],
+        // one template with DELETE /api/invitations/:id (by id, staff) in the OpenAPI document
+        document: {
+          renameParams: {
+            key: { as: 'invitation', description: 'The invitation key, from the link mailed to the invitee' },
+          },
+        },
+      },
       schema: {
+        operationId: 'getInvitationByKey',
         tags,
         summary: 'What an invitation link offers: customer, role, inviter, and whether the address needs an account',
         description:
@@ -44,6 +55,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
     {
       config: { access: access.public, rateLimit, secretParams: ['key'] },
       schema: {
+        operationId: 'acceptInvitationAsNewUser',
         tags,
         summary: 'Join with a new account for the invited address; signs it in',
         description:
@@ -66,6 +78,7 @@ export async function invitationAcceptanceRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn, rateLimit, secretParams: ['key'] },
       schema: {
+        operationId: 'acceptInvitationAsExistingUser',
         tags,
         summary: 'Join as the signed-in user, whose address must be the invited one',
         description:

@@ -33,6 +33,7 @@ export async function invitationRoutes(app: FastifyInstance) {
     {
       config: { access: access.customerIfGiven('viewTeam', 'query.customerId') },
       schema: {
+        operationId: 'listInvitations',
         tags,
         summary: 'Pending invitations, expired ones included (status expired), newest first',
         description:
@@ -53,6 +54,7 @@ export async function invitationRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewTeam', { from: 'body.targetCustomer' }), idempotent: true },
       schema: {
+        operationId: 'createInvitation',
         tags,
         summary: 'Invite someone to a customer; they receive a mail with the link (valid 7 days)',
         description:
@@ -75,6 +77,7 @@ export async function invitationRoutes(app: FastifyInstance) {
     {
       config: { access: ofInvitation('copyInvitationLink') },
       schema: {
+        operationId: 'getInvitationLink',
         tags,
         summary: 'The link the invitation mail carries (admins); not for an expired invitation (409)',
         params: IdParam,
@@ -91,8 +94,13 @@ export async function invitationRoutes(app: FastifyInstance) {
   api.delete(
     '/invitations/:id',
     {
-      config: { access: ofInvitation('viewTeam') },
+      config: {
+        access: ofInvitation('viewTeam'),
+        // one template with GET /api/invitations/:key (by key, public) in the OpenAPI document
+        document: { renameParams: { id: { as: 'invitation', description: "The invitation's id" } } },
+      },
       schema: {
+        operationId: 'cancelInvitation',
         tags,
         summary: 'Cancel a pending or expired invitation: its link stops working',
         params: IdParam,
@@ -111,6 +119,7 @@ export async function invitationRoutes(app: FastifyInstance) {
     {
       config: { access: ofInvitation('viewTeam') },
       schema: {
+        operationId: 'resendInvitation',
         tags,
         summary: 'Send a pending or expired invitation again: a new link (the old one stops working), 7 more days',
         params: IdParam,

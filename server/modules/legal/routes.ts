@@ -22,6 +22,7 @@ export async function legalRoutes(app: FastifyInstance) {
     {
       config: { access: access.public },
       schema: {
+        operationId: 'getLegalDocument',
         tags: ['legal'],
         summary: 'A legal document rendered as HTML in the given language',
         description:

@@ -37,6 +37,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewLicences', { from: 'params.id' }) },
       schema: {
+        operationId: 'listLicences',
         tags,
         summary: "A customer's licences, by product name, ten at a time unless pageLength is given",
         description:
@@ -58,6 +59,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('manageLicences', { from: 'params.id' }), idempotent: true },
       schema: {
+        operationId: 'createLicence',
         tags,
         summary: 'Give the customer a licence of a product (one per product: 409 when it holds one, renew it instead)',
         params: IdParam,
@@ -79,6 +81,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('manageLicences', { from: 'params.id' }) },
       schema: {
+        operationId: 'listLicensableProducts',
         tags,
         summary: 'The products the customer holds no licence of, by name (the licence modal)',
         params: IdParam,
@@ -95,6 +98,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn },
       schema: {
+        operationId: 'listEndingLicences',
         tags,
         summary: 'Licences ending within `days` (90 by default) from today, soonest first',
         description:
@@ -111,6 +115,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: ofLicence('viewLicences') },
       schema: {
+        operationId: 'getLicence',
         tags,
         summary: 'One licence',
         params: IdParam,
@@ -126,6 +131,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: ofLicence('manageLicences') },
       schema: {
+        operationId: 'renewLicence',
         tags,
         summary: 'Renew a licence: its end date (in the future, after its start), access level and data',
         params: IdParam,
@@ -146,6 +152,7 @@ export async function licenceRoutes(app: FastifyInstance) {
     {
       config: { access: ofLicence('manageLicences') },
       schema: {
+        operationId: 'replaceDownloadSecret',
         tags,
         summary: 'Replace the download secret of a licence: the old one stops working at once',
         params: IdParam,

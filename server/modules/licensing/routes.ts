@@ -36,6 +36,7 @@ export async function licensingRoutes(app: FastifyInstance) {
     {
       config: { access: access.public },
       schema: {
+        operationId: 'listLicenceSigningKeys',
         tags: ['licensing'],
         summary: 'The public keys that verify licence files: the active one first, then the retired ones',
         description:
@@ -55,6 +56,7 @@ export async function licensingRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('download', { from: 'query.customerId' }) },
       schema: {
+        operationId: 'downloadLicenceFile',
         tags: ['downloads'],
         summary: "The signed licence file of the customer's licence of a product, as an attachment",
         description:

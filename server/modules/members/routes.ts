@@ -19,6 +19,7 @@ export async function memberRoutes(app: FastifyInstance) {
     {
       config: { access: access.customer('viewTeam', { from: 'params.id' }) },
       schema: {
+        operationId: 'listMembers',
         tags,
         summary: 'The members of a customer, enabled and disabled, by full name or e-mail address',
         description:
@@ -44,6 +45,7 @@ export async function memberRoutes(app: FastifyInstance) {
         }),
       },
       schema: {
+        operationId: 'setMemberStatus',
         tags,
         summary: 'Enable or disable a member; nobody changes their own membership (403)',
         params: IdParam,

@@ -24,6 +24,7 @@ export async function notificationSettingsRoutes(app: FastifyInstance) {
     {
       config: { access: access.signedIn },
       schema: {
+        operationId: 'listMyMemberships',
         tags,
         summary: "The caller's enabled memberships with their notification flags, by customer name",
         querystring: MyMembershipsQuery,
@@ -44,6 +45,7 @@ export async function notificationSettingsRoutes(app: FastifyInstance) {
         }),
       },
       schema: {
+        operationId: 'updateNotificationSettings',
         tags,
         summary: "Change some or all of a membership's notification flags",
         description:

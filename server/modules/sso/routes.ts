@@ -19,8 +19,19 @@ export async function ssoRoutes(app: FastifyInstance) {
   api.get(
     '/jwt/redirect',
     {
-      config: { access: access.signedIn },
+      config: {
+        access: access.signedIn,
+        document: {
+          responses: {
+            302: {
+              description: 'To the return target',
+              headers: { Location: { description: 'The return target', schema: { type: 'string', format: 'uri' } } },
+            },
+          },
+        },
+      },
       schema: {
+        operationId: 'redirectToSupport',
         tags: ['auth'],
         summary: 'Send the signed-in user on to the support site (return target on its origin only)',
         querystring: RedirectQuery,

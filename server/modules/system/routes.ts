@@ -16,6 +16,7 @@ export async function systemRoutes(app: FastifyInstance) {
     {
       config: { access: access.public },
       schema: {
+        operationId: 'getHealth',
         tags: ['system'],
         summary: 'Liveness and database reachability',
         response: { 200: Health, 503: Health },
@@ -35,7 +36,12 @@ export async function systemRoutes(app: FastifyInstance) {
     '/config',
     {
       config: { access: access.public },
-      schema: { tags: ['system'], summary: 'Public settings the web client needs', response: { 200: PublicConfig } },
+      schema: {
+        operationId: 'getPublicConfig',
+        tags: ['system'],
+        summary: 'Public settings the web client needs',
+        response: { 200: PublicConfig },
+      },
     },
     async () => ({
       captcha: config.recaptcha

@@ -19,6 +19,7 @@ export async function userRoutes(app: FastifyInstance) {
     {
       config: rule,
       schema: {
+        operationId: 'listUsers',
         tags,
         summary: 'Users, by id; the filter matches id, full name or e-mail (case-insensitive)',
         querystring: UserListQuery,
@@ -33,6 +34,7 @@ export async function userRoutes(app: FastifyInstance) {
     {
       config: { ...rule, idempotent: true },
       schema: {
+        operationId: 'createUser',
         tags,
         summary: 'Create a staff user; they receive a mail with a link to choose their password',
         body: CreateUserBody,
@@ -46,7 +48,13 @@ export async function userRoutes(app: FastifyInstance) {
     '/users/:id',
     {
       config: rule,
-      schema: { tags, summary: 'One user', params: IdParam, response: { 200: User, 404: ErrorBody } },
+      schema: {
+        operationId: 'getUser',
+        tags,
+        summary: 'One user',
+        params: IdParam,
+        response: { 200: User, 404: ErrorBody },
+      },
     },
     async (request) => service.getUser(ctx, actorOf(request), request.params),
   );
@@ -56,6 +64,7 @@ export async function userRoutes(app: FastifyInstance) {
     {
       config: rule,
       schema: {
+        operationId: 'updateUser',
         tags,
         summary: 'Change e-mail, full name, status or language (not the type); disabling ends their sessions',
         params: IdParam,
