@@ -41,8 +41,12 @@ describe('the built server (dist-server/server/main.js)', () => {
     const imported = new Set<string>();
     for (const file of ['main.js', 'cli.js']) {
       const code = fs.readFileSync(path.join(built, 'server', file), 'utf8');
-      for (const [, specifier] of code.matchAll(/(?:from|import\()\s*"([^".][^"]*)"/g)) {
-        if (specifier.startsWith('node:')) continue;
+      const specifiers = [
+        ...code.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?"([^"]+)"/gm),
+        ...code.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
+      ].map((match) => match[1]);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('node:') || specifier.startsWith('.')) continue;
         const parts = specifier.split('/');
         imported.add(parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
       }
