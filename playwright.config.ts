@@ -1,8 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * End-to-end journeys against one portal started by e2e/global-setup.ts (fresh SQLite database with
- * the demo data, real SMTP peer). Chromium is Debian's: Playwright never downloads a browser here.
+ * End-to-end journeys. e2e/global-setup.ts seeds one SQLite database with the demo data; each worker
+ * starts a portal of its own on a copy of it, with an SMTP peer of its own (e2e/fixtures.ts), so the
+ * journeys run on two workers without sharing data, mail or per-IP counters. Chromium is Debian's:
+ * Playwright never downloads a browser here.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -11,18 +13,17 @@ export default defineConfig({
   globalTeardown: './e2e/global-teardown.ts',
   reporter: 'list',
   retries: 0,
-  // One server and one database are shared; journeys create their own users, but a single worker
-  // keeps the per-IP counters (failed sign-ins, rate limits) predictable.
-  workers: 1,
-  fullyParallel: false,
+  // Two workers, each with its own portal and database (e2e/fixtures.ts): as many as the CI machine
+  // has cores. Any journey may run on either, in any order: each makes the data it changes, or puts
+  // back the demo data it changed.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: 'test-results',
   use: {
-    // Set by globalSetup in the runner process before the workers are forked; workers load this file
-    // again and so see it.
-    baseURL: process.env.E2E_BASE_URL,
+    // baseURL is each worker's own portal's (e2e/fixtures.ts)
     browserName: 'chromium',
     headless: true,
     locale: 'en-GB',

@@ -2,6 +2,58 @@ import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { textSections } from './vite.config';
 
+const POSTGRES_PASS = process.env.TEST_DB === 'postgres';
+
+/**
+ * API test files that do not depend on the database dialect: run once, in the SQLite pass. The rule:
+ * no query of the file's tests is shaped by the dialect, because they open no database at all, or
+ * one of SQLite files whatever TEST_DB says (a started process, the CLI), or the portal's database
+ * only stands behind what they test (a connection, a header, a serializer, a document), never being
+ * what they check. Every other file runs in both passes. (docs/decisions/057)
+ */
+export const DIALECT_FREE_API_TESTS = [
+  // no database
+  'server/integrations/storage/config.test.ts',
+  'server/integrations/storage/file-bytes.test.ts',
+  'server/integrations/storage/storage.test.ts',
+  'server/jobs/runner.test.ts',
+  'server/licence-days.test.ts',
+  'server/mail/templates.test.ts',
+  'server/markdown.test.ts',
+  'server/modules/customizations/schemas.test.ts',
+  'server/modules/invitations/keys.test.ts',
+  'server/plugins/page-hints.test.ts',
+  // SQLite files whatever TEST_DB says
+  'server/cli.test.ts',
+  'server/main.test.ts',
+  // the database only stands behind what is tested
+  'server/modules/legal/legal.test.ts',
+  'server/security/connections.test.ts',
+  'server/security/route-exceptions.test.ts',
+  'server/serializer.test.ts',
+];
+
+/**
+ * API test files that need a module graph of their own: they replace a module (vi.mock), which would
+ * leak into the files run after them in the same worker. Everything else runs with isolate: false.
+ */
+export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
+
+/** What both API projects share. */
+const api = {
+  environment: 'node',
+  // migrations applied once per run, to a template each test app copies (server/test/global-setup.ts)
+  globalSetup: ['server/test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
+
+/** Files the pass leaves out: the dialect-free ones in the PostgreSQL pass; the outage test in the SQLite one. */
+const leftOutOfThisPass = POSTGRES_PASS
+  ? DIALECT_FREE_API_TESTS
+  : // The database outage test starts a PostgreSQL server of its own: it runs in the PostgreSQL pass only.
+    ['server/db/outage.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -23,19 +75,22 @@ export default defineConfig({
       },
       {
         test: {
+          ...api,
           name: 'api',
           include: ['server/**/*.test.ts'],
-          // The database outage test starts a PostgreSQL server of its own: it runs once, in the
-          // PostgreSQL pass, rather than once per database.
-          exclude: [
-            ...configDefaults.exclude,
-            ...(process.env.TEST_DB === 'postgres' ? [] : ['server/db/outage.test.ts']),
-          ],
-          environment: 'node',
-          // each test file builds its own app on its own database (SQLite in memory or a fresh
-          // PostgreSQL database when TEST_DB=postgres), so files may run in parallel
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: [...configDefaults.exclude, ...ISOLATED_API_TESTS, ...leftOutOfThisPass],
+          // Each test file builds its own apps, each on its own database (SQLite in memory or a
+          // PostgreSQL database of its own), and keeps no state in the modules they share: the files
+          // of a worker share one module graph instead of loading the portal's modules again each.
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          ...api,
+          name: 'api-isolated',
+          include: ISOLATED_API_TESTS,
+          exclude: [...configDefaults.exclude, ...leftOutOfThisPass],
         },
       },
     ],

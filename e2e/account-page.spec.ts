@@ -1,7 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 
 /** The API paths the page asked for, from now on. */
 function apiPathsOf(page: Page): string[] {
@@ -13,12 +14,14 @@ function apiPathsOf(page: Page): string[] {
   return paths;
 }
 
-test.describe('the customer page from sign-in', () => {
+test.describe("the customer page as a client's home", () => {
   test('a technical contact lands on their customer, without the team, its log or the staff tools', async ({
     page,
   }) => {
     const asked = apiPathsOf(page);
-    await signIn(page, demoAccount('technicalContact'));
+    await signInThroughApi(page, demoAccount('technicalContact'));
+    // the portal's home sends each to their customer, or to the picker when they have several
+    await page.goto('/en');
     await expect(page).toHaveURL(/\/en\/accounts\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: DEMO_CUSTOMER_NAME })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'Resources and support' })).toBeVisible();
@@ -36,7 +39,9 @@ test.describe('the customer page from sign-in', () => {
   test('a project manager lands on their customer, with the team, its log and the billing contact', async ({
     page,
   }) => {
-    await signIn(page, demoAccount('businessOwner'));
+    await signInThroughApi(page, demoAccount('businessOwner'));
+    // the portal's home sends each to their customer, or to the picker when they have several
+    await page.goto('/en');
     await expect(page).toHaveURL(/\/en\/accounts\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: DEMO_CUSTOMER_NAME })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'Members' })).toBeVisible();
@@ -51,7 +56,9 @@ test.describe('the customer page from sign-in', () => {
 test('an account executive finds a customer with the picker’s search, opens it and tries the sync', async ({
   page,
 }) => {
-  await signIn(page, demoAccount('accountExecutive'));
+  await signInThroughApi(page, demoAccount('accountExecutive'));
+  // the portal's home sends each to their customer, or to the picker when they have several
+  await page.goto('/en');
   await expect(page).toHaveURL(/\/en\/select-account$/);
   const entries = page.getByTestId('account-entry');
   await expect(entries).toHaveCount(2);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { CHART_SERIES } from '../client/pages/analytics/series';
 import type { DownloadAnalytics } from '../common/api/analytics';
 import { addDays, utcToday } from '../common/licenceStatus';

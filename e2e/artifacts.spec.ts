@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { signInThroughApi } from './helpers/axe';
 import { pageWidth } from './helpers/session';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { fillLoginForm, solveCaptcha, submitLogin } from './helpers/auth';
 import { demoAccount } from './helpers/demo';

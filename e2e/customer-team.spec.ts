@@ -1,12 +1,14 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { TFunction } from 'i18next';
 import type { Customer } from '../common/api/customers';
 import type { Locale } from '../common/roles';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
-import { type Credentials, submitLogin } from './helpers/auth';
+import type { Credentials } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { INVITATION_LINK, readAndAccept } from './helpers/invitations';
 import { linkIn, waitForMail } from './helpers/mailbox';
+import { signInThroughApi } from './helpers/session';
 import { chooseOption } from './helpers/ui';
 import { MONTHS, textsOf } from './helpers/texts';
 
@@ -45,14 +47,6 @@ async function newAdmin(locale: Locale): Promise<Credentials & { fullname: strin
   } finally {
     await demoAdmin.dispose();
   }
-}
-
-async function signInOnLoginPage(page: Page, t: TFunction, locale: Locale, credentials: Credentials): Promise<void> {
-  await page.goto(`/${locale}/login`);
-  await page.getByLabel(t('login.email'), { exact: true }).fill(credentials.email);
-  await page.getByLabel(t('login.password'), { exact: true }).fill(credentials.password);
-  expect((await submitLogin(page, t('login.submit'))).status()).toBe(200);
-  await expect(page).not.toHaveURL(/\/login(\?|$)/);
 }
 
 /** The contact, in a browser of their own, joins from the link of the mail and creates their account. */
@@ -116,8 +110,8 @@ for (const locale of ['en', 'fr'] as const) {
     const name = `Team ${locale} ${run}`;
     const contact = { email: uniqueEmail(`team-contact-${locale}`), fullname: `Paula Manager ${run}` };
 
-    // 1. The admin signs in, adds a customer with a generated key, finds it and opens it.
-    await signInOnLoginPage(page, t, locale, admin);
+    // 1. The admin adds a customer with a generated key, finds it and opens it.
+    await signInThroughApi(page, admin);
     await page.goto(`/${locale}/customers`);
     await expect(page.getByRole('heading', { level: 1, name: t('customers.title') })).toBeVisible();
     await page.getByRole('button', { name: t('customers.add'), exact: true }).click();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Customer } from '../common/api/customers';
 import { CUSTOMER_KEY_ALPHABET } from '../common/customerKey';
 import type { Locale } from '../common/roles';

@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signInThroughApi } from './helpers/axe';
 import { demoAccount } from './helpers/demo';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Product, Version } from '../common/api/catalogue';
 import { secretDownloadPath } from '../common/api/catalogue';
 import type { CustomerList, CustomerSummary } from '../common/api/customers';
@@ -27,6 +28,8 @@ interface World {
   /** the file the product manager uploads, and its sha256 */
   file: { path: string; name: string; bytes: Buffer };
   beta: Version;
+  /** 1.0.0, once released through the API */
+  stable: Version | null;
 }
 
 async function ok<T>(answer: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<T> {
@@ -37,10 +40,12 @@ async function ok<T>(answer: Awaited<ReturnType<APIRequestContext['get']>>, stat
 /**
  * A product of the journey's own, licensed stable to Acme Analytics (whose demo technical contact
  * downloads) and beta to Globex Logistics (whose demo project manager sees the beta), with a published
- * beta version that has an artifact. The stable release is the product manager's, through the pages.
+ * beta version that has an artifact. The stable release 1.0.0 is the product manager's: through the
+ * pages in the journey about it, through the API (`released`) for the journeys that start after it.
+ * Each journey prepares a product of its own, so they can run in any order, on any worker.
  */
-async function prepare(): Promise<World> {
-  const suffix = `${Date.now().toString(36)}`;
+async function prepare(options: { released: boolean }): Promise<World> {
+  const suffix = `${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`;
   const admin = await apiSession(demoAccount('admin'));
   const manager = await apiSession(demoAccount('productManager'));
   try {
@@ -99,7 +104,25 @@ async function prepare(): Promise<World> {
     const bytes = crypto.randomBytes(3 * 1024 * 1024 + 17);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-downloads-')), name);
     fs.writeFileSync(file, bytes);
-    return { product, acme, globex, beta, file: { path: file, name, bytes } };
+
+    let stable: Version | null = null;
+    if (options.released) {
+      stable = await ok<Version>(
+        await manager.post(`/api/products/${product.key}/versions`, {
+          data: { title: 'First release', type: 'stable', semVer: '1.0.0', description: 'The **first** release' },
+        }),
+        201,
+      );
+      await ok(
+        await manager.put(`/api/versions/${stable.id}/artifacts/linux`, {
+          params: { fileName: name },
+          data: bytes,
+          headers: { 'content-type': 'application/octet-stream' },
+        }),
+      );
+      await ok(await manager.patch(`/api/versions/${stable.id}`, { data: { published: true } }));
+    }
+    return { product, acme, globex, beta, stable, file: { path: file, name, bytes } };
   } finally {
     await admin.dispose();
     await manager.dispose();
@@ -120,23 +143,18 @@ async function openVersions(page: Page, locale: Locale, customer: CustomerSummar
   await expect(versionsSection(page).getByTestId('version-card').first()).toBeVisible();
 }
 
-test.describe.serial('downloads', () => {
-  let world: World;
-
-  test.beforeAll(async () => {
-    world = await prepare();
-  });
-
+test.describe('downloads', () => {
   test('a product manager creates a version, uploads its artifact with progress, and publishes it', async ({
     page,
   }) => {
-    await releaseThroughTheUi(page, world);
+    await releaseThroughTheUi(page, await prepare({ released: false }));
   });
 
   test('a technical contact with a stable licence downloads the version and copies its URL; the beta stays hidden', async ({
     page,
     context,
   }) => {
+    const world = await prepare({ released: true });
     const t = await textsOf('en');
     await signInThroughApi(page, demoAccount('technicalContact'));
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -185,6 +203,7 @@ test.describe.serial('downloads', () => {
   });
 
   test('the project manager of a beta licence sees the beta too, in French', async ({ page }) => {
+    const world = await prepare({ released: true });
     const t = await textsOf('fr');
     await signInThroughApi(page, GLOBEX_OWNER);
     await setPreferredLocale(page, 'fr');
@@ -208,12 +227,30 @@ test.describe.serial('downloads', () => {
     }
   });
 
-  test('the product manager sees that download in the analytics', async ({ page }) => {
+  test('the product manager sees the downloads of a licence in the analytics', async ({ page }) => {
+    const world = await prepare({ released: true });
+    // Acme's technical contact downloads 1.0.0 twice: from the portal, and by the licence's secret URL.
+    const tech = await apiSession(demoAccount('technicalContact'));
+    try {
+      const licences = await ok<LicenceList>(await tech.get(`/api/customers/${world.acme.id}/licenses`));
+      const licence = licences.data.find((l) => l.productKey === world.product.key)!;
+      const fromPortal = await tech.get('/api/download/linux', {
+        params: { customerId: world.acme.id, versionId: world.stable!.id },
+      });
+      expect(fromPortal.status()).toBe(200);
+      expect(sha256(await fromPortal.body())).toBe(sha256(world.file.bytes));
+      const bySecret = await tech.get(secretDownloadPath('linux', world.product.key, '1.0.0', licence.downloadSecret!));
+      expect(bySecret.status()).toBe(200);
+      expect(sha256(await bySecret.body())).toBe(sha256(world.file.bytes));
+    } finally {
+      await tech.dispose();
+    }
+
     const t = await textsOf('en');
     await signInThroughApi(page, demoAccount('productManager'));
     await page.goto('/en/analytics');
     await page.getByLabel(t('analytics.filter.product')).selectOption({ label: world.product.name });
-    // the technical contact's download and the one by the copied URL, both of the licence of Acme
+    // the download from the portal and the one by the secret URL, both of the licence of Acme
     await expect(page.getByTestId('analytics-top-customer')).toHaveCount(1);
     await expect(page.getByTestId('analytics-top-customer').locator('td')).toHaveText([DEMO_CUSTOMER_NAME, '2']);
   });

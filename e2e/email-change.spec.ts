@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink, uniqueEmail } from './helpers/api';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { linkIn, waitForMail } from './helpers/mailbox';
+import { signInThroughApi } from './helpers/session';
 
 const CONFIRM_EMAIL_LINK = /\/en\/confirm-email\/[^/?#\s]+$/;
 
@@ -18,7 +18,7 @@ test('a user changes their e-mail: current password, link to the new address, no
   await admin.dispose();
   const password = newPassword();
   await setPasswordFromLink(welcomeLink, password);
-  await signIn(page, { email: user.email, password });
+  await signInThroughApi(page, { email: user.email, password });
 
   await page.goto('/en/settings');
   const form = page.getByTestId('settings-profile');

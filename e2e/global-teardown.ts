@@ -1,28 +1,24 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { ENV } from './helpers/environment';
-import { stopPortal } from './helpers/portal-server';
-import { getRunState } from './helpers/run-state';
 
+/** Shows what the portals logged (at warn level: anything there is worth seeing), then removes the run's files. */
 export default async function globalTeardown(): Promise<void> {
-  const state = getRunState();
-  if (state?.portal) await stopPortal(state.portal.process);
-  else if (process.env[ENV.serverPid]) {
-    try {
-      process.kill(Number(process.env[ENV.serverPid]), 'SIGTERM');
-    } catch {
-      // already gone
+  const runDir = process.env[ENV.runDir];
+  if (!runDir || !fs.existsSync(runDir)) return;
+  for (const entry of fs.readdirSync(runDir).sort()) {
+    const log = path.join(runDir, entry, 'portal.log');
+    if (!fs.existsSync(log)) continue;
+    const notable = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('Portal ready at '));
+    if (notable.length > 0) {
+      console.log(`e2e: portal log of ${entry} (last ${Math.min(notable.length, 40)} of ${notable.length} lines):`);
+      console.log(notable.slice(-40).join('\n'));
     }
   }
-  if (state?.smtp) await state.smtp.close();
-  // The portal logs at warn level: anything there is worth seeing next to the test results.
-  const log = state?.portal?.logFile;
-  const lines = log && fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [];
-  const notable = lines.filter((line) => line.trim() && !line.startsWith('Portal ready at '));
-  if (notable.length > 0) {
-    console.log(`e2e: portal log (last ${Math.min(notable.length, 40)} of ${notable.length} lines):`);
-    console.log(notable.slice(-40).join('\n'));
-  }
-  // Keep the run's files (database, mails, server log) when asked, to look into a failure.
-  if (state?.runDir && !process.env.E2E_KEEP_FILES) fs.rmSync(state.runDir, { recursive: true, force: true });
-  else if (state?.runDir) console.log(`e2e: files kept in ${state.runDir}`);
+  // Keep the run's files (databases, mails, server logs) when asked, to look into a failure.
+  if (!process.env.E2E_KEEP_FILES) fs.rmSync(runDir, { recursive: true, force: true });
+  else console.log(`e2e: files kept in ${runDir}`);
 }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { newPassword, staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { fillLoginForm, submitLogin } from './helpers/auth';
 import { INVITED_CUSTOMER as CUSTOMER_NAME, inviteByMail, readAndAccept } from './helpers/invitations';

@@ -1,6 +1,8 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 
 const MAX_TABS = 15;
 
@@ -120,10 +122,8 @@ async function expectFocusRing(page: Page, target: Locator, what: string): Promi
 
 test('cards, shortcuts, text fields and selects show a focus ring, not only a border colour', async ({ page }) => {
   const admin = demoAccount('admin');
-  await page.goto('/en/login');
-  await page.getByLabel('Email', { exact: true }).fill(admin.email);
-  await page.getByLabel('Password', { exact: true }).fill(admin.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signInThroughApi(page, admin);
+  await page.goto('/en');
   await expect(page.getByRole('heading', { name: `Welcome, ${admin.fullName}` })).toBeVisible();
 
   await expectFocusRing(page, page.getByTestId('home-shortcut-customers'), 'a home shortcut');

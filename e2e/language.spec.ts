@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 import { chooseOption, openUserMenu } from './helpers/ui';
 
 test('choosing French in the settings translates the portal, moves to /fr and survives a reload', async ({ page }) => {
@@ -16,7 +16,8 @@ test('choosing French in the settings translates the portal, moves to /fr and su
   const password = newPassword();
   await setPasswordFromLink(welcomeLink, password);
 
-  await signIn(page, { email: user.email, password });
+  await signInThroughApi(page, { email: user.email, password });
+  await page.goto('/en');
   await openUserMenu(page);
   await page.getByTestId('menu-settings').click();
   await expect(page).toHaveURL(/\/en\/settings$/);

@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { uniqueEmail } from './helpers/api';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';

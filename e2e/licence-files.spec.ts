@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
 import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licensing';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';

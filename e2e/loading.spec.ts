@@ -1,6 +1,7 @@
-import { expect, type Page, type Route, test } from '@playwright/test';
-import { signIn } from './helpers/auth';
+import type { Page, Route } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 
 const PASSWORD_LOST_CODE = '**/assets/PasswordLostPage-*.js';
 
@@ -115,7 +116,8 @@ test('a page whose code cannot be fetched reloads once, then shows the error pag
 test('a page whose code cannot be fetched with the server out of reach keeps the user in the portal, without reloading', async ({
   page,
 }) => {
-  await signIn(page, demoAccount('admin'));
+  await signInThroughApi(page, demoAccount('admin'));
+  await page.goto('/en');
   await expect(page.getByTestId('nav-users')).toBeVisible();
   const loads = countPageLoads(page);
   // The network or the server gone: no script arrives, not even to ask whether a new release is out.
@@ -170,7 +172,7 @@ test('the loader gives up after a few seconds when the code does not come, and t
 });
 
 test('a new search keeps the previous rows dimmed under a loader until the answer comes', async ({ page }) => {
-  await signIn(page, demoAccount('admin'));
+  await signInThroughApi(page, demoAccount('admin'));
   await page.goto('/en/users');
   const table = page.getByTestId('users-table');
   await expect(table).toBeVisible();

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';
 import { openUserMenu } from './helpers/ui';

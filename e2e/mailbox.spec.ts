@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { parseMail } from './helpers/mailbox';
 

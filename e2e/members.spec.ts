@@ -1,12 +1,13 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
 import type { MemberList } from '../common/api/members';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
 import { apiSession, uniqueEmail } from './helpers/api';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { INVITATION_LINK } from './helpers/invitations';
 import { waitForMail } from './helpers/mailbox';
+import { signInThroughApi } from './helpers/session';
 
 /** A demo member of Acme Analytics the journeys change and put back. */
 const MEMBER = 'lena.vogel@acme-analytics.example';
@@ -23,7 +24,7 @@ test('a project manager disables a member from the customer page', async ({ page
   const admin = await apiSession(demoAccount('admin'));
   const customerId = await acmeId(admin);
   try {
-    await signIn(page, demoAccount('businessOwner'));
+    await signInThroughApi(page, demoAccount('businessOwner'));
     await page.goto(`/en/accounts/${customerId}`);
     const row = membersSection(page).locator(`[data-testid="member-row"][data-email="${MEMBER}"]`);
     await expect(row).toContainText('Enabled');
@@ -58,7 +59,7 @@ test('an admin invites a contact, who is mailed the link, and sees the pending r
   await admin.dispose();
   const email = uniqueEmail('members-invite');
 
-  await signIn(page, demoAccount('admin'));
+  await signInThroughApi(page, demoAccount('admin'));
   await page.goto(`/en/accounts/${customerId}`);
   await membersSection(page).getByTestId('members-add').click();
   const dialog = page.getByRole('dialog', { name: 'Invite a member' });

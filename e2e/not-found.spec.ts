@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './helpers/auth';
+import { expect, test } from './fixtures';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 
 const NOT_FOUND = 'The page you are looking for does not exist.';
 
@@ -22,7 +22,7 @@ test('an unknown path without a locale gets one, then shows the 404 page', async
 
 test('a signed-in user on an unknown path keeps the top bar and goes home by the link', async ({ page }) => {
   const account = demoAccount('productManager');
-  await signIn(page, account);
+  await signInThroughApi(page, account);
   await page.goto('/en/this-does-not-exist');
   await expect(page.getByText(NOT_FOUND)).toBeVisible();
   await expect(page.getByTestId('nav-brand')).toBeVisible();

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, createStaffUser, newPassword, RESET_PASSWORD_LINK, setPasswordFromLink } from './helpers/api';
 import { fillLoginForm, signIn, solveCaptcha, submitLogin } from './helpers/auth';
 import { demoAccount } from './helpers/demo';

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Role } from '../common/roles';
 import { demoAccount } from './helpers/demo';
 import { pageWidth, signInThroughApi } from './helpers/session';

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
+import { signInThroughApi } from './helpers/session';
 
 /** The demo customer's page, by the id the customer list gives. */
 async function openDemoCustomer(page: Page): Promise<void> {
@@ -17,7 +18,7 @@ async function openDemoCustomer(page: Page): Promise<void> {
 test('an admin reads a customer’s recent actions, filters them by action and exports what the filter keeps', async ({
   page,
 }) => {
-  await signIn(page, demoAccount('admin'));
+  await signInThroughApi(page, demoAccount('admin'));
   await openDemoCustomer(page);
   const section = page.getByTestId('recent-actions-section');
   const rows = section.getByTestId('recent-action');
@@ -57,7 +58,7 @@ test('an admin reads a customer’s recent actions, filters them by action and e
 });
 
 test('a project manager changes a notification flag, and finds it kept after a reload', async ({ page }) => {
-  await signIn(page, demoAccount('businessOwner'));
+  await signInThroughApi(page, demoAccount('businessOwner'));
   await page.goto('/en/settings');
   const block = page.getByTestId('settings-notification-block').filter({ hasText: DEMO_CUSTOMER_NAME });
   await expect(block).toHaveCount(1);

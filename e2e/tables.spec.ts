@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { ProductList } from '../common/api/catalogue';
 import type { CustomerList } from '../common/api/customers';
 import type { Locale } from '../common/roles';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { Customer, CustomerList } from '../common/api/customers';
 import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
 import { apiSession } from './helpers/api';

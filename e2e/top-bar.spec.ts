@@ -1,9 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { canGlobally, canInCustomer } from '../common/permissions';
 import { ROLES, type Role } from '../common/roles';
 import { signIn } from './helpers/auth';
 import { DEMO_ACCOUNTS, type DemoAccount, demoAccount } from './helpers/demo';
 import { EXPECTED_TOP_BAR, TOP_BAR_LINKS, type TopBarLink } from './helpers/top-bar';
+import { signInThroughApi } from './helpers/session';
 import { openUserMenu } from './helpers/ui';
 
 const STAFF_WITH_HOME: readonly Role[] = ['admin', 'productManager', 'supportEngineer'];
@@ -45,6 +47,7 @@ test.describe('top bar by role', () => {
   for (const role of ROLES) {
     test(`${role} sees exactly the links of the role`, async ({ page }) => {
       const account = demoAccount(role);
+      // Through the sign-in page: where it lands each role is part of what is checked.
       await signIn(page, account);
       await expectLanding(page, account);
 
@@ -88,7 +91,8 @@ test.describe('top bar by role', () => {
   }
 
   test('the Users link leads the admin to the users page', async ({ page }) => {
-    await signIn(page, demoAccount('admin'));
+    await signInThroughApi(page, demoAccount('admin'));
+    await page.goto('/en');
     await page.getByTestId('nav-users').click();
     await expect(page).toHaveURL(/\/en\/users$/);
     await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();

@@ -1,9 +1,10 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { User } from '../common/api/users';
 import { RESET_PASSWORD_LINK, uniqueEmail } from './helpers/api';
-import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { linkIn, waitForMail } from './helpers/mailbox';
+import { signInThroughApi } from './helpers/session';
 
 /** The table row whose e-mail cell is exactly `email`, found through the page's search box. */
 async function searchRow(page: Page, email: string): Promise<Locator> {
@@ -22,7 +23,8 @@ test('an admin adds a user, finds it, renames it, and cannot change their own st
   const fullName = 'Ulysse Utilisateur';
   const renamed = 'Ulysse Renommé';
 
-  await signIn(page, admin);
+  await signInThroughApi(page, admin);
+  await page.goto('/en');
   await page.getByTestId('nav-users').click();
   await expect(page).toHaveURL(/\/en\/users$/);
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();

@@ -17,10 +17,32 @@ let passed = 0;
 let failed = 0;
 const skipped = [];
 const failures = [];
+/** Each stage's label, wall-clock seconds and processor seconds, printed as a table at the end. */
+const timings = [];
+const started = performance.now();
+
+/**
+ * Processor seconds used so far by the finished child processes of this one (and theirs, as each
+ * reaps them): what a stage cost whatever else the machine was doing meanwhile. Linux only; null
+ * elsewhere.
+ */
+function childCpuSeconds() {
+  try {
+    // /proc/self/stat: the fields after the command's closing parenthesis; cutime and cstime are 14th and 15th
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
 
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
+  const t0 = performance.now();
+  const cpu0 = childCpuSeconds();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const cpu = cpu0 === null ? null : childCpuSeconds() - cpu0;
+  timings.push({ label, seconds: (performance.now() - t0) / 1000, cpu, ok: result.status === 0 });
   return result.status === 0;
 }
 
@@ -33,13 +55,19 @@ function check(label, command, args, env) {
   }
 }
 
-/** A vitest project: counts each test from the JSON report. */
-function vitest(label, project, env = {}) {
+/** Vitest projects: counts each test from the JSON report. */
+function vitest(label, projects, env = {}) {
   const report = path.join(tmp, `${label.replace(/\W+/g, '-')}.json`);
   const ok = run(
     label,
     bin('vitest'),
-    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    [
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
     env,
   );
   const counts = readJson(report);
@@ -61,6 +89,30 @@ function readJson(file) {
   }
 }
 
+/**
+ * The stages' durations: wall clock, and the processor time the stage's processes used (on a machine
+ * shared with other work the first grows with the load, the second much less).
+ */
+function printTimings() {
+  const total = (performance.now() - started) / 1000;
+  const cpuTotal = timings.every((t) => t.cpu !== null) ? timings.reduce((sum, t) => sum + t.cpu, 0) : null;
+  const rows = [
+    ...timings.map((t) => [t.label, t.seconds, t.cpu, t.ok ? '' : 'failed']),
+    ['total', total, cpuTotal, ''],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const [load1, load5, load15] = os.loadavg();
+  const load = [load1, load5, load15].map((n) => n.toFixed(1)).join(' ');
+  console.log(`stage durations (${os.cpus().length} cores, load average now ${load}):`);
+  console.log(`  ${'stage'.padEnd(width)}  ${'wall'.padStart(9)}  ${'processor'.padStart(9)}`);
+  for (const [label, seconds, cpu, note] of rows) {
+    const processor = cpu === null ? '-' : `${cpu.toFixed(1)} s`;
+    console.log(
+      `  ${label.padEnd(width)}  ${`${seconds.toFixed(1)} s`.padStart(9)}  ${processor.padStart(9)}${note ? `  ${note}` : ''}`,
+    );
+  }
+}
+
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
   return candidates.find((p) => fs.existsSync(p)) ?? null;
@@ -69,11 +121,14 @@ function findChromium() {
 check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 check('lint (ESLint)', bin('eslint'), ['.']);
 check('format (Prettier)', bin('prettier'), ['--check', '.']);
-vitest('unit tests', 'unit');
-vitest('API tests on SQLite', 'api', { TEST_DB: 'sqlite' });
+// The API tests are two vitest projects: `api` (files sharing their worker's modules) and
+// `api-isolated` (files that replace a module); vitest.config.ts says which file is which.
+const API_PROJECTS = ['api', 'api-isolated'];
+vitest('unit tests', ['unit']);
+vitest('API tests on SQLite', API_PROJECTS, { TEST_DB: 'sqlite' });
 
 if (process.env.TEST_DATABASE_URL) {
-  vitest('API tests on PostgreSQL', 'api', { TEST_DB: 'postgres' });
+  vitest('API tests on PostgreSQL', API_PROJECTS, { TEST_DB: 'postgres' });
 } else {
   skipped.push('API tests on PostgreSQL: TEST_DATABASE_URL is not set');
   if (inCi) {
@@ -125,6 +180,7 @@ if (inCi && skipped.length > 0 && !failures.some((f) => f.includes('skipped in C
 
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('');
+printTimings();
 for (const line of skipped) console.log(`skipped: ${line}`);
 if (failures.length) console.log(`failed parts: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);

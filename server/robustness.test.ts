@@ -24,13 +24,23 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
-import { createTestApp, request, type TestApp } from './test/harness';
+import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
  * "Never a 500": every API route, called as an admin and as an anonymous caller with hostile input,
  * answers below 500, and every refusal carries the one error body. The routes come from the
  * authorisation matrix, so a new route is covered as soon as it has its row there.
+ *
+ * Both passes of `npm test` run this file, but the PostgreSQL pass keeps only what the dialect treats
+ * differently (docs/decisions/057): the values that can reach a query (strings with NUL bytes, lone
+ * surrogates, 100 KiB of text, LIKE wildcards; numbers beyond PostgreSQL's 32-bit integers; every
+ * query and path value) and the same write sent three times at once (PostgreSQL's locks and unique
+ * indexes race differently from SQLite's single writer). What is answered before any query, the same
+ * whatever the database (a body that is not JSON, a content type, a value of the wrong type, a
+ * field or parameter the schema does not know, an empty body over a socket), runs in the SQLite
+ * pass only.
  */
+const EVERY_VARIANT = TEST_DIALECT === 'sqlite';
 
 /** Exactly `{ error: { code, message, details? } }`, nothing else (no Fastify default body, no stack). */
 const StrictErrorBody = z
@@ -61,12 +71,16 @@ const HOSTILE_STRINGS: Record<string, string> = {
   path: '../../etc/passwd',
   emailWithNul: 'a\u0000@example.com',
 };
-const WRONG_TYPES: Record<string, unknown> = {
+/** Numbers a schema may let through to a query: PostgreSQL refuses what its integer columns cannot hold. */
+const NUMBERS: Record<string, unknown> = {
   zero: 0,
   negative: -1,
   float: 1.5,
   huge: 1e308,
   beyondSafeInteger: 1e20,
+};
+const WRONG_TYPES: Record<string, unknown> = {
+  ...NUMBERS,
   boolean: true,
   emptyArray: [],
   array: ['a', 'b'],
@@ -164,7 +178,7 @@ async function variantsOf(
   const basePairs = [...query.entries()].map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
   const json = { 'content-type': 'application/json' };
 
-  if (BODY_METHODS.has(row.method)) {
+  if (BODY_METHODS.has(row.method) && EVERY_VARIANT) {
     for (const [name, body] of Object.entries(RAW_JSON_BODIES)) {
       variants.push({ name: `raw JSON body ${name}`, options: { url, headers: json, payload: body } });
     }
@@ -201,13 +215,16 @@ async function variantsOf(
         payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
       },
     });
+  }
 
+  if (BODY_METHODS.has(row.method)) {
     const fields = new Set([
       ...Object.keys((sample.payload as Record<string, unknown> | undefined) ?? {}),
       ...documented.bodyFields,
     ]);
     for (const field of fields.size ? fields : ['email']) {
-      for (const [name, value] of [...Object.entries(WRONG_TYPES), ...Object.entries(HOSTILE_STRINGS)]) {
+      const values = { ...(EVERY_VARIANT ? WRONG_TYPES : NUMBERS), ...HOSTILE_STRINGS };
+      for (const [name, value] of Object.entries(values)) {
         variants.push({
           name: `field ${field} = ${name}`,
           // a fresh sample per call: fields that must be unique stay unique
@@ -218,6 +235,8 @@ async function variantsOf(
         } as Variant);
       }
     }
+  }
+  if (BODY_METHODS.has(row.method) && EVERY_VARIANT) {
     variants.push({
       name: 'unknown fields',
       options: {
@@ -242,6 +261,7 @@ async function variantsOf(
         options: { url: withQuery(path, [...others, [param, value]]), lazyPayload: async () => (await call()).payload },
       } as Variant);
     }
+    if (!EVERY_VARIANT) continue;
     variants.push({
       name: `query ${param} duplicated`,
       options: {
@@ -257,13 +277,15 @@ async function variantsOf(
       },
     } as Variant);
   }
-  variants.push({
-    name: 'unknown query params',
-    options: {
-      url: withQuery(path, [...basePairs, ['unknown', 'x'], ['__proto__', 'x'], ['constructor', 'y'], ['%zz', '1']]),
-      lazyPayload: async () => (await call()).payload,
-    },
-  } as Variant);
+  if (EVERY_VARIANT) {
+    variants.push({
+      name: 'unknown query params',
+      options: {
+        url: withQuery(path, [...basePairs, ['unknown', 'x'], ['__proto__', 'x'], ['constructor', 'y'], ['%zz', '1']]),
+        lazyPayload: async () => (await call()).payload,
+      },
+    } as Variant);
+  }
 
   if (row.url.includes(':')) {
     // The sample URL's path with its parameter segment (the first that differs from the pattern) replaced.
@@ -479,43 +501,48 @@ function rawCall(
   });
 }
 
-describe('an empty or absent body is answered at once', () => {
-  let base: string;
-  beforeAll(async () => {
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
-  });
+// Answered before any query: defined in the SQLite pass only (rather than skipped in the other).
+if (EVERY_VARIANT) describeEmptyBodies();
 
-  const EMPTY_BODIES: Record<string, Record<string, string>> = {
-    'no content type': { 'content-length': '0' },
-    'octets, length 0': { 'content-type': 'application/octet-stream', 'content-length': '0' },
-    'JSON, length 0': { 'content-type': 'application/json', 'content-length': '0' },
-  };
-
-  for (const row of MATRIX.filter((r) => BODY_METHODS.has(r.method))) {
-    it(`${row.method} ${row.url}`, async () => {
-      const problems: string[] = [];
-      for (const [name, headers] of Object.entries(EMPTY_BODIES)) {
-        const sample = (await row.call?.(fixture, { customerId: fixture.ownCustomerId })) ?? {};
-        const credentials: Record<string, string> = row.productToken
-          ? { authorization: `Bearer ${fixture.productToken}` }
-          : { cookie: adminCookie };
-        const url = sample.url ?? row.url;
-        const response = await rawCall(`${base}${url}`, row.method, { ...credentials, ...headers }).catch(
-          (error: Error) => error,
-        );
-        if (response instanceof Error) {
-          problems.push(`${name}: no answer (${response.message})`);
-          continue;
-        }
-        const problem = problemOf({ statusCode: response.status, body: response.body });
-        if (problem) problems.push(`${name}: ${problem} ${response.body.slice(0, 200)}`);
-        if (response.setsCookie) await signInAdmin();
-        if (row.productToken && response.status !== 400) problems.push(`${name}: ${response.status}, not 400`);
-      }
-      expect(problems).toEqual([]);
+function describeEmptyBodies() {
+  describe('an empty or absent body is answered at once', () => {
+    let base: string;
+    beforeAll(async () => {
+      base = await app.listen({ host: '127.0.0.1', port: 0 });
     });
-  }
-});
+
+    const EMPTY_BODIES: Record<string, Record<string, string>> = {
+      'no content type': { 'content-length': '0' },
+      'octets, length 0': { 'content-type': 'application/octet-stream', 'content-length': '0' },
+      'JSON, length 0': { 'content-type': 'application/json', 'content-length': '0' },
+    };
+
+    for (const row of MATRIX.filter((r) => BODY_METHODS.has(r.method))) {
+      it(`${row.method} ${row.url}`, async () => {
+        const problems: string[] = [];
+        for (const [name, headers] of Object.entries(EMPTY_BODIES)) {
+          const sample = (await row.call?.(fixture, { customerId: fixture.ownCustomerId })) ?? {};
+          const credentials: Record<string, string> = row.productToken
+            ? { authorization: `Bearer ${fixture.productToken}` }
+            : { cookie: adminCookie };
+          const url = sample.url ?? row.url;
+          const response = await rawCall(`${base}${url}`, row.method, { ...credentials, ...headers }).catch(
+            (error: Error) => error,
+          );
+          if (response instanceof Error) {
+            problems.push(`${name}: no answer (${response.message})`);
+            continue;
+          }
+          const problem = problemOf({ statusCode: response.status, body: response.body });
+          if (problem) problems.push(`${name}: ${problem} ${response.body.slice(0, 200)}`);
+          if (response.setsCookie) await signInAdmin();
+          if (row.productToken && response.status !== 400) problems.push(`${name}: ${response.status}, not 400`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  });
+}
 
 /**
  * Two or three people making the same write at once (a double click, two tabs, two colleagues): each

@@ -1,11 +1,15 @@
 /**
- * What globalSetup hands to the test workers. Workers are separate processes forked after
- * globalSetup, so the values travel as environment variables.
+ * What the runner's globalSetup and each worker's portal fixture hand to the journeys' helpers.
+ * globalSetup sets the run's folder before the workers are forked (they inherit it); the worker
+ * fixture (e2e/fixtures.ts) sets its own portal's address and mail folder in its own process.
  */
 export const ENV = {
+  /** the run's folder: the seeded database and files, the client build, one folder per worker */
+  runDir: 'E2E_RUN_DIR',
+  /** this worker's portal */
   baseUrl: 'E2E_BASE_URL',
+  /** this worker's SMTP peer's mail folder */
   mailDir: 'E2E_MAIL_DIR',
-  serverPid: 'E2E_SERVER_PID',
 } as const;
 
 export function requireEnv(name: (typeof ENV)[keyof typeof ENV]): string {

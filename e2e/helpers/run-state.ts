@@ -1,20 +1,30 @@
-import type { PortalServer } from './portal-server';
-import type { SmtpPeer } from './smtp-peer';
+import path from 'node:path';
 
-export interface RunState {
-  runDir: string;
-  smtp: SmtpPeer | null;
-  portal: PortalServer | null;
-}
+/**
+ * The run's folder, made by globalSetup: `seed/` (the seeded database and its files, copied by each
+ * worker), `dist/` (the client every portal serves) and one `worker-N/` per worker process (its
+ * database, files, mails and portal log).
+ */
+export const runPaths = (runDir: string) => ({
+  seedDir: path.join(runDir, 'seed'),
+  seedDatabase: path.join(runDir, 'seed', 'e2e.db'),
+  seedData: path.join(runDir, 'seed', 'data'),
+  staticDir: path.join(runDir, 'dist'),
+  workerDir: (workerIndex: number) => path.join(runDir, `worker-${workerIndex}`),
+});
 
-// globalSetup and globalTeardown run in the same runner process but may be loaded as separate
-// module instances, so the handles live on globalThis rather than in a module variable.
-const KEY = Symbol.for('portal.e2e.runState');
-
-export function setRunState(state: RunState): void {
-  (globalThis as Record<symbol, unknown>)[KEY] = state;
-}
-
-export function getRunState(): RunState | undefined {
-  return (globalThis as Record<symbol, unknown>)[KEY] as RunState | undefined;
-}
+/** What every journey portal is started with, besides its own database, files and SMTP peer. */
+export const PORTAL_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  MAIL_FROM: 'Portal e2e <no-reply@e2e.portal>',
+  DEV_MAILBOX: 'false',
+  LOG_LEVEL: 'warn',
+  // Every journey comes from 127.0.0.1; the per-IP limits on sign-in, password reset and invitations
+  // (30, 10 and 30 a minute by default) are not what these journeys test and would tie the run to its speed.
+  RATE_LIMIT_LOGIN_PER_MINUTE: '600',
+  RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '600',
+  RATE_LIMIT_INVITATION_PER_MINUTE: '600',
+  // The journeys test the captcha's flow, not its cost: a light proof of work keeps them quick on
+  // a loaded machine.
+  CAPTCHA_COST: '50',
+};

@@ -82,6 +82,11 @@ export function dialectOf(databaseUrl: string): DialectName {
 export interface DatabaseOptions {
   /** called with the SQL of every query run (tests count the queries of a request with it) */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /**
+   * SQLite only: opens a database in memory holding a copy of this image (a serialized database)
+   * instead of the URL's. The API tests copy a migrated template this way (server/test/harness.ts).
+   */
+  sqliteImage?: Buffer;
 }
 
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): DatabaseHandle {
@@ -116,8 +121,10 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
+  if (options.sqliteImage === undefined && file !== ':memory:') {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const sqlite = new SQLite(options.sqliteImage ?? file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

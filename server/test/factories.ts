@@ -29,6 +29,13 @@ export const TEST_PASSWORD = 'Correct-Horse-Battery-9';
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
+/**
+ * Ten characters, as a customer key has: this process's count, then random ones for the other
+ * processes. (The first ten of unique() were the clock and the count's first digits: two keys made
+ * in the same millisecond once the count had two digits were the same.)
+ */
+const uniqueKey = () =>
+  `${(counter++).toString(36).padStart(4, '0')}${crypto.randomBytes(3).toString('hex')}`.toUpperCase().slice(-10);
 
 export async function createUser(
   db: DB,
@@ -60,7 +67,7 @@ export async function createCustomer(
 ) {
   const { id } = await insertCustomer(db, {
     name: props.name ?? `Customer ${unique()}`,
-    customerKey: props.customerKey ?? unique().toUpperCase().padEnd(10, 'X').slice(0, 10),
+    customerKey: props.customerKey ?? uniqueKey(),
     selfService: props.selfService ? 1 : 0,
     billingEmail: null,
     crmId: null,

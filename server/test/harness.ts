@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { SESSION_COOKIE } from '../../common/constants';
 import { type BuildOptions, buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
@@ -11,7 +12,8 @@ import { type DatabaseHandle, type DatabaseOptions, openDatabase } from '../db';
 
 /**
  * API test harness. TEST_DB=postgres (with TEST_DATABASE_URL) runs the same tests on a fresh
- * PostgreSQL database per test app; otherwise SQLite in memory.
+ * PostgreSQL database per test app; otherwise SQLite in memory. Either way the database starts as a
+ * copy of a template the run migrated once (server/test/global-setup.ts).
  */
 export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -21,9 +23,10 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
+  const template = inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -49,6 +52,16 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
       }
     },
   };
+}
+
+let sqliteImage: Buffer | undefined;
+
+/** The migrated SQLite template as an image, read once per worker (undefined outside `npm test`'s setup). */
+function sqliteTemplateImage(): Buffer | undefined {
+  const file = inject('sqliteTemplate');
+  if (!file) return undefined;
+  sqliteImage ??= fs.readFileSync(file);
+  return sqliteImage;
 }
 
 export interface TestApp {
@@ -82,7 +95,10 @@ export async function createTestApp(
     },
     overrides,
   );
-  const database = openDatabase(config.databaseUrl, databaseOptions);
+  const database = openDatabase(config.databaseUrl, {
+    ...(config.databaseUrl === ':memory:' ? { sqliteImage: sqliteTemplateImage() } : {}),
+    ...databaseOptions,
+  });
   const app = await buildApp(config, { database, startBackgroundWork: false, ...build });
   await app.ready();
   return {

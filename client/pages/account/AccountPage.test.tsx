@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerPage } from '../../../common/api/customerPage';
 import type { Customer } from '../../../common/api/customers';
@@ -34,7 +34,11 @@ const clientProfile: Profile = {
   yourRole: 'businessOwner',
 };
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Lets every timer the page set run as if `ms` had passed (on the test's clock, set by
+ * vi.useFakeTimers before the page is rendered): a request a timer would make has been made.
+ */
+const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 /** The page's one answer for a customer: each list its role sees, empty. */
 function pageOf(body: Customer): CustomerPage {
@@ -74,6 +78,7 @@ function openAccount(
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   storage.remove(STORAGE_KEYS.customer);
   notificationStore.clear();
 });
@@ -179,6 +184,7 @@ describe('AccountPage: header per role', () => {
 
 describe('AccountPage: sections and what they load per role', () => {
   it('shows members and recent actions to the roles that see the team', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     for (const role of ['admin', 'accountExecutive', 'supportEngineer', 'businessOwner'] as const) {
       const { api, unmount } = openAccount({ status: 200, body: customer(role) });
       expect(await screen.findByRole('heading', { level: 2, name: 'Members' }), role).toBeTruthy();
@@ -188,7 +194,7 @@ describe('AccountPage: sections and what they load per role', () => {
       expect(screen.getByTestId('members-empty')).toBeTruthy();
       expect(screen.getByTestId('invitations-empty')).toBeTruthy();
       expect(screen.getByTestId('recent-actions-empty')).toBeTruthy();
-      await delay(50);
+      await pass(1000);
       expect(
         api.requests.map((r) => r.path),
         role,
@@ -198,12 +204,13 @@ describe('AccountPage: sections and what they load per role', () => {
   });
 
   it('never renders, so never loads, members, invitations or logs for a technical contact or an end user', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     for (const role of ['technicalContact', 'endUser', 'productManager'] as const) {
       const { api, unmount } = openAccount({ status: 200, body: customer(role) }, '/en/accounts/7', clientProfile);
       expect(await screen.findByRole('heading', { level: 2, name: 'Resources and support' }), role).toBeTruthy();
       expect(screen.queryByTestId('members-section'), role).toBeNull();
       expect(screen.queryByTestId('recent-actions-section'), role).toBeNull();
-      await delay(50);
+      await pass(1000);
       const asked = api.requests.map((r) => r.path);
       // the page's one answer and nothing else: the sections read what it brought
       expect(asked, role).toEqual(['/api/customers/7/page']);

@@ -24,6 +24,7 @@ const labels = (chart: HTMLElement, axis: 'horizontal' | 'vertical') =>
   [...chart.querySelectorAll(`.ct-label.ct-${axis}`)].map((label) => label.textContent);
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -117,13 +118,16 @@ describe('TimeChart', () => {
   });
 
   it('is not drawn once unmounted before its first drawing', async () => {
+    vi.useFakeTimers();
     const live = resizeListeners();
     const { unmount } = render(
       <TimeChart days={daysOf('2026-03-01', '2026-03-03')} series={[{ label: 'Alpha', values: [1, 2, 3] }]} />,
     );
     unmount();
-    // Chartist draws on the next turn of the event loop, unless detached before
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Chartist draws from a timer (the next turn of the event loop), unless detached before: every
+    // timer has run, and none drew.
+    vi.runAllTimers();
+    expect(vi.getTimerCount()).toBe(0);
     expect(live.size).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
 import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
@@ -39,13 +39,20 @@ const renderCustomers = (path = '/en/customers', profile: Profile = adminProfile
 
 const cardNames = () => screen.queryAllByTestId('customer-card').map((card) => card.querySelector('p')?.textContent);
 
-/** Types like a person: 100 ms between keystrokes. */
+/** Types like a person: 100 ms between keystrokes, on the test's clock. */
 async function type(input: HTMLElement, texts: string[]) {
   for (const text of texts) {
     fireEvent.change(input, { target: { value: text } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await act(() => vi.advanceTimersByTimeAsync(100));
   }
 }
+
+/** Lets the page's timers run as if `ms` had passed (the search's 300 ms pause among them). */
+const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+// The clock is the test's (advancing with real time too, for waitFor): a pause is exactly as long as it says.
+beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+afterEach(() => vi.useRealTimers());
 
 describe('CustomersPage', () => {
   it('focuses the search and shows cards with name and key linking to the account', async () => {
@@ -67,6 +74,7 @@ describe('CustomersPage', () => {
     await screen.findByText('Acme Corporation');
     await type(screen.getByLabelText('Search customers'), ['g', 'gl', 'glo']);
     expect(api.calls('GET /api/customers')).toHaveLength(1);
+    await pass(300);
     await waitFor(() => expect(cardNames()).toEqual(['Globex']));
     expect(api.calls('GET /api/customers').map((r) => r.query.get('filter'))).toEqual([null, 'glo']);
   });
@@ -87,13 +95,19 @@ describe('CustomersPage', () => {
     await screen.findByText('Globex');
     const search = screen.getByLabelText('Search customers');
     await type(search, ['acme']);
+    await pass(300);
     await waitFor(() => expect(api.calls('GET /api/customers').map((r) => r.query.get('filter'))).toContain('acme'));
     await type(search, ['initech']);
+    await pass(300);
     await waitFor(() => expect(cardNames()).toEqual(['Initech']), { timeout: 5000 });
 
     releaseSlow();
-    // Give the late answer every chance to land, then check that the screen still shows the newer one.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The late answer has come back (every fetch settled) and the page has had all the time it could
+    // use to show it: the screen still shows the newer one.
+    await waitFor(() =>
+      expect(vi.mocked(fetch).mock.settledResults.map((result) => result.type)).not.toContain('incomplete'),
+    );
+    await pass(1000);
     expect(cardNames()).toEqual(['Initech']);
     expect(screen.queryByText('Acme Corporation')).toBeNull();
   });
@@ -103,6 +117,7 @@ describe('CustomersPage', () => {
     const { unmount } = renderCustomers();
     await screen.findByText('Globex');
     await type(screen.getByLabelText('Search customers'), ['zzz']);
+    await pass(300);
     const empty = await screen.findByTestId('customers-empty', {}, { timeout: 5000 });
     expect(empty.getAttribute('role')).toBe('status');
     expect(empty.textContent).toContain('No customer matches “zzz”.');
@@ -111,6 +126,7 @@ describe('CustomersPage', () => {
 
     renderCustomers('/fr/customers');
     await type(await screen.findByLabelText('Rechercher des clients'), ['zzz']);
+    await pass(300);
     const vide = await screen.findByTestId('customers-empty', {}, { timeout: 5000 });
     expect(vide.textContent).toContain('Aucun client ne correspond à « zzz ».');
     expect(vide.textContent).toContain('ajoutez « all! » à la recherche');
@@ -128,6 +144,7 @@ describe('CustomersPage', () => {
     await screen.findByText('Customer 11');
     expect(api.calls('GET /api/customers').at(-1)?.query.get('pageOffset')).toBe('10');
     await type(screen.getByLabelText('Search customers'), ['customer 2']);
+    await pass(300);
     await waitFor(() => expect(cardNames()).toEqual(['Customer 20', 'Customer 21', 'Customer 22', 'Customer 23']));
     expect(api.calls('GET /api/customers').at(-1)?.query.get('pageOffset')).toBe('0');
   });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
 import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
@@ -36,8 +36,12 @@ function usersAnswer(query: URLSearchParams, users: User[] = everyone): FakeAnsw
 
 const renderUsers = (path = '/en/users') => renderPage(<UsersPage />, { path, route: '/:locale/users' });
 
+afterEach(() => vi.useRealTimers());
+
 describe('UsersPage', () => {
   it('focuses the search, and says clearly when a search matches nobody', async () => {
+    // the clock is the test's: typing pauses exactly as long as it says
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
     renderUsers();
     expect(await screen.findByText('Priya Nair')).toBeTruthy();
@@ -48,8 +52,10 @@ describe('UsersPage', () => {
     // Keystrokes 100 ms apart: one request for the final text once typing pauses (300 ms), none per keystroke.
     for (const text of ['z', 'zz', 'zzz']) {
       fireEvent.change(search, { target: { value: text } });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await act(() => vi.advanceTimersByTimeAsync(100));
     }
+    expect(api.calls('GET /api/users')).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(300));
     const empty = await screen.findByTestId('users-empty', {}, { timeout: 5000 });
     expect(empty.textContent).toContain('No user matches “zzz”.');
     expect(empty.getAttribute('role')).toBe('status');

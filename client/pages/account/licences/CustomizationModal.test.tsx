@@ -60,6 +60,7 @@ async function typeConfig(text: string, name?: string) {
 const validateButton = () => screen.getByTestId('customization-validate') as HTMLButtonElement;
 
 afterEach(() => {
+  vi.useRealTimers();
   notificationStore.clear();
 });
 
@@ -235,6 +236,7 @@ describe('CustomizationModal example loading', () => {
   };
 
   it('searches customers from two characters, then loads the chosen one’s customization of the product', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = open(null, {
       'GET /api/customers': customers,
       'GET /api/customers/8/customizations': () => ({
@@ -244,9 +246,11 @@ describe('CustomizationModal example loading', () => {
     });
     const view = await editor();
     search('G');
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // well past the search's pause: one character asks nothing
+    await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(api.calls('GET /api/customers')).toHaveLength(0);
     search('Glo');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
     fireEvent.click(await screen.findByRole('option', { name: 'Globex' }, { timeout: 2000 }));
     expect(api.calls('GET /api/customers')[0].query.get('filter')).toBe('Glo');
     expect(screen.queryByRole('option', { name: 'Acme Analytics' })).toBeNull();

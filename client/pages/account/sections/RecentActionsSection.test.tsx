@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Customer } from '../../../../common/api/customers';
 import type { LogEntry, LogList } from '../../../../common/api/logs';
 import { formatDateTime } from '../../../../common/format';
@@ -81,6 +81,8 @@ const renderSection = (path = '/en/accounts/7') =>
 
 const rows = () => within(screen.getByTestId('recent-actions-table')).getAllByTestId('recent-action');
 
+afterEach(() => vi.useRealTimers());
+
 describe('RecentActionsSection', () => {
   it('describes downloads and accepted invitations in words, other actions by name, with author and date', async () => {
     setup('businessOwner');
@@ -151,10 +153,12 @@ describe('RecentActionsSection', () => {
   });
 
   it('renders nothing and loads nothing for technical contacts and end users', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     for (const role of ['technicalContact', 'endUser'] as const) {
       const api = setup(role);
       const { unmount } = renderSection();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // every timer the section could have set (a delayed loader, a debounced load) has run
+      await act(() => vi.advanceTimersByTimeAsync(1000));
       expect(screen.queryByTestId('recent-actions-section')).toBeNull();
       expect(api.calls('GET /api/customers/7/logs')).toHaveLength(0);
       unmount();
