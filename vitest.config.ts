@@ -41,12 +41,12 @@ export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
 
 /** What both API projects share. */
 const api = {
-  environment: 'node',
+  environment: 'node' as const,
   // migrations applied once per run, to a template each test app copies (server/test/global-setup.ts)
   globalSetup: ['server/test/global-setup.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
-} as const;
+};
 
 /** Files the pass leaves out: the dialect-free ones in the PostgreSQL pass; the outage test in the SQLite one. */
 const leftOutOfThisPass = POSTGRES_PASS
