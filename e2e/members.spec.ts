@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import type { CustomerList } from '../common/api/customers';
 import type { MemberList } from '../common/api/members';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession, uniqueEmail } from './helpers/api';
 import { signIn } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
