@@ -62,6 +62,45 @@ export const eventInUpdater =
 const eventInUpdaterMessage =
   'Read the event before the state update: a deferred updater finds event.currentTarget null and crashes.';
 
+// Queries live in repositories (docs/decisions/059): a service reads as the rule it applies, and
+// every query of a table can be found, reviewed and indexed in one place. Files named repo.ts or
+// store.ts (or ending in -repo.ts, -store.ts), server/db/ and the tests may build and run SQL;
+// elsewhere in server/ only a transaction is opened (db.transaction().execute(...)).
+export const repositoryFiles = [
+  'server/**/{repo,store}.ts',
+  'server/**/*-{repo,store}.ts',
+  'server/db/**',
+  'server/test/**',
+  'server/**/*.test.ts',
+];
+const sqlMessage =
+  'SQL lives in repositories (repo.ts or store.ts, decision 059): call a repository function, so each ' +
+  "table's queries stay in one place where they can be reviewed and indexed.";
+export const sqlOutsideRepositories = [
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+    message: sqlMessage,
+  },
+  {
+    // running a query; opening a transaction (db.transaction().execute(...)) is the service's job
+    selector:
+      'CallExpression[callee.property.name=/^(execute|executeTakeFirst|executeTakeFirstOrThrow)$/]:not([callee.object.callee.property.name=/^(transaction|setIsolationLevel|setAccessMode)$/])',
+    message: sqlMessage,
+  },
+];
+export const sqlTag = [{ name: 'kysely', importNames: ['sql'], message: sqlMessage }];
+
+// The data layer knows no feature (decision 059): a migration that imported feature code would change
+// when the feature does, after it ran; the seed, which writes through the modules, sits in server/seed/.
+export const dataBoundary = [
+  {
+    group: ['**/modules', '**/modules/**', '**/seed', '**/seed/**'],
+    message:
+      'server/db/ is the data layer and imports no feature (decision 059): a migration carries its own frozen copy of what it needs.',
+  },
+];
+
 // Bare Node built-in names ('fs', 'crypto') as well as 'node:fs', for common/.
 import { builtinModules } from 'node:module';
 const bareBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -140,6 +179,21 @@ export default tseslint.config(
       // React may run a state updater later, in its render, when the event's currentTarget is null:
       // read the event in the handler (forms use @mantine/form, decision 019), never in the updater.
       'no-restricted-syntax': ['error', { selector: eventInUpdater, message: eventInUpdaterMessage }],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: repositoryFiles,
+    rules: {
+      'no-restricted-imports': ['error', { paths: sqlTag }],
+      'no-restricted-syntax': ['error', ...sqlOutsideRepositories],
+    },
+  },
+  {
+    files: ['server/db/**/*.ts'],
+    ignores: ['server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: dataBoundary }],
     },
   },
   {

@@ -68,3 +68,81 @@ describe('events in state updaters', { timeout: 60_000 }, () => {
     expect(await lint('const value = e.currentTarget.value; setValues((v) => ({ ...v, value }));')).toEqual([]);
   });
 });
+
+// decision 059: SQL in repositories, and a data layer that knows no feature
+describe('queries live in repositories', { timeout: 60_000 }, () => {
+  const lint = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages
+      .filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-imports')
+      .map((m) => m.message);
+  };
+  const query = "export const rows = (db) => db.selectFrom('users').selectAll().where('id', '=', 1).execute();";
+
+  it.each([
+    ['server/modules/probe/service.ts', query],
+    [
+      'server/modules/probe/routes.ts',
+      "export const f = (db) => db.insertInto('users').values({}).executeTakeFirst();",
+    ],
+    ['server/plugins/probe.ts', "export const f = (db) => db.deleteFrom('sessions');"],
+    ['server/modules/probe/service.ts', "export const f = (trx) => trx.updateTable('users').set({ a: 1 });"],
+    ['server/modules/probe/service.ts', 'export const f = (query) => query.executeTakeFirstOrThrow();'],
+    ['server/mail/probe.ts', "import { sql } from 'kysely';"],
+    ['server/seed/probe.ts', "import { type Kysely, sql } from 'kysely';"],
+  ])('%s may not: %s', async (filePath, code) => {
+    const messages = await lint(filePath, code);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) expect(message).toMatch(/SQL lives in repositories \(repo\.ts or store\.ts/);
+  });
+
+  it.each([
+    ['server/modules/probe/repo.ts', query],
+    ['server/modules/probe/store.ts', query],
+    ['server/modules/probe/search-repo.ts', query],
+    ['server/mail/store.ts', "import { sql } from 'kysely';"],
+    ['server/db/probe.ts', query],
+    [
+      'server/db/migrations/099_probe.ts',
+      "import { sql } from 'kysely'; export const f = (db) => sql`select 1`.execute(db);",
+    ],
+    ['server/modules/probe/probe.test.ts', query],
+    ['server/test/probe.ts', query],
+    // a service opens the transaction that its repositories' calls share
+    ['server/modules/probe/service.ts', 'export const f = (db) => db.transaction().execute(async (trx) => g(trx));'],
+    [
+      'server/modules/probe/service.ts',
+      "export const f = (db) => db.transaction().setIsolationLevel('serializable').execute(async (trx) => g(trx));",
+    ],
+    ['server/modules/probe/service.ts', "import type { Kysely, Transaction } from 'kysely';"],
+  ])('%s may: %s', async (filePath, code) => {
+    expect(await lint(filePath, code)).toEqual([]);
+  });
+});
+
+describe('the data layer imports no feature', { timeout: 60_000 }, () => {
+  const imports = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  };
+
+  it.each([
+    ['server/db/migrations/010_version_order.ts', "import { orderOf } from '../../modules/catalogue/semver-order';"],
+    ['server/db/migrations/001/probe.ts', "import type { X } from '../../../modules/users/repo';"],
+    ['server/db/index.ts', "import { seedDemoData } from '../seed/demo';"],
+    ['server/db/probe.ts', "export { insertUser } from '../modules/users/repo';"],
+  ])('%s may not: %s', async (filePath, code) => {
+    const messages = await imports(filePath, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/server\/db\/ is the data layer and imports no feature/);
+  });
+
+  it.each([
+    ['server/db/migrations/099_probe.ts', "import type { DialectName } from '../dialect';"],
+    ['server/db/constraints.ts', "import { PLATFORMS } from '../../common/domain';"],
+    ['server/db/probe.test.ts', "import { insertUser } from '../modules/users/repo';"],
+    ['server/seed/probe.ts', "import { insertUser } from '../modules/users/repo';"],
+  ])('%s may: %s', async (filePath, code) => {
+    expect(await imports(filePath, code)).toEqual([]);
+  });
+});

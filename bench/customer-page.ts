@@ -25,7 +25,7 @@ import type { MemberRole } from '../common/roles';
 import { stopPortal } from '../e2e/helpers/portal-server';
 import { launchChromium, startBenchPortal } from './browser-portal';
 import { type DB, migrateToLatest, openDatabase } from '../server/db';
-import { DEMO_PASSWORD, seedDemoData } from '../server/db/seed';
+import { DEMO_PASSWORD, seedDemoData } from '../server/seed/demo';
 import { insertCustomer, insertInvitation, insertMembership } from '../server/modules/customers/store';
 import { insertLicence } from '../server/modules/licences/repo';
 import { insertUser } from '../server/modules/users/repo';

@@ -24,7 +24,7 @@ import * as constants from 'lighthouse/core/config/constants.js';
 import { SESSION_COOKIE } from '../common/constants';
 import type { CustomerList } from '../common/api/customers';
 import type { ProductList } from '../common/api/catalogue';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/seed/demo';
 import { stopPortal } from '../e2e/helpers/portal-server';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, startBenchPortal } from './browser-portal';
 

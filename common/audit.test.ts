@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from './audit';
+import { AUDIT_ACTIONS, type AuditAction, CATALOGUE_AUDIT_ACTIONS, isAuditAction } from './audit';
 
 describe('audit actions', () => {
   it('names each action once, as a camelCase verb and object', () => {
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
     for (const action of AUDIT_ACTIONS) expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+  });
+
+  it("keeps the catalogue's actions apart from a customer's, so the recent actions never list them", () => {
+    const catalogue: readonly string[] = CATALOGUE_AUDIT_ACTIONS;
+    expect(new Set(CATALOGUE_AUDIT_ACTIONS).size).toBe(CATALOGUE_AUDIT_ACTIONS.length);
+    for (const action of CATALOGUE_AUDIT_ACTIONS) {
+      expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+      expect(isAuditAction(action)).toBe(false);
+    }
+    expect(AUDIT_ACTIONS.filter((action) => catalogue.includes(action))).toEqual([]);
   });
 
   it('tells a known action from anything else', () => {

@@ -1,7 +1,7 @@
 /**
- * The actions of the audit log (spec section 3, "Log entry"): every change made through the portal to
- * a customer's data is written under one of these names, and the recent-actions section and its filter
- * read the same list. A name outside it does not typecheck on either side.
+ * The actions of a customer's audit log (spec section 3, "Log entry"): every change made through the
+ * portal to a customer's data is written under one of these names, and the recent-actions section and
+ * its filter read the same list. A name outside it does not typecheck on either side.
  */
 export const AUDIT_ACTIONS = [
   'createCustomer',
@@ -26,3 +26,28 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
 }
+
+/**
+ * The actions of the catalogue, which belong to no customer (docs/decisions/059): written with no
+ * customer, so no customer's recent actions show them.
+ */
+export const CATALOGUE_AUDIT_ACTIONS = [
+  'createProduct',
+  'updateProduct',
+  'createVersion',
+  'updateVersion',
+  'publishVersion',
+  'uploadArtifact',
+  'deleteArtifact',
+  'createProductToken',
+  'revokeProductToken',
+] as const;
+export type CatalogueAuditAction = (typeof CATALOGUE_AUDIT_ACTIONS)[number];
+
+/**
+ * Who acted, as an entry records it: a signed-in user, an anonymous visitor (the secret download
+ * URL), a product API token, an integration (a payment provider's webhook, a provisioner), a job,
+ * or the portal itself (the operator's command line).
+ */
+export const AUDIT_ACTOR_KINDS = ['user', 'anonymous', 'token', 'integration', 'job', 'system'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

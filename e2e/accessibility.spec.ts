@@ -16,7 +16,7 @@ import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { inviteByMail } from './helpers/invitations';
 import type { CustomerList } from '../common/api/customers';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 
 /**
  * WCAG 2.1 AA: axe-core finds no violation on any page, open menu or modal, in English and French,

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
 import type { Customization, CustomizationList } from '../common/api/customizations';
 import type { Locale } from '../common/roles';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession } from './helpers/api';
 import { expectNoViolations, resize, scan, setPreferredLocale } from './helpers/axe';
 import { demoAccount } from './helpers/demo';

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signInThroughApi } from './helpers/axe';
 import { demoAccount } from './helpers/demo';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 
 /**
  * WAI-ARIA dialog pattern, for every dialog of the portal: opened from the keyboard it takes the

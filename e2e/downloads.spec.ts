@@ -10,7 +10,7 @@ import type { CustomerList, CustomerSummary } from '../common/api/customers';
 import type { Licence, LicenceList } from '../common/api/licences';
 import { addMonths, utcToday } from '../common/licenceStatus';
 import type { Locale } from '../common/roles';
-import { DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/seed/demo';
 import { apiSession } from './helpers/api';
 import { expectNoViolations, resize, scan, setPreferredLocale, signInThroughApi, VIEWPORTS } from './helpers/axe';
 import { demoAccount } from './helpers/demo';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
 import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licensing';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession } from './helpers/api';
 import { signInThroughApi } from './helpers/axe';
 import { demoAccount } from './helpers/demo';

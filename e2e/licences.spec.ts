@@ -6,7 +6,7 @@ import type { Customer, CustomerList } from '../common/api/customers';
 import type { Licence, LicenceList } from '../common/api/licences';
 import type { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licensing';
 import type { Locale } from '../common/roles';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { expectNoViolations, resize, scan, signInThroughApi, VIEWPORTS } from './helpers/axe';
 import { demoAccount } from './helpers/demo';

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
 import type { MemberList } from '../common/api/members';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession, uniqueEmail } from './helpers/api';
 import { demoAccount } from './helpers/demo';
 import { INVITATION_LINK } from './helpers/invitations';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';
 

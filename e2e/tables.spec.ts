@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import type { ProductList } from '../common/api/catalogue';
 import type { CustomerList } from '../common/api/customers';
 import type { Locale } from '../common/roles';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { demoAccount } from './helpers/demo';
 import { pageWidth, signInThroughApi } from './helpers/session';

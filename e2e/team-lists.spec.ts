@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import type { Customer, CustomerList } from '../common/api/customers';
-import { DEMO_CUSTOMER_NAME } from '../server/db/seed';
+import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession } from './helpers/api';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';

@@ -172,7 +172,7 @@ const commands: Record<string, Command> = {
       parseOptions(z.object({}), args, []);
       const rotated = await withContext(io, async (ctx) => {
         const { rotateSigningKey } = await import('./modules/licensing/service');
-        return rotateSigningKey(ctx);
+        return rotateSigningKey(ctx, systemActor('cli'));
       });
       io.err(
         rotated.retiredKeyId

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, waitForDatabase } from './db';
-import { seedDemoData } from './db/seed';
+import { seedDemoData } from './seed/demo';
 
 /** Reads the configuration, builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 async function main() {

@@ -1,7 +1,6 @@
 import { type CustomerCapability, canInCustomer } from '../common/permissions';
 import { deriveRole, globalRole, MEMBER_ROLES, type MemberRole } from '../common/roles';
 import type { SessionUser } from './actor';
-import type { DB } from './db';
 
 /**
  * The customers where a user holds a customer capability, for the lists that span customers
@@ -25,17 +24,4 @@ export function customerScopeOf(
   if (global) return canInCustomer(global, capability) ? { every: true } : { none: true };
   const roles = MEMBER_ROLES.filter((role) => canInCustomer(deriveRole(user.type, role), capability));
   return roles.length > 0 ? { memberId: user.id, roles } : { none: true };
-}
-
-/**
- * The ids of the customers of a member scope (the member's enabled memberships with one of the
- * roles), as a subquery: `where(customerId, 'in', memberCustomerIds(db, scope))`.
- */
-export function memberCustomerIds(db: DB, scope: { memberId: number; roles: readonly MemberRole[] }) {
-  return db
-    .selectFrom('memberships')
-    .select('memberships.customerId')
-    .where('memberships.userId', '=', scope.memberId)
-    .where('memberships.status', '=', 'enabled')
-    .where('memberships.role', 'in', [...scope.roles]);
 }

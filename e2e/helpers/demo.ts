@@ -1,5 +1,5 @@
 import { ROLES, type Role } from '../../common/roles';
-import { DEMO_PASSWORD, DEMO_ACCOUNTS as SEEDED } from '../../server/db/seed';
+import { DEMO_PASSWORD, DEMO_ACCOUNTS as SEEDED } from '../../server/seed/demo';
 import type { Credentials } from './auth';
 
 export interface DemoAccount extends Credentials {

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobActor } from '../actor';
+import { auditActorOf, insertAuditEntry } from '../modules/audit/repo';
 import { recordLoginAttempt } from '../modules/auth/repo';
 import { hashToken } from '../modules/auth/tokens';
 import { insertCloudInstance, insertPayment, insertSubscription } from '../modules/billing/repo';
@@ -69,6 +71,7 @@ async function oneRowEach() {
   await insertPayment(db, { ...base, providerSessionId: 'cs_1', amountCents: 100, currency: 'EUR', status: 'open' });
   await insertNotification(db, { userId: user.id, messageKey: 'notification.test' });
   await recordLoginAttempt(db, { email: user.email, ip: '192.0.2.1', success: false });
+  await insertAuditEntry(db, { customerId: null, by: auditActorOf(jobActor('probe')), action: 'createProduct' });
   const now = nowIso();
   // the outbox is written by the mailer; a bare row is enough to test the table itself
   await db

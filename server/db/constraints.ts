@@ -16,6 +16,7 @@ import {
   VERSION_TYPES,
 } from '../../common/domain';
 import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licensing';
+import { AUDIT_ACTOR_KINDS } from '../../common/audit';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
 
@@ -57,7 +58,7 @@ export const ENUM_COLUMNS: {
   cloudInstances: { status: INSTANCE_STATUSES },
   subscriptions: { provider: PAYMENT_PROVIDERS, status: PAYMENT_STATUSES },
   payments: { status: CHECKOUT_STATUSES },
-  auditLog: {},
+  auditLog: { actorKind: AUDIT_ACTOR_KINDS },
   notifications: { status: NOTIFICATION_STATUSES },
   downloads: { platform: PLATFORMS },
   downloadDays: { platform: DOWNLOAD_PLATFORMS },
@@ -128,6 +129,7 @@ export function checksOf(table: TableName): [name: string, column: string, value
  */
 const ADDED_LATER: Partial<Record<TableName, readonly string[]>> = {
   downloads: ['platform'], // 009_download_platform
+  auditLog: ['actorKind'], // 020_audit_actor
 };
 
 /** Adds the table's CHECK constraints to its CREATE TABLE (SQLite cannot add them afterwards). */

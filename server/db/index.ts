@@ -32,6 +32,7 @@ import { lastLicenceEndLockMigration } from './migrations/016_last_licence_end_l
 import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
 import { customerNameOrderMigration } from './migrations/018_customer_name_order';
 import { customersShownMigration } from './migrations/019_customers_shown';
+import { auditActorMigration } from './migrations/020_audit_actor';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -71,6 +72,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '017_idempotency_keys': idempotencyKeysMigration(),
     '018_customer_name_order': customerNameOrderMigration(dialect),
     '019_customers_shown': customersShownMigration(dialect),
+    '020_audit_actor': auditActorMigration(),
   };
 }
 
@@ -195,7 +197,7 @@ export async function waitForDatabase(
   let delayMs = 500;
   for (;;) {
     try {
-      await sql`select 1`.execute(handle.db);
+      await ping(handle.db);
       return;
     } catch (error) {
       if (!isDatabaseUnavailable(error) || options.stop?.()) throw error;
@@ -219,6 +221,11 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
       `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** One round trip to the database (`select 1`): throws when it does not answer. */
+export async function ping(db: DB): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 export const nowIso = () => new Date().toISOString();

@@ -1,4 +1,5 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+import type { AuditActorKind } from '../../common/audit';
 import type {
   AccessLevel,
   CheckoutStatus,
@@ -294,6 +295,10 @@ export interface AuditLogTable {
   customerId: number | null;
   actorId: number | null;
   actorEmail: string | null;
+  /** who acted (migration 020); 'user' for the entries written before, but anonymous downloads */
+  actorKind: ColumnType<AuditActorKind, AuditActorKind | undefined, AuditActorKind>;
+  /** a machine's name: a token's "#id name", an integration's, a job's; null for people */
+  actorName: string | null;
   action: string;
   /** JSON: productName, productVersion, productPlatform, invitationFrom, anonymousDownload… */
   data: string;

@@ -1,3 +1,4 @@
+import { type Actor, jobActor } from '../actor';
 import type { AppContext, Logger } from '../context';
 import type { JobRunner, QueuedJobs, ScheduledJob } from './types';
 
@@ -17,7 +18,7 @@ interface Scheduled {
  */
 export function createInProcessRunner(log: Logger): JobRunner {
   const scheduled = new Map<string, Scheduled>();
-  const handlers = new Map<string, (ctx: AppContext, payload: unknown) => Promise<unknown>>();
+  const handlers = new Map<string, (ctx: AppContext, actor: Actor, payload: unknown) => Promise<unknown>>();
   const pending = new Set<Promise<void>>();
   const waiting: { name: string; payload: unknown }[] = [];
   let ctx: AppContext | null = null;
@@ -38,7 +39,7 @@ export function createInProcessRunner(log: Logger): JobRunner {
       do {
         entry.again = false;
         try {
-          await entry.job.run(context);
+          await entry.job.run(context, jobActor(entry.job.name));
         } catch (error) {
           log.error({ err: error, job: entry.job.name }, `job failed: ${entry.job.name}`);
         }
@@ -55,7 +56,7 @@ export function createInProcessRunner(log: Logger): JobRunner {
     const context = ctx;
     track(
       Promise.resolve()
-        .then(() => handler(context, payload))
+        .then(() => handler(context, jobActor(name), payload))
         .then(
           () => {},
           (error: unknown) => log.error({ err: error, job: name }, `job failed: ${name}`),
@@ -70,7 +71,7 @@ export function createInProcessRunner(log: Logger): JobRunner {
     },
 
     handle(name, handler) {
-      handlers.set(name, handler as (ctx: AppContext, payload: unknown) => Promise<unknown>);
+      handlers.set(name, handler as (ctx: AppContext, actor: Actor, payload: unknown) => Promise<unknown>);
     },
 
     enqueue<N extends Extract<keyof QueuedJobs, string>>(name: N, payload: QueuedJobs[N]) {

@@ -31,7 +31,8 @@ describe('in-process job runner', () => {
     runner.start(ctx);
     await runner.idle();
     expect(run).toHaveBeenCalledTimes(1);
-    expect(run).toHaveBeenCalledWith(ctx);
+    // a job acts as itself (decision 059): what it changes is audited as the job's doing
+    expect(run).toHaveBeenCalledWith(ctx, { kind: 'job', name: 'count' });
     runner.trigger('count');
     await runner.idle();
     expect(run).toHaveBeenCalledTimes(2);
@@ -82,8 +83,10 @@ describe('in-process job runner', () => {
   it('runs queued work with its payload once started, and stop() waits for work in progress', async () => {
     const runner = createInProcessRunner(log());
     const seen: number[] = [];
+    const actors: unknown[] = [];
     const slow = gate();
-    runner.handle('test.echo', async (_ctx, payload) => {
+    runner.handle('test.echo', async (_ctx, actor, payload) => {
+      actors.push(actor);
       await slow.opened;
       seen.push(payload.value);
     });
@@ -95,6 +98,10 @@ describe('in-process job runner', () => {
     slow.open();
     await stopped;
     expect(seen.sort()).toEqual([1, 2]);
+    expect(actors).toEqual([
+      { kind: 'job', name: 'test.echo' },
+      { kind: 'job', name: 'test.echo' },
+    ]);
   });
 
   it('refuses a job scheduled twice and a trigger of an unknown one', () => {

@@ -1,15 +1,17 @@
+import type { Actor } from '../actor';
 import type { AppContext } from '../context';
 
 /**
  * Work the portal does on its own, outside any request. Jobs call services and repositories with the
- * context, like routes do, and act as the system (decision 007).
+ * context, like routes do (decision 007), as a job actor named after the job (decision 059): what a
+ * job changes is audited as that job's doing.
  */
 export interface ScheduledJob {
   /** unique; also what the log names */
   name: string;
   /** how often it runs; it also runs once when the runner starts */
   everyMs: number;
-  run(ctx: AppContext): Promise<unknown>;
+  run(ctx: AppContext, actor: Actor): Promise<unknown>;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface JobRunner {
   /** Names the handler of one kind of queued work. */
   handle<N extends Extract<keyof QueuedJobs, string>>(
     name: N,
-    handler: (ctx: AppContext, payload: QueuedJobs[N]) => Promise<unknown>,
+    handler: (ctx: AppContext, actor: Actor, payload: QueuedJobs[N]) => Promise<unknown>,
   ): void;
   /** Queues one piece of work; it runs soon after, once the runner has started. */
   enqueue<N extends Extract<keyof QueuedJobs, string>>(name: N, payload: QueuedJobs[N]): void;

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Logger } from '../context';
 import { type DB, nowIso } from '../db';
 import { deliverDueMails, releaseOwnClaims } from './outbox';
+import { insertOutboxMail } from './store';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
@@ -50,23 +51,14 @@ export function createMailer(deps: {
     async send(request, executor = db) {
       const mail = renderMail(request);
       const now = nowIso();
-      await executor
-        .insertInto('mailOutbox')
-        .values({
-          toAddress: request.to,
-          subject: mail.subject,
-          textBody: mail.text,
-          htmlBody: mail.html,
-          template: request.template,
-          status: 'pending',
-          attempts: 0,
-          nextAttemptAt: now,
-          claimedBy: null,
-          lastError: null,
-          createdAt: now,
-          sentAt: null,
-        })
-        .execute();
+      await insertOutboxMail(executor, {
+        toAddress: request.to,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+        template: request.template,
+        now,
+      });
       deps.onQueued?.();
     },
 

@@ -1,4 +1,5 @@
 import type { DB } from '../db';
+import * as store from './store';
 import type { OutgoingMail, Transport } from './transport';
 
 /**
@@ -23,47 +24,21 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(BASE_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /**
  * Makes the mails this node had claimed due again. Called when the node starts: a claim of its
  * previous life belongs to a delivery the process died in, which would otherwise wait for the lease.
  */
 export async function releaseOwnClaims(db: DB, node: string): Promise<number> {
-  const now = iso(Date.now());
-  const result = await db
-    .updateTable('mailOutbox')
-    .set({ nextAttemptAt: now, claimedBy: null })
-    .where('status', '=', 'pending')
-    .where('claimedBy', '=', node)
-    .where('nextAttemptAt', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return store.releaseClaimsOf(db, node);
 }
 
 export async function deliverDueMails(deps: { db: DB; transport: Transport; from: string; node: string }) {
   const { db, transport, from, node } = deps;
-  const now = Date.now();
-  const due = await db
-    .selectFrom('mailOutbox')
-    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'nextAttemptAt'])
-    .where('status', '=', 'pending')
-    .where('nextAttemptAt', '<=', iso(now))
-    .orderBy('nextAttemptAt')
-    .orderBy('id')
-    .limit(BATCH_SIZE)
-    .execute();
+  const due = await store.dueMails(db, Date.now(), BATCH_SIZE);
 
   let sent = 0;
   for (const row of due) {
-    const claim = await db
-      .updateTable('mailOutbox')
-      .set({ nextAttemptAt: iso(Date.now() + LEASE_MS), claimedBy: node })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .where('nextAttemptAt', '=', row.nextAttemptAt)
-      .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) continue;
+    if (!(await store.claimMail(db, row, node, Date.now() + LEASE_MS))) continue;
 
     const mail: OutgoingMail = {
       from,
@@ -74,25 +49,16 @@ export async function deliverDueMails(deps: { db: DB; transport: Transport; from
     };
     try {
       await transport.deliver(mail);
-      await db
-        .updateTable('mailOutbox')
-        .set({ status: 'sent', sentAt: iso(Date.now()), lastError: null, claimedBy: null })
-        .where('id', '=', row.id)
-        .execute();
+      await store.markMailSent(db, row.id);
       sent++;
     } catch (error) {
       const attempts = row.attempts + 1;
-      await db
-        .updateTable('mailOutbox')
-        .set({
-          attempts,
-          lastError: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
-          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-          nextAttemptAt: iso(Date.now() + retryDelayMs(attempts)),
-          claimedBy: null,
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await store.markMailFailed(db, row.id, {
+        attempts,
+        lastError: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+        status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+        nextAttemptAt: Date.now() + retryDelayMs(attempts),
+      });
     }
   }
   return sent;

@@ -7,9 +7,10 @@ import type { AppContext } from '../context';
 import type { DB } from '../db';
 import { ERROR_CODES } from '../../common/api/errors';
 import { badRequest, forbidden, HttpError, notFound, unauthenticated } from '../http-error';
-import { bearerToken, findToken, touchToken } from '../modules/artifacts/tokens';
+import { touchToken } from '../modules/artifacts/repo';
+import { bearerToken, findToken } from '../modules/artifacts/tokens';
 import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
-import type { SessionUser } from '../actor';
+import type { ProductTokenRef, SessionUser } from '../actor';
 
 /**
  * Who may call a route. Every route under /api declares one in `config.access`; the app refuses to
@@ -29,15 +30,10 @@ import type { SessionUser } from '../actor';
  * exist, which answers 404 like an unknown customer):
  *
  *     access.customer('manageLicences', {
- *       load: async ({ db }, request) => {
- *         const licence = await db
- *           .selectFrom('licences')
- *           .select('customerId')
- *           .where('id', '=', idFrom(request, 'params.id'))
- *           .executeTakeFirst();
- *         return licence?.customerId ?? null;
- *       },
+ *       load: ({ db }, request) => customerOfLicence(db, idFrom(request, 'params.id')),
  *     })
+ *
+ * (the loader reads through the area's repository, like any query: decision 059).
  *
  * When only the body names it (`POST /api/invitations` and its `targetCustomer`):
  *
@@ -122,7 +118,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     customerAccess: CustomerAccess | null;
     /** the product token that opened a `capabilityOrProductToken` route; null otherwise */
-    productToken: { id: number; productKey: string } | null;
+    productToken: ProductTokenRef | null;
   }
 }
 

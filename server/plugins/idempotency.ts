@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 import type { AppContext } from '../context';
-import { isUniqueViolation, nowIso } from '../db';
+import { isUniqueViolation } from '../db';
 import { badRequest, HttpError } from '../http-error';
+import * as store from './idempotency-store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,7 +52,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
 
   const claim = async (caller: string, key: string, requestHash: string) => {
     try {
-      await db.insertInto('idempotencyKeys').values({ caller, key, requestHash, createdAt: nowIso() }).execute();
+      await store.insertIdempotencyKey(db, { caller, key, requestHash });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -73,12 +74,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
       claims.set(request, { caller, key });
       return;
     }
-    const first = await db
-      .selectFrom('idempotencyKeys')
-      .selectAll()
-      .where('caller', '=', caller)
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const first = await store.findIdempotencyKey(db, caller, key);
     if (!first) {
       // purged in between: the key is free again
       if (await claim(caller, key, requestHash)) claims.set(request, { caller, key });
@@ -95,15 +91,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
     if (first.status === null) {
       const abandoned = Date.parse(first.createdAt) < Date.now() - ABANDONED_AFTER_MS;
       if (!abandoned) throw inProgress();
-      const taken = await db
-        .updateTable('idempotencyKeys')
-        .set({ createdAt: nowIso() })
-        .where('caller', '=', caller)
-        .where('key', '=', key)
-        .where('status', 'is', null)
-        .where('createdAt', '=', first.createdAt)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) throw inProgress();
+      if (!(await store.retakeIdempotencyKey(db, caller, key, first.createdAt))) throw inProgress();
       claims.set(request, { caller, key });
       return;
     }
@@ -119,18 +107,9 @@ async function idempotencyPlugin(app: FastifyInstance) {
     if (!claimed) return payload;
     claims.delete(request);
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await db
-        .deleteFrom('idempotencyKeys')
-        .where('caller', '=', claimed.caller)
-        .where('key', '=', claimed.key)
-        .execute();
+      await store.deleteIdempotencyKey(db, claimed.caller, claimed.key);
     } else {
-      await db
-        .updateTable('idempotencyKeys')
-        .set({ status: reply.statusCode, responseBody: payload })
-        .where('caller', '=', claimed.caller)
-        .where('key', '=', claimed.key)
-        .execute();
+      await store.storeIdempotentAnswer(db, claimed.caller, claimed.key, reply.statusCode, payload);
     }
     return payload;
   });
@@ -145,10 +124,7 @@ const inProgress = () =>
 
 /** Keys older than a day are forgotten (a scheduled job). */
 export async function purgeIdempotencyKeys(ctx: AppContext, now = Date.now()): Promise<void> {
-  await ctx.db
-    .deleteFrom('idempotencyKeys')
-    .where('createdAt', '<', new Date(now - IDEMPOTENCY_TTL_MS).toISOString())
-    .execute();
+  await store.deleteIdempotencyKeysBefore(ctx.db, new Date(now - IDEMPOTENCY_TTL_MS).toISOString());
 }
 
 /**

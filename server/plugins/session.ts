@@ -39,13 +39,18 @@ async function sessionPlugin(app: FastifyInstance) {
 
 export const session = fp(sessionPlugin, { name: 'session', dependencies: ['@fastify/cookie'] });
 
-/** Who is asking, as services take it: the signed-in user or an anonymous visitor, with their origin. */
+/**
+ * Who is asking, as services take it, with their origin: the product API token that opened the
+ * route (its access rule checked it, plugins/access.ts), else the signed-in user, else an anonymous
+ * visitor.
+ */
 export function actorOf(request: FastifyRequest): Actor {
   const origin = {
     ip: request.ip,
     userAgent: request.headers['user-agent'] ?? null,
     sessionHash: request.sessionHash,
   };
+  if (request.productToken) return { kind: 'token', token: request.productToken, ...origin };
   return request.user ? { kind: 'user', user: request.user, ...origin } : { kind: 'anonymous', ...origin };
 }
 

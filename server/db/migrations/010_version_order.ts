@@ -1,5 +1,4 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { orderOf } from '../../modules/catalogue/semver-order';
 import type { DialectName } from '../dialect';
 
 /**
@@ -20,7 +19,7 @@ export function versionOrderMigration(dialect: DialectName): Migration {
       await sql`alter table versions add column pre_release_key text${collate} not null default '2'`.execute(db);
       const rows = await sql<{ id: number; sem_ver: string }>`select id, sem_ver from versions`.execute(db);
       for (const row of rows.rows) {
-        const order = orderOf(row.sem_ver);
+        const order = frozenOrderOf(row.sem_ver);
         await sql`update versions set major = ${order.major}, minor = ${order.minor}, patch = ${order.patch}, pre_release_key = ${order.preReleaseKey} where id = ${row.id}`.execute(
           db,
         );
@@ -38,4 +37,29 @@ export function versionOrderMigration(dialect: DialectName): Migration {
       }
     },
   };
+}
+
+/** Semantic Versioning 2.0's own expression: major, minor, patch, pre-release, build. */
+const SEMVER_2 =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+/**
+ * The order columns as this migration wrote them, frozen here (decision 059): the catalogue's
+ * `orderOf` may change, and a migration that already ran must not change with it. The same rules
+ * as semver-order.ts had when the migration was written; its test compares the two.
+ */
+export function frozenOrderOf(semVer: string): { major: number; minor: number; patch: number; preReleaseKey: string } {
+  const match = SEMVER_2.exec(semVer);
+  const [major, minor, patch] = (match ?? []).slice(1, 4).map(Number);
+  if (!match || ![major, minor, patch].every(Number.isSafeInteger)) {
+    throw new Error(`Not a semantic version: ${semVer}`);
+  }
+  const preReleaseKey =
+    match[4] === undefined
+      ? '2'
+      : match[4]
+          .split('.')
+          .map((part) => (/^\d+$/.test(part) ? `0${part.length.toString().padStart(3, '0')}${part}` : `1${part}`))
+          .join(' ');
+  return { major, minor, patch, preReleaseKey };
 }

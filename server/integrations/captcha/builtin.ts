@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CAPTCHA_ALGORITHM, type CaptchaChallenge } from '../../../common/api/auth';
 import type { DB } from '../../db';
 import type { Captcha } from './index';
+import { spendCaptcha } from './store';
 
 /**
  * Self-hosted proof-of-work captcha in the ALTCHA format, made and checked by altcha-lib. The server
@@ -114,24 +115,11 @@ export function createBuiltinCaptcha({ db, secret, cost, maxNumber }: BuiltinCap
       }
 
       // The primary key makes the first use win, on every node sharing the database.
-      const inserted = await db
-        .insertInto('usedCaptchas')
-        .values({
-          signature: payload.challenge.signature,
-          expiresAt: new Date(payload.challenge.parameters.expiresAt * 1000).toISOString(),
-        })
-        .onConflict((oc) => oc.column('signature').doNothing())
-        .executeTakeFirst();
-      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+      return spendCaptcha(
+        db,
+        payload.challenge.signature,
+        new Date(payload.challenge.parameters.expiresAt * 1000).toISOString(),
+      );
     },
   };
-}
-
-/** Forgets answers past their expiry (they are refused anyway); a scheduled job runs it. */
-export async function purgeUsedCaptchas(db: DB, now = Date.now()): Promise<number> {
-  const result = await db
-    .deleteFrom('usedCaptchas')
-    .where('expiresAt', '<', new Date(now).toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

@@ -29,4 +29,5 @@ export function isBuiltinCaptcha(captcha: Captcha): captcha is BuiltinCaptcha {
   return captcha.provider === 'builtin';
 }
 
-export { type BuiltinCaptcha, createBuiltinCaptcha, purgeUsedCaptchas } from './builtin';
+export { type BuiltinCaptcha, createBuiltinCaptcha } from './builtin';
+export { purgeUsedCaptchas } from './store';

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DownloadAnalytics, DownloadAnalyticsQuery } from '../../../common/api/analytics';
 import { ErrorBody } from '../../../common/api/errors';
 import { access } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
 import * as service from './service';
 
 /** Download analytics for product managers and admins (docs/decisions/039). */
@@ -24,6 +25,6 @@ export async function analyticsRoutes(app: FastifyInstance) {
         response: { 200: DownloadAnalytics, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async (request) => service.downloadAnalytics(ctx, request.query),
+    async (request) => service.downloadAnalytics(ctx, actorOf(request), request.query),
   );
 }

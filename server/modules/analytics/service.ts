@@ -9,6 +9,7 @@ import {
   defaultRange,
 } from '../../../common/api/analytics';
 import { addDays } from '../../../common/licenceStatus';
+import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import * as repo from './repo';
 
@@ -57,7 +58,11 @@ function breakdown(points: { day: string; key: string | number; downloads: numbe
   return out;
 }
 
-export async function downloadAnalytics(ctx: AppContext, query: DownloadAnalyticsQuery): Promise<DownloadAnalytics> {
+export async function downloadAnalytics(
+  ctx: AppContext,
+  _actor: Actor,
+  query: DownloadAnalyticsQuery,
+): Promise<DownloadAnalytics> {
   const { db } = ctx;
   const range = rangeOf(query);
   const [products, versions, byProduct, byVersion, byPlatform, top, firstByDay, recent] = await Promise.all([

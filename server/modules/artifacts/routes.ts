@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parse as parseContentDisposition } from 'content-disposition';
 import {
@@ -18,6 +18,7 @@ import { badRequest } from '../../http-error';
 import { access, idFrom } from '../../plugins/access';
 import { hasBody } from '../../plugins/bodies';
 import { actorOf } from '../../plugins/session';
+import { productOfVersion } from './repo';
 import * as service from './service';
 import * as tokens from './tokens';
 
@@ -29,12 +30,6 @@ import * as tokens from './tokens';
 export const UPLOAD_BODY_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 const manageVersions = access.can('manageVersions');
-
-/** Who did it, for the logs: a user or a product token. */
-function byOf(request: FastifyRequest): string {
-  if (request.productToken) return `token:${request.productToken.id}`;
-  return `user:${request.user?.id ?? 'unknown'}`;
-}
 
 /**
  * Artifacts and product API tokens (docs/decisions/036): a product's tokens listed, created and
@@ -57,7 +52,7 @@ export async function artifactRoutes(app: FastifyInstance) {
         response: { 200: ProductTokenList, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => tokens.listTokens(ctx, request.params.key),
+    async (request) => tokens.listTokens(ctx, actorOf(request), { productKey: request.params.key }),
   );
 
   api.post(
@@ -111,7 +106,10 @@ export async function artifactRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.deleteArtifact(ctx, { ...request.params, versionId: request.params.id, by: byOf(request) });
+      await service.deleteArtifact(ctx, actorOf(request), {
+        versionId: request.params.id,
+        platform: request.params.platform,
+      });
       return { ok: true as const };
     },
   );
@@ -147,7 +145,7 @@ async function uploadRoute(app: FastifyInstance) {
     {
       config: {
         access: access.capabilityOrProductToken('manageVersions', (context, request) =>
-          service.productOfVersion(context, idFrom(request, 'params.id')),
+          productOfVersion(context.db, idFrom(request, 'params.id')),
         ),
         bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
         // the body is read as a stream, which no schema validates: the document says what it is
@@ -188,12 +186,11 @@ async function uploadRoute(app: FastifyInstance) {
       if (Number.isFinite(length) && length > maxBytes) throw service.tooLarge(maxBytes);
       if (!hasBody(request) || !request.body) throw badRequest('Send the file as the request body');
       const fileName = fileNameOf(request.query, request.headers['content-disposition']);
-      return service.uploadArtifact(ctx, {
+      return service.uploadArtifact(ctx, actorOf(request), {
         versionId: request.params.id,
         platform: request.params.platform,
         fileName,
         body: request.body as Readable,
-        by: byOf(request),
       });
     },
   );

@@ -3,10 +3,12 @@ import type { Readable } from 'node:stream';
 import { type Artifact, MAX_ARTIFACT_FILE_NAME } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
+import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
-import { nowIso } from '../../db';
 import { badRequest, HttpError, notFound } from '../../http-error';
 import { ArtifactTooLargeError } from '../../integrations/storage';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import * as repo from './repo';
 
 /**
  * A version's artifacts (docs/decisions/036): at most one per platform, uploaded as a stream to a
@@ -76,24 +78,19 @@ function formatBytes(bytes: number): string {
 const published = () => new HttpError(409, ERROR_CODES.versionPublished, PUBLISHED);
 
 async function versionOf(ctx: AppContext, versionId: number) {
-  const version = await ctx.db
-    .selectFrom('versions')
-    .select(['id', 'productKey', 'semVer', 'published'])
-    .where('id', '=', versionId)
-    .executeTakeFirst();
+  const version = await repo.findVersion(ctx.db, versionId);
   if (!version) throw notFound(VERSION_NOT_FOUND);
   return version;
 }
 
-/** The version's product, for the access rule; null when there is no such version. */
-export async function productOfVersion(ctx: AppContext, versionId: number): Promise<string | null> {
-  const row = await ctx.db.selectFrom('versions').select('productKey').where('id', '=', versionId).executeTakeFirst();
-  return row?.productKey ?? null;
-}
-
+/**
+ * Stores a version's artifact of a platform (a product manager's upload, or a release pipeline's
+ * through a product token) and writes its `uploadArtifact` entry, which names that user or token.
+ */
 export async function uploadArtifact(
   ctx: AppContext,
-  input: { versionId: number; platform: Platform; fileName: string | null; body: Readable; by: string },
+  actor: Actor,
+  input: { versionId: number; platform: Platform; fileName: string | null; body: Readable },
 ): Promise<Artifact> {
   const version = await versionOf(ctx, input.versionId);
   if (version.published) throw published();
@@ -120,35 +117,35 @@ export async function uploadArtifact(
     artifact = await ctx.db.transaction().execute(async (trx) => {
       // the version row is the lock: uploads of one version take their turns, and a version
       // published while the bytes streamed keeps its artifacts
-      const locked = await trx
-        .updateTable('versions')
-        .set({ updatedAt: nowIso() })
-        .where('id', '=', version.id)
-        .where('published', '=', 0)
-        .executeTakeFirst();
-      if (Number(locked.numUpdatedRows) === 0) throw published();
-      const previous = await trx
-        .selectFrom('artifacts')
-        .select(['id', 'storageKey'])
-        .where('versionId', '=', version.id)
-        .where('platform', '=', input.platform)
-        .executeTakeFirst();
+      if (!(await repo.lockUnpublishedVersion(trx, version.id))) throw published();
       // a new row, not an update: the downloads of the previous file keep their record and lose the link
-      if (previous) await trx.deleteFrom('artifacts').where('id', '=', previous.id).execute();
-      previousKey = previous?.storageKey ?? null;
-      return trx
-        .insertInto('artifacts')
-        .values({
+      const replaced = await repo.replaceArtifact(trx, {
+        versionId: version.id,
+        platform: input.platform,
+        fileName,
+        storageKey: key,
+        size: stored.size,
+        sha256: stored.sha256,
+      });
+      previousKey = replaced.previousKey;
+      const row = { ...replaced.artifact, size: Number(replaced.artifact.size) };
+      await insertAuditEntry(trx, {
+        customerId: null,
+        by: auditActorOf(actor),
+        action: 'uploadArtifact',
+        data: {
+          productKey: version.productKey,
           versionId: version.id,
-          platform: input.platform,
-          fileName,
-          storageKey: key,
-          size: stored.size,
-          sha256: stored.sha256,
-          createdAt: nowIso(),
-        })
-        .returning(['id', 'platform', 'fileName', 'size', 'sha256', 'createdAt'])
-        .executeTakeFirstOrThrow();
+          productVersion: version.semVer,
+          productPlatform: input.platform,
+          artifactId: row.id,
+          fileName: row.fileName,
+          size: row.size,
+          sha256: row.sha256,
+          replaced: previousKey !== null,
+        },
+      });
+      return row;
     });
   } catch (error) {
     await removeQuietly(ctx, key);
@@ -156,24 +153,40 @@ export async function uploadArtifact(
   }
   if (previousKey) await removeQuietly(ctx, previousKey);
   ctx.log.info(
-    { versionId: version.id, platform: input.platform, size: artifact.size, sha256: artifact.sha256, by: input.by },
+    {
+      versionId: version.id,
+      platform: input.platform,
+      size: artifact.size,
+      sha256: artifact.sha256,
+      by: actorLabel(actor),
+    },
     'artifact uploaded',
   );
-  return { ...artifact, size: Number(artifact.size) };
+  return artifact;
 }
 
-export async function deleteArtifact(ctx: AppContext, input: { versionId: number; platform: Platform; by: string }) {
+/** Removes an unpublished version's artifact of a platform, with a `deleteArtifact` entry. */
+export async function deleteArtifact(ctx: AppContext, actor: Actor, input: { versionId: number; platform: Platform }) {
   const version = await versionOf(ctx, input.versionId);
   if (version.published) throw published();
-  const row = await ctx.db
-    .deleteFrom('artifacts')
-    .where('versionId', '=', version.id)
-    .where('platform', '=', input.platform)
-    .returning('storageKey')
-    .executeTakeFirst();
-  if (!row) throw notFound('Artifact not found');
-  await removeQuietly(ctx, row.storageKey);
-  ctx.log.info({ versionId: version.id, platform: input.platform, by: input.by }, 'artifact deleted');
+  const storageKey = await ctx.db.transaction().execute(async (trx) => {
+    const removed = await repo.deleteArtifact(trx, version.id, input.platform);
+    if (removed === null) throw notFound('Artifact not found');
+    await insertAuditEntry(trx, {
+      customerId: null,
+      by: auditActorOf(actor),
+      action: 'deleteArtifact',
+      data: {
+        productKey: version.productKey,
+        versionId: version.id,
+        productVersion: version.semVer,
+        productPlatform: input.platform,
+      },
+    });
+    return removed;
+  });
+  await removeQuietly(ctx, storageKey);
+  ctx.log.info({ versionId: version.id, platform: input.platform, by: actorLabel(actor) }, 'artifact deleted');
 }
 
 /** An object left behind costs disk space, not correctness: a failure to remove it is logged. */

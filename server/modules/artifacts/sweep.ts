@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { knownStorageKeys } from './repo';
 
 /**
  * How long a file must have been left alone before the sweep takes it: an upload under way writes
@@ -27,11 +28,7 @@ export async function sweepStorage(
   let orphans = 0;
   let batch: string[] = [];
   const sweepBatch = async () => {
-    const known = new Set(
-      (await ctx.db.selectFrom('artifacts').select('storageKey').where('storageKey', 'in', batch).execute()).map(
-        (row) => row.storageKey,
-      ),
-    );
+    const known = await knownStorageKeys(ctx.db, batch);
     for (const key of batch) {
       if (known.has(key)) continue;
       await ctx.storage.remove(key);

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import type { CreatedProductToken, CreateProductTokenBody, ProductToken } from '../../../common/api/catalogue';
-import { type Actor, signedInUser } from '../../actor';
+import { type Actor, type ProductTokenRef, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import { type DB, nowIso } from '../../db';
+import type { DB } from '../../db';
 import { notFound } from '../../http-error';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import * as repo from './repo';
 
 /**
  * Product API tokens (docs/decisions/036): a release pipeline's credential for uploading its
@@ -22,41 +24,26 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-/** The product a live token belongs to; null for an unknown or revoked token. */
-export async function findToken(db: DB, token: string): Promise<{ id: number; productKey: string } | null> {
+/** A live token, with its name and product; null for an unknown or revoked token. */
+export async function findToken(db: DB, token: string): Promise<ProductTokenRef | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-  const row = await db
-    .selectFrom('productTokens')
-    .select(['id', 'productKey'])
-    .where('tokenHash', '=', hashToken(token))
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-/** The token opened a route: its last-used date moves. */
-export async function touchToken(db: DB, id: number): Promise<void> {
-  await db.updateTable('productTokens').set({ lastUsedAt: nowIso() }).where('id', '=', id).execute();
+  return (await repo.findTokenByHash(db, hashToken(token))) ?? null;
 }
 
 async function assertProduct(db: DB, productKey: string): Promise<void> {
-  const product = await db.selectFrom('products').select('key').where('key', '=', productKey).executeTakeFirst();
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!(await repo.productExists(db, productKey))) throw notFound(PRODUCT_NOT_FOUND);
 }
 
-const listed = ['id', 'name', 'createdAt', 'lastUsedAt'] as const;
-
-export async function listTokens(ctx: AppContext, productKey: string): Promise<{ data: ProductToken[] }> {
-  await assertProduct(ctx.db, productKey);
-  const data = await ctx.db
-    .selectFrom('productTokens')
-    .select(listed)
-    .where('productKey', '=', productKey)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return { data };
+export async function listTokens(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { productKey: string },
+): Promise<{ data: ProductToken[] }> {
+  await assertProduct(ctx.db, input.productKey);
+  return { data: await repo.listTokens(ctx.db, input.productKey) };
 }
 
+/** A new token of the product, written with its `createProductToken` entry (of no customer). */
 export async function createToken(
   ctx: AppContext,
   actor: Actor,
@@ -65,34 +52,41 @@ export async function createToken(
   const { user } = signedInUser(actor);
   await assertProduct(ctx.db, input.productKey);
   const token = TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
-  const row = await ctx.db
-    .insertInto('productTokens')
-    .values({
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const created = await repo.insertToken(trx, {
       productKey: input.productKey,
       name: input.body.name,
       tokenHash: hashToken(token),
       createdBy: user.id,
-      createdAt: nowIso(),
-      lastUsedAt: null,
-    })
-    .returning(listed)
-    .executeTakeFirstOrThrow();
+    });
+    await insertAuditEntry(trx, {
+      customerId: null,
+      by: auditActorOf(actor),
+      action: 'createProductToken',
+      data: { productKey: input.productKey, tokenId: created.id, tokenName: created.name },
+    });
+    return created;
+  });
   ctx.log.info({ productKey: input.productKey, tokenId: row.id, userId: user.id }, 'product API token created');
   return { ...row, token };
 }
 
-/** Revoking deletes the token: the next request with it gets 401. */
+/** Revoking deletes the token: the next request with it gets 401. A `revokeProductToken` entry says who. */
 export async function revokeToken(
   ctx: AppContext,
   actor: Actor,
   input: { productKey: string; id: number },
 ): Promise<void> {
   const { user } = signedInUser(actor);
-  const result = await ctx.db
-    .deleteFrom('productTokens')
-    .where('id', '=', input.id)
-    .where('productKey', '=', input.productKey)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound('Token not found');
+  await ctx.db.transaction().execute(async (trx) => {
+    const name = await repo.deleteToken(trx, input.productKey, input.id);
+    if (name === null) throw notFound('Token not found');
+    await insertAuditEntry(trx, {
+      customerId: null,
+      by: auditActorOf(actor),
+      action: 'revokeProductToken',
+      data: { productKey: input.productKey, tokenId: input.id, tokenName: name },
+    });
+  });
   ctx.log.info({ productKey: input.productKey, tokenId: input.id, userId: user.id }, 'product API token revoked');
 }

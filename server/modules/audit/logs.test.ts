@@ -27,8 +27,7 @@ beforeAll(async () => {
   const entry = (action: AuditAction, minutes: number, data: Record<string, unknown> = {}) =>
     insertAuditEntry(app.ctx.db, {
       customerId: acme.id,
-      actorId: null,
-      actorEmail: 'tc@acme.example',
+      by: { kind: 'user', id: null, email: 'tc@acme.example', name: null },
       action,
       data,
       createdAt: new Date(Date.UTC(2026, 0, 1, 12, minutes)).toISOString(),
@@ -49,8 +48,7 @@ beforeAll(async () => {
   });
   await insertAuditEntry(app.ctx.db, {
     customerId: globex.id,
-    actorId: null,
-    actorEmail: 'someone@globex.example',
+    by: { kind: 'user', id: null, email: 'someone@globex.example', name: null },
     action: 'inviteMember',
     data: {},
   });
@@ -190,8 +188,7 @@ describe('GET /api/customers/:id/logs.csv: the export', () => {
     for (const [i, start] of ['=', '+', '-', '@', '\t', '\r'].entries()) {
       await insertAuditEntry(app.ctx.db, {
         customerId: customer.id,
-        actorId: null,
-        actorEmail: `${start}cmd|' /C calc'!A0`,
+        by: { kind: 'user', id: null, email: `${start}cmd|' /C calc'!A0`, name: null },
         action: 'inviteMember',
         createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
       });

@@ -1,30 +1,72 @@
 import type { Selectable } from 'kysely';
-import type { AuditAction } from '../../../common/audit';
+import type { AuditAction, AuditActorKind, CatalogueAuditAction } from '../../../common/audit';
+import type { Actor, ActorKind } from '../../actor';
 import { countCap } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
 import type { AuditLogTable } from '../../db/schema';
 import { countUpTo } from '../../db/search';
 
-/** The audit log of spec section 3 ("Log entry"): who did what, per customer. */
+/** The audit log of spec section 3 ("Log entry"): who did what, per customer or to the catalogue. */
 
-export async function insertAuditEntry(
-  db: DB,
-  entry: {
-    customerId: number | null;
-    actorId: number | null;
-    actorEmail: string | null;
-    /** one of the vocabulary in common/audit.ts */
-    action: AuditAction;
-    data?: Record<string, unknown>;
-    createdAt?: string;
-  },
-) {
+/** Who acted, as an entry stores it (docs/decisions/059). */
+export interface AuditActor {
+  kind: AuditActorKind;
+  /** the user, for a user */
+  id: number | null;
+  /** the user's address, for a user */
+  email: string | null;
+  /** a machine's name: a token's "#id name", an integration's, a job's, the system's */
+  name: string | null;
+}
+
+// the kinds an entry stores are the kinds of actors, both ways
+const _sameKinds: [ActorKind, AuditActorKind] = ['user', 'user'] as [AuditActorKind, ActorKind];
+
+/** The actor of a service call as its entries record it. */
+export function auditActorOf(actor: Actor): AuditActor {
+  switch (actor.kind) {
+    case 'user':
+      return auditUser(actor.user);
+    case 'anonymous':
+      return anonymousAuditActor;
+    case 'token':
+      return { kind: 'token', id: null, email: null, name: `#${actor.token.id} ${actor.token.name}` };
+    default:
+      return { kind: actor.kind, id: null, email: null, name: actor.name };
+  }
+}
+
+/** A visitor without a session (the secret download URL). */
+export const anonymousAuditActor: AuditActor = { kind: 'anonymous', id: null, email: null, name: null };
+
+/** A user as the actor of an entry (one who has just joined, say, before any session of theirs). */
+export const auditUser = (user: { id: number; email: string }): AuditActor => ({
+  kind: 'user',
+  id: user.id,
+  email: user.email,
+  name: null,
+});
+
+/**
+ * A change to a customer's data is written under one of AUDIT_ACTIONS with its customer, and the
+ * customer's recent actions list it; a change to the catalogue under one of CATALOGUE_AUDIT_ACTIONS
+ * with none, and no customer's list shows it.
+ */
+export type AuditEntry = {
+  by: AuditActor;
+  data?: Record<string, unknown>;
+  createdAt?: string;
+} & ({ customerId: number; action: AuditAction } | { customerId: null; action: CatalogueAuditAction });
+
+export async function insertAuditEntry(db: DB, entry: AuditEntry) {
   return db
     .insertInto('auditLog')
     .values({
       customerId: entry.customerId,
-      actorId: entry.actorId,
-      actorEmail: entry.actorEmail,
+      actorId: entry.by.id,
+      actorEmail: entry.by.email,
+      actorKind: entry.by.kind,
+      actorName: entry.by.name,
       action: entry.action,
       data: JSON.stringify(entry.data ?? {}),
       createdAt: entry.createdAt ?? nowIso(),

@@ -2,15 +2,14 @@ import crypto from 'node:crypto';
 import type { ConfirmEmailBody, ConfirmEmailResult } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Locale } from '../../../common/roles';
-import type { Actor } from '../../actor';
+import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import { type DB, isUniqueViolation, nowIso } from '../../db';
-import { emailEquals } from '../../db/email';
+import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, emailTaken, fieldDetail, HttpError } from '../../http-error';
 import { loginDelayed, loginWait } from './backoff';
 import { verifyPassword } from './password';
 import * as repo from './repo';
-import { hashToken, revokeResetTokens } from './tokens';
+import { hashToken } from './hash';
 
 /**
  * Changing one's own e-mail (docs/decisions/018): the current password is asked, and the change
@@ -35,42 +34,33 @@ export function confirmEmailLink(baseUrl: string, locale: string, token: string)
   return `${baseUrl}/${locale}/confirm-email/${encodeURIComponent(token)}`;
 }
 
-async function spendPendingChanges(db: DB, userId: number) {
-  await db
-    .updateTable('emailChangeTokens')
-    .set({ usedAt: nowIso() })
-    .where('userId', '=', userId)
-    .where('usedAt', 'is', null)
-    .execute();
-}
-
 /** Stores a request to move `userId` to `newEmail`; returns the raw token, which only the mail carries. */
 export async function issueEmailChangeToken(db: DB, userId: number, newEmail: string): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
-  await db
-    .insertInto('emailChangeTokens')
-    .values({
-      userId,
-      newEmail,
-      tokenHash: hashToken(token),
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + EMAIL_CHANGE_VALIDITY_MS).toISOString(),
-      usedAt: null,
-    })
-    .execute();
+  await repo.insertEmailChangeToken(db, {
+    userId,
+    newEmail,
+    tokenHash: hashToken(token),
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + EMAIL_CHANGE_VALIDITY_MS).toISOString(),
+  });
   return token;
 }
 
-/** Asks for a change of the signed-in user's e-mail to `newEmail`; mails go out with the request. */
+/**
+ * Asks for a change of the signed-in user's e-mail to `newEmail`; mails go out with the request, in
+ * `locale` (the language the same profile change may have just chosen).
+ */
 export async function requestEmailChange(
   ctx: AppContext,
-  user: { id: number; email: string; fullName: string; preferredLocale: Locale },
-  newEmail: string,
-  currentPassword: string | undefined,
-  ip: string,
+  actor: Actor,
+  input: { newEmail: string; currentPassword: string | undefined; locale: Locale },
 ): Promise<void> {
   const { db, config, mail } = ctx;
+  const { newEmail, currentPassword } = input;
+  const { user: current, ip } = signedInUser(actor);
+  const user = { ...current, preferredLocale: input.locale };
   if (!currentPassword) {
     throw badRequest('The current password is required to change the e-mail', [
       { path: 'currentPassword', message: 'errors.required' },
@@ -80,21 +70,15 @@ export async function requestEmailChange(
   // failed sign-ins of the account and meet the same back-off (backoff.ts).
   const wait = await loginWait(db, user.email);
   if (wait > 0) throw loginDelayed(wait);
-  const stored = await db.selectFrom('users').select('passwordHash').where('id', '=', user.id).executeTakeFirst();
-  if (!(await verifyPassword(stored?.passwordHash ?? null, currentPassword))) {
+  if (!(await verifyPassword(await repo.passwordHashOf(db, user.id), currentPassword))) {
     await repo.recordLoginAttempt(db, { email: user.email, ip, success: false });
     throw wrongPassword();
   }
-  const owner = await db
-    .selectFrom('users')
-    .select(['id', 'preferredLocale'])
-    .where(emailEquals(newEmail))
-    .where('id', '!=', user.id)
-    .executeTakeFirst();
+  const owner = await repo.otherUserWithEmail(db, newEmail, user.id);
 
   await db.transaction().execute(async (trx) => {
     // Only the latest request counts.
-    await spendPendingChanges(trx, user.id);
+    await repo.spendEmailChanges(trx, user.id);
     if (owner) {
       // The answer is the same; only the mailbox of that account learns of the attempt.
       await mail.send(
@@ -151,39 +135,15 @@ export async function confirmEmail(
 ): Promise<ConfirmEmailResult> {
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('emailChangeTokens')
-        .innerJoin('users', 'users.id', 'emailChangeTokens.userId')
-        .select(['emailChangeTokens.id', 'emailChangeTokens.userId', 'emailChangeTokens.newEmail'])
-        .where('emailChangeTokens.tokenHash', '=', hashToken(input.token))
-        .where('emailChangeTokens.usedAt', 'is', null)
-        .where('emailChangeTokens.expiresAt', '>', nowIso())
-        .where('users.status', '=', 'enabled')
-        .executeTakeFirst();
+      const row = await repo.findUsableEmailChange(trx, hashToken(input.token));
       if (!row) throw invalidLink();
       // A guarded claim: of two concurrent confirmations only one finds the link unused.
-      const claimed = await trx
-        .updateTable('emailChangeTokens')
-        .set({ usedAt: nowIso() })
-        .where('id', '=', row.id)
-        .where('usedAt', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw invalidLink();
-      const taken = await trx
-        .selectFrom('users')
-        .select('id')
-        .where(emailEquals(row.newEmail))
-        .where('id', '!=', row.userId)
-        .executeTakeFirst();
-      if (taken) throw addressTaken();
-      await trx
-        .updateTable('users')
-        .set({ email: row.newEmail, updatedAt: nowIso() })
-        .where('id', '=', row.userId)
-        .execute();
+      if (!(await repo.claimEmailChange(trx, row.id))) throw invalidLink();
+      if (await repo.otherUserWithEmail(trx, row.newEmail, row.userId)) throw addressTaken();
+      await repo.setUserEmail(trx, row.userId, row.newEmail);
       // Links sent to the old address stop working, as with an admin's change (6.1).
-      await revokeResetTokens(trx, row.userId);
-      await spendPendingChanges(trx, row.userId);
+      await repo.revokeResetTokens(trx, row.userId);
+      await repo.spendEmailChanges(trx, row.userId);
       return { email: row.newEmail };
     });
   } catch (error) {

@@ -3,7 +3,7 @@ import { MEMBER_ROLES, type MemberRole } from '../../../common/roles';
 import { preparedQuery } from '../../db/prepared';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
-import { hashToken } from './tokens';
+import { hashToken } from './hash';
 
 /** SQL of the auth area. */
 
@@ -175,6 +175,93 @@ export async function updateProfile(
     .set({ ...patch, updatedAt: nowIso() })
     .where('id', '=', userId)
     .execute();
+}
+
+export async function insertResetToken(
+  db: DB,
+  row: { userId: number; tokenHash: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('passwordResetTokens')
+    .values({ ...row, usedAt: null })
+    .execute();
+}
+
+/**
+ * Spends every outstanding reset or first-password token of a user, in the caller's transaction: a
+ * link mailed to an address the account no longer has, or sent before it was disabled, must not work.
+ */
+export async function revokeResetTokens(db: DB, userId: number) {
+  await db
+    .updateTable('passwordResetTokens')
+    .set({ usedAt: nowIso() })
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .execute();
+}
+
+/** The stored password hash of a user; null without one (or without the user). */
+export async function passwordHashOf(db: DB, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select('passwordHash').where('id', '=', userId).executeTakeFirst();
+  return row?.passwordHash ?? null;
+}
+
+/** The account other than `exceptUserId` that has `email`, whatever its case. */
+export function otherUserWithEmail(db: DB, email: string, exceptUserId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'preferredLocale'])
+    .where(emailEquals(email))
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+}
+
+export async function setUserEmail(db: DB, userId: number, email: string): Promise<void> {
+  await db.updateTable('users').set({ email, updatedAt: nowIso() }).where('id', '=', userId).execute();
+}
+
+export async function insertEmailChangeToken(
+  db: DB,
+  row: { userId: number; newEmail: string; tokenHash: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('emailChangeTokens')
+    .values({ ...row, usedAt: null })
+    .execute();
+}
+
+/** Spends a user's pending e-mail changes (only the latest request counts; none after a change). */
+export async function spendEmailChanges(db: DB, userId: number): Promise<void> {
+  await db
+    .updateTable('emailChangeTokens')
+    .set({ usedAt: nowIso() })
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .execute();
+}
+
+/** An unused, unexpired e-mail change of an enabled user, by its token's hash. */
+export function findUsableEmailChange(db: DB, tokenHash: string) {
+  return db
+    .selectFrom('emailChangeTokens')
+    .innerJoin('users', 'users.id', 'emailChangeTokens.userId')
+    .select(['emailChangeTokens.id', 'emailChangeTokens.userId', 'emailChangeTokens.newEmail'])
+    .where('emailChangeTokens.tokenHash', '=', tokenHash)
+    .where('emailChangeTokens.usedAt', 'is', null)
+    .where('emailChangeTokens.expiresAt', '>', nowIso())
+    .where('users.status', '=', 'enabled')
+    .executeTakeFirst();
+}
+
+/** Uses an e-mail change once: true for the one caller that found it unused. */
+export async function claimEmailChange(db: DB, id: number): Promise<boolean> {
+  const claimed = await db
+    .updateTable('emailChangeTokens')
+    .set({ usedAt: nowIso() })
+    .where('id', '=', id)
+    .where('usedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
 }
 
 /** A usable reset token: known, unused, not expired, and its user still enabled. */

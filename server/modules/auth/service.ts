@@ -137,7 +137,7 @@ export async function updateProfile(ctx: AppContext, actor: Actor, patch: Update
   const { email, currentPassword, ...rest } = patch;
   if (email !== undefined && email.toLowerCase() !== current.email.toLowerCase()) {
     const preferredLocale = rest.preferredLocale ?? current.preferredLocale;
-    await requestEmailChange(ctx, { ...current, preferredLocale }, email, currentPassword, ipOf(actor));
+    await requestEmailChange(ctx, actor, { newEmail: email, currentPassword, locale: preferredLocale });
   }
   if (Object.keys(rest).length > 0) await repo.updateProfile(db, current.id, rest);
   const user = await repo.findUserById(db, current.id);

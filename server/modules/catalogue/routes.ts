@@ -39,7 +39,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: ProductList, 403: ErrorBody },
       },
     },
-    async () => service.listProducts(ctx),
+    async (request) => service.listProducts(ctx, actorOf(request)),
   );
 
   api.post(
@@ -54,7 +54,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 201: Product, 403: ErrorBody, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.createProduct(ctx, request.body)),
+    async (request, reply) => reply.status(201).send(await service.createProduct(ctx, actorOf(request), request.body)),
   );
 
   api.get(
@@ -69,7 +69,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: Product, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => service.getProduct(ctx, request.params.key),
+    async (request) => service.getProduct(ctx, actorOf(request), { key: request.params.key }),
   );
 
   api.patch(
@@ -85,7 +85,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: Product, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => service.updateProduct(ctx, request.params.key, request.body),
+    async (request) => service.updateProduct(ctx, actorOf(request), { key: request.params.key, body: request.body }),
   );
 
   api.get(
@@ -125,7 +125,11 @@ export async function catalogueRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.createVersion(ctx, { productKey: request.params.key, body: request.body })),
+      reply
+        .status(201)
+        .send(
+          await service.createVersion(ctx, actorOf(request), { productKey: request.params.key, body: request.body }),
+        ),
   );
 
   api.get(
@@ -140,7 +144,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: Version, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => service.getVersion(ctx, request.params.id),
+    async (request) => service.getVersion(ctx, actorOf(request), { id: request.params.id }),
   );
 
   api.patch(
@@ -158,6 +162,6 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: Version, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },
-    async (request) => service.updateVersion(ctx, { id: request.params.id, body: request.body }),
+    async (request) => service.updateVersion(ctx, actorOf(request), { id: request.params.id, body: request.body }),
   );
 }

@@ -21,6 +21,7 @@ import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
 import { renderMarkdown } from '../../markdown';
 import type { CustomerAccess } from '../../plugins/access';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertNotification } from '../notifications/repo';
 import * as repo from './repo';
 import { versionOrder } from './semver-order';
@@ -47,36 +48,61 @@ async function productOf(db: DB, key: string) {
   return row;
 }
 
-export async function listProducts(ctx: AppContext): Promise<ProductList> {
+export async function listProducts(ctx: AppContext, _actor: Actor): Promise<ProductList> {
   return { data: (await repo.listProducts(ctx.db)).map(toApiProduct) };
 }
 
-export async function getProduct(ctx: AppContext, key: string): Promise<Product> {
-  return toApiProduct(await productOf(ctx.db, key));
+export async function getProduct(ctx: AppContext, _actor: Actor, input: { key: string }): Promise<Product> {
+  return toApiProduct(await productOf(ctx.db, input.key));
 }
 
 const productExists = () =>
   new HttpError(409, ERROR_CODES.productExists, PRODUCT_EXISTS, fieldDetail('key', ERROR_CODES.productExists));
 
-/** Spec section 5: key, name, description and customization type; the key is unique (409), also in a race. */
-export async function createProduct(ctx: AppContext, body: CreateProductBody): Promise<Product> {
+/**
+ * Spec section 5: key, name, description and customization type; the key is unique (409), also in a
+ * race. The product and its `createProduct` entry (of no customer) are written together.
+ */
+export async function createProduct(ctx: AppContext, actor: Actor, body: CreateProductBody): Promise<Product> {
   const { db } = ctx;
   if (await repo.findProduct(db, body.key)) throw productExists();
   try {
-    await repo.insertProduct(db, { ...body, isSaas: body.isSaas ? 1 : 0 });
+    await db.transaction().execute(async (trx) => {
+      await repo.insertProduct(trx, { ...body, isSaas: body.isSaas ? 1 : 0 });
+      await insertAuditEntry(trx, {
+        customerId: null,
+        by: auditActorOf(actor),
+        action: 'createProduct',
+        data: { productKey: body.key, productName: body.name },
+      });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw productExists();
     throw error;
   }
-  return getProduct(ctx, body.key);
+  return getProduct(ctx, actor, { key: body.key });
 }
 
-export async function updateProduct(ctx: AppContext, key: string, body: UpdateProductBody): Promise<Product> {
+/** The product's fields that change, with an `updateProduct` entry of what was asked. */
+export async function updateProduct(
+  ctx: AppContext,
+  actor: Actor,
+  input: { key: string; body: UpdateProductBody },
+): Promise<Product> {
   const { db } = ctx;
-  await productOf(db, key);
+  const { key, body } = input;
+  const product = await productOf(db, key);
   const { isSaas, ...rest } = body;
-  await repo.updateProduct(db, key, { ...rest, ...(isSaas === undefined ? {} : { isSaas: isSaas ? 1 : 0 }) });
-  return getProduct(ctx, key);
+  await db.transaction().execute(async (trx) => {
+    await repo.updateProduct(trx, key, { ...rest, ...(isSaas === undefined ? {} : { isSaas: isSaas ? 1 : 0 }) });
+    await insertAuditEntry(trx, {
+      customerId: null,
+      by: auditActorOf(actor),
+      action: 'updateProduct',
+      data: { productKey: key, productName: body.name ?? product.name, changes: body },
+    });
+  });
+  return getProduct(ctx, actor, input);
 }
 
 /** Versions as the API gives them: with their artifacts and their description rendered. */
@@ -127,8 +153,8 @@ export async function listVersions(
   return { data: await toApiVersions(db, rows), offset: query.pageOffset, total };
 }
 
-export async function getVersion(ctx: AppContext, id: number): Promise<Version> {
-  const row = await repo.findVersion(ctx.db, id);
+export async function getVersion(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<Version> {
+  const row = await repo.findVersion(ctx.db, input.id);
   if (!row) throw notFound(VERSION_NOT_FOUND);
   const [version] = await toApiVersions(ctx.db, [row]);
   return version;
@@ -144,9 +170,13 @@ function checkOrderable(semVer: string) {
   }
 }
 
-/** Spec section 5: a new version is unpublished; its semVer is unique per product (409), also in a race. */
+/**
+ * Spec section 5: a new version is unpublished; its semVer is unique per product (409), also in a
+ * race. Written with its `createVersion` entry.
+ */
 export async function createVersion(
   ctx: AppContext,
+  actor: Actor,
   input: { productKey: string; body: CreateVersionBody },
 ): Promise<Version> {
   const { db } = ctx;
@@ -155,20 +185,29 @@ export async function createVersion(
   await productOf(db, productKey);
   let id: number;
   try {
-    ({ id } = await repo.insertVersion(db, {
-      productKey,
-      title: body.title,
-      type: body.type,
-      semVer: body.semVer,
-      description: body.description,
-      releaseDate: null,
-      published: 0,
-    }));
+    id = await db.transaction().execute(async (trx) => {
+      const created = await repo.insertVersion(trx, {
+        productKey,
+        title: body.title,
+        type: body.type,
+        semVer: body.semVer,
+        description: body.description,
+        releaseDate: null,
+        published: 0,
+      });
+      await insertAuditEntry(trx, {
+        customerId: null,
+        by: auditActorOf(actor),
+        action: 'createVersion',
+        data: { productKey, versionId: created.id, productVersion: body.semVer, title: body.title, type: body.type },
+      });
+      return created.id;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw versionExists();
     throw error;
   }
-  return getVersion(ctx, id);
+  return getVersion(ctx, actor, { id });
 }
 
 const lockedByPublication = (message: string) => new HttpError(409, ERROR_CODES.versionPublished, message);
@@ -177,8 +216,13 @@ const lockedByPublication = (message: string) => new HttpError(409, ERROR_CODES.
  * `PATCH /api/versions/{id}` (spec section 4): an unpublished version takes every field, and
  * `published: true`, which is final and dates the release today (UTC). A published version takes
  * only description and type (`published: false` never passes the contract). Publishing tells the members who asked for it, in the same transaction.
+ * The change writes an `updateVersion` entry, a publication a `publishVersion` one.
  */
-export async function updateVersion(ctx: AppContext, input: { id: number; body: UpdateVersionBody }): Promise<Version> {
+export async function updateVersion(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: number; body: UpdateVersionBody },
+): Promise<Version> {
   const { db } = ctx;
   const { id, body } = input;
   if (body.semVer !== undefined) checkOrderable(body.semVer);
@@ -201,12 +245,25 @@ export async function updateVersion(ctx: AppContext, input: { id: number; body: 
         ...(publishing ? { published: 1, releaseDate: today } : {}),
       });
       if (publishing) await notifyNewVersion(trx, id, today);
+      const { published: _published, ...changes } = body;
+      await insertAuditEntry(trx, {
+        customerId: null,
+        by: auditActorOf(actor),
+        action: publishing ? 'publishVersion' : 'updateVersion',
+        data: {
+          productKey: current.productKey,
+          versionId: id,
+          productVersion: body.semVer ?? current.semVer,
+          changes,
+          ...(publishing ? { releaseDate: today } : {}),
+        },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw versionExists();
     throw error;
   }
-  return getVersion(ctx, id);
+  return getVersion(ctx, actor, { id });
 }
 
 /** Members whose customer's licence allows the version's type, and who asked for it (notifyNewVersion). */

@@ -1,8 +1,10 @@
 import type { NotificationSettings } from '../../../common/api/customers';
 import { NOTIFICATION_SETTINGS, type PaymentStatus } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
-import type { DB } from '../../db';
+import { sql } from 'kysely';
+import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
+import { isPostgres, sortOfMatches, textMatch } from '../../db/search';
 
 export interface CustomerRow {
   id: number;
@@ -115,4 +117,76 @@ export async function findCustomerDetails(
 export async function customerKeyInUse(db: DB, customerKey: string): Promise<boolean> {
   const row = await db.selectFrom('customers').select('id').where('customerKey', '=', customerKey).executeTakeFirst();
   return row !== undefined;
+}
+
+/** Enabled users of type accountExecutive whose name or e-mail holds `text` (all without), by name. */
+export function accountExecutiveCandidates(db: DB, text: string, limit: number) {
+  let query = db
+    .selectFrom('users')
+    .select(['users.id', 'users.fullName', 'users.email'])
+    .where('users.type', '=', 'accountExecutive')
+    .where('users.status', '=', 'enabled');
+  if (text) query = query.where(textMatch(db, 'users', text));
+  const lowerName = isPostgres(db)
+    ? sql`lower(${sql.ref('users.fullName')}) collate "C"`
+    : sql`lower(${sql.ref('users.fullName')})`;
+  return query
+    .orderBy(text ? sortOfMatches(db, lowerName, 'text') : lowerName)
+    .orderBy('users.id')
+    .limit(limit)
+    .execute();
+}
+
+export function findEnabledAccountExecutive(db: DB, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'fullName', 'email'])
+    .where('id', '=', userId)
+    .where('type', '=', 'accountExecutive')
+    .where('status', '=', 'enabled')
+    .executeTakeFirst();
+}
+
+/** The enabled account executive members of a customer (normally one), earliest first. */
+export function currentAccountExecutives(db: DB, customerId: number) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.userId')
+    .select(['memberships.id as membershipId', 'users.id', 'users.fullName', 'users.email'])
+    .where('memberships.customerId', '=', customerId)
+    .where('memberships.role', '=', 'accountExecutive')
+    .where('memberships.status', '=', 'enabled')
+    .orderBy('memberships.id')
+    .execute();
+}
+
+/**
+ * Writes the customer row (its updatedAt): two changes of one customer made in transactions that
+ * start with it wait for each other (a row lock on PostgreSQL; SQLite has one writer).
+ */
+export async function touchCustomer(db: DB, customerId: number): Promise<void> {
+  await db.updateTable('customers').set({ updatedAt: nowIso() }).where('id', '=', customerId).execute();
+}
+
+export async function disableMemberships(db: DB, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('memberships').set({ status: 'disabled' }).where('id', 'in', ids).execute();
+}
+
+/** A user's membership of a customer, whatever its state. */
+export function membershipOf(db: DB, customerId: number, userId: number) {
+  return db
+    .selectFrom('memberships')
+    .select(['id', 'role', 'status'])
+    .where('customerId', '=', customerId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function makeEnabledAccountExecutive(db: DB, membershipId: number): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ role: 'accountExecutive', status: 'enabled' })
+    .where('id', '=', membershipId)
+    .execute();
 }

@@ -4,7 +4,7 @@ import type { DB } from '../../db';
 import { nowIso } from '../../db';
 import { createCustomer } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { lastEndedDate, parseCustomerFilter, searchCustomers } from './search';
+import { lastEndedDate, parseCustomerFilter, searchCustomers } from './search-repo';
 
 let t: TestApp;
 let db: DB;

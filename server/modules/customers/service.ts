@@ -14,13 +14,13 @@ import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import { isUniqueViolation } from '../../db';
 import { fieldDetail, forbidden, HttpError, notConfigured } from '../../http-error';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
 import { insertSubscription } from '../billing/repo';
 import * as repo from './repo';
-import { type MemberScope, searchCustomers } from './search';
+import { type MemberScope, searchCustomers } from './search-repo';
 
 const CLIENT_MEMBER_ROLES: readonly MemberRole[] = ['businessOwner', 'technicalContact', 'endUser'];
 
@@ -174,8 +174,7 @@ export async function createCustomer(ctx: AppContext, actor: Actor, input: Creat
         }
         await insertAuditEntry(trx, {
           customerId: created.id,
-          actorId: user.id,
-          actorEmail: user.email,
+          by: auditActorOf(actor),
           action: 'createCustomer',
           data: { name: input.name, customerKey, selfService: input.selfService },
         });
@@ -199,7 +198,7 @@ export async function updateCustomer(
   actor: Actor,
   input: { customerAccess: CustomerAccess; patch: UpdateCustomerBody },
 ): Promise<Customer> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   const { customer } = input.customerAccess;
   const changes: Partial<Pick<repo.CustomerRow, 'name' | 'customerKey'>> = {};
   if (input.patch.name !== undefined && input.patch.name !== customer.name) changes.name = input.patch.name;
@@ -213,8 +212,7 @@ export async function updateCustomer(
         await storeCustomerChanges(trx, customer.id, changes);
         await insertAuditEntry(trx, {
           customerId: customer.id,
-          actorId: user.id,
-          actorEmail: user.email,
+          by: auditActorOf(actor),
           action: 'updateCustomer',
           data: Object.fromEntries(
             Object.entries(changes).map(([field, value]) => [

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, conflict, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomization } from '../licences/repo';
 import * as repo from './repo';
 import { type CustomizableType, isCustomizable, validateConfig } from './schemas';
@@ -112,8 +112,7 @@ export async function createCustomization(
       await repo.linkLicences(trx, customerId, body.productKey, created.id);
       await insertAuditEntry(trx, {
         customerId,
-        actorId: user.id,
-        actorEmail: user.email,
+        by: auditActorOf(actor),
         action: 'createCustomization',
         data: {
           customizationId: created.id,
@@ -188,8 +187,7 @@ export async function updateCustomization(
     await repo.updateCustomization(trx, row.id, changes);
     await insertAuditEntry(trx, {
       customerId: row.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'updateCustomization',
       data,
     });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { mailboxMails } from '../../mail/store';
 import { escapeHtml } from '../../mail/templates';
 
 /**
@@ -48,14 +49,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   const { db } = app.ctx;
 
   async function mails(query: z.infer<typeof MailboxQuery>) {
-    let select = db
-      .selectFrom('mailOutbox')
-      .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'createdAt', 'status'])
-      .orderBy('createdAt', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit);
-    if (query.to) select = select.where('toAddress', '=', query.to);
-    const rows = await select.execute();
+    const rows = await mailboxMails(db, query);
     return rows.map((r) => ({
       id: r.id,
       to: r.toAddress,

@@ -270,7 +270,7 @@ describe('records', () => {
       .where('action', '=', 'downloadArtifact')
       .execute();
     expect(entries).toHaveLength(2);
-    expect(entries[0].actorEmail).toBe(member.email);
+    expect(entries[0]).toMatchObject({ actorKind: 'user', actorId: member.id, actorEmail: member.email });
     expect(JSON.parse(entries[0].data)).toMatchObject({
       productName: 'Recorded Product',
       productVersion: '3.1.4',

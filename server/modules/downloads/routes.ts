@@ -77,7 +77,7 @@ export async function downloadRoutes(app: FastifyInstance) {
       });
       if (request.query.check !== undefined) return { ok: true as const };
       return sendArtifact(ctx, request, reply, grant.artifact, () =>
-        service.recordServedDownload(ctx, grant, request.ip),
+        service.recordServedDownload(ctx, actorOf(request), { grant }),
       );
     },
   );
@@ -111,7 +111,7 @@ export async function downloadRoutes(app: FastifyInstance) {
           });
         }
       }
-      const grant = await service.authorizeSecretDownload(ctx, {
+      const grant = await service.authorizeSecretDownload(ctx, actorOf(request), {
         platform: request.params.platform,
         productKey: request.params.productKey,
         semVer: request.params.semVer,
@@ -122,7 +122,7 @@ export async function downloadRoutes(app: FastifyInstance) {
         throw notFound(service.DOWNLOAD_NOT_FOUND);
       }
       return sendArtifact(ctx, request, reply, grant.artifact, () =>
-        service.recordServedDownload(ctx, grant, request.ip),
+        service.recordServedDownload(ctx, actorOf(request), { grant }),
       );
     },
   );

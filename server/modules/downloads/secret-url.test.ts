@@ -108,7 +108,13 @@ describe('the secret URL', () => {
     expect(rows.at(-1)).toMatchObject({ userId: null, licenceId, platform: 'linux' });
     const after = await audit();
     const entry = after.find((row) => !before.some((old) => old.id === row.id))!;
-    expect(entry).toMatchObject({ action: 'downloadArtifact', actorId: null, actorEmail: null });
+    expect(entry).toMatchObject({
+      action: 'downloadArtifact',
+      actorKind: 'anonymous',
+      actorId: null,
+      actorEmail: null,
+      actorName: null,
+    });
     expect(JSON.parse(entry.data)).toMatchObject({
       anonymousDownload: true,
       productName: 'Viz',

@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { type Platform, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { allowsDownload, licenceStatus, utcToday } from '../../../common/licenceStatus';
-import { type Actor, signedInUser } from '../../actor';
+import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertAuditEntry } from '../audit/repo';
+import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
 import { insertNotification } from '../notifications/repo';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
 import { LICENCE_EXPIRED } from '../licensing/licence-file';
@@ -109,6 +109,7 @@ export function secretMatches(given: string, stored: string): boolean {
  */
 export async function authorizeSecretDownload(
   ctx: AppContext,
+  _actor: Actor,
   input: { platform: Platform; productKey: string; semVer: string; secret: string },
 ): Promise<DownloadGrant | null> {
   const licence = await findLicenceBySecret(ctx.db, input.secret);
@@ -134,10 +135,12 @@ const pending = new WeakMap<AppContext, Set<Promise<void>>>();
  * figures), the customer's audit entry, which moves the licence's latest download, and the
  * notifications of the members who asked for every download (notifyProductDownload) or the first
  * of a product (notifyFirstProductDownload: one notification each, whichever they asked for). Not awaited by
- * the transfer; a failure is logged and the download goes on.
+ * the transfer; a failure is logged and the download goes on. The entry's actor is the grant's user,
+ * or an anonymous visitor for the secret URL, whoever else the request may be signed in as.
  */
-export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: string): void {
-  const { licence, version, artifact, user } = grant;
+export function recordServedDownload(ctx: AppContext, actor: Actor, input: { grant: DownloadGrant }): void {
+  const { licence, version, artifact, user } = input.grant;
+  const ip = originOf(actor)?.ip ?? null;
   const write = ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -152,8 +155,7 @@ export function recordServedDownload(ctx: AppContext, grant: DownloadGrant, ip: 
       });
       await insertAuditEntry(trx, {
         customerId: licence.customerId,
-        actorId: user?.id ?? null,
-        actorEmail: user?.email ?? null,
+        by: user ? auditUser(user) : anonymousAuditActor,
         action: 'downloadArtifact',
         data: {
           productKey: licence.productKey,

@@ -9,14 +9,14 @@ import { deriveRole, type MemberRole } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation, nowIso } from '../../db';
-import { emailEquals } from '../../db/email';
 import { HttpError } from '../../http-error';
-import { insertAuditEntry } from '../audit/repo';
+import { auditUser, insertAuditEntry } from '../audit/repo';
 import { hashPassword } from '../auth/password';
 import { insertMembership } from '../customers/store';
 import { startSession } from '../sessions/service';
 import { insertUser } from '../users/repo';
 import { invitationKeyHash } from './keys';
+import * as repo from './repo';
 
 /**
  * The accepting side of invitations (spec section 2, "Accept invitation"): what a link shows, and
@@ -47,35 +47,7 @@ const accountExists = () => new HttpError(409, ERROR_CODES.invitationAccountExis
 const alreadyMember = () => new HttpError(409, ERROR_CODES.invitationAlreadyMember, INVITATION_MESSAGES.alreadyMember);
 const roleMismatch = () => new HttpError(403, ERROR_CODES.invitationRoleMismatch, INVITATION_MESSAGES.roleMismatch);
 
-type InvitationRow = NonNullable<Awaited<ReturnType<typeof findInvitation>>>;
-
-/** The invitation of a key, with its customer's name and the inviter's name and address. */
-function findInvitation(db: DB, key: string) {
-  return (
-    db
-      .selectFrom('invitations')
-      .innerJoin('customers', 'customers.id', 'invitations.customerId')
-      .leftJoin('users as inviter', 'inviter.id', 'invitations.inviterId')
-      .select([
-        'invitations.id',
-        'invitations.customerId',
-        'invitations.invitedEmail',
-        'invitations.invitedFullName',
-        'invitations.role',
-        'invitations.locale',
-        'invitations.state',
-        'invitations.expiresAt',
-        'invitations.acceptedAt',
-        'customers.name as customerName',
-        'inviter.fullName as inviterFullName',
-        'inviter.email as inviterEmail',
-      ])
-      .where('invitations.keyHash', '=', invitationKeyHash(key))
-      // self-service sign-up invitations are confirmed by the sign-up flow, not joined here
-      .where('invitations.selfService', '=', 0)
-      .executeTakeFirst()
-  );
-}
+type InvitationRow = repo.InvitationToJoin;
 
 const isExpired = (invitation: Pick<InvitationRow, 'expiresAt'>, now: string) => invitation.expiresAt <= now;
 
@@ -92,22 +64,9 @@ function assertUsable(invitation: InvitationRow | undefined, now: string): asser
   if (isExpired(invitation, now)) throw expired();
 }
 
-/** Marks the invitation accepted unless another request did first: true for the one request that wins. */
-async function claim(db: DB, invitationId: number, userId: number, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('invitations')
-    .set({ state: 'accepted', acceptedAt: now, acceptedUserId: userId })
-    .where('id', '=', invitationId)
-    .where('state', '=', 'pending')
-    .where('acceptedAt', 'is', null)
-    .where('expiresAt', '>', now)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
-}
-
 /** Why a claim that lost failed, read again inside the transaction. */
 async function lostClaim(db: DB, key: string, now: string): Promise<HttpError> {
-  const current = await findInvitation(db, key);
+  const current = await repo.findInvitationToJoin(db, invitationKeyHash(key));
   try {
     assertUsable(current, now);
   } catch (error) {
@@ -115,39 +74,6 @@ async function lostClaim(db: DB, key: string, now: string): Promise<HttpError> {
     throw error;
   }
   return accepted();
-}
-
-async function userHasMembership(db: DB, userId: number, customerId: number) {
-  const row = await db
-    .selectFrom('memberships')
-    .select('id')
-    .where('userId', '=', userId)
-    .where('customerId', '=', customerId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-async function emailHasAccount(db: DB, email: string) {
-  const row = await db.selectFrom('users').select('id').where(emailEquals(email)).executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The member roles that manage a team (invite, see members): they are told when someone joins. */
-const TEAM_MANAGER_ROLES: MemberRole[] = ['accountExecutive', 'businessOwner'];
-
-/** Who manages the customer's team and asked to hear of new members (notifyInvitationAccepted). */
-function teamManagersToNotify(db: DB, customerId: number, exceptUserId: number) {
-  return db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.userId')
-    .select(['users.email', 'users.fullName', 'users.preferredLocale'])
-    .where('memberships.customerId', '=', customerId)
-    .where('memberships.role', 'in', TEAM_MANAGER_ROLES)
-    .where('memberships.status', '=', 'enabled')
-    .where('memberships.notifyInvitationAccepted', '=', 1)
-    .where('users.status', '=', 'enabled')
-    .where('users.id', '!=', exceptUserId)
-    .execute();
 }
 
 /**
@@ -164,13 +90,12 @@ async function join(
   member: { id: number; email: string; fullName: string },
   now: string,
 ) {
-  if (!(await claim(trx, invitation.id, member.id, now))) throw await lostClaim(trx, key, now);
-  if (await userHasMembership(trx, member.id, invitation.customerId)) throw alreadyMember();
+  if (!(await repo.claimInvitation(trx, invitation.id, member.id, now))) throw await lostClaim(trx, key, now);
+  if (await repo.userHasMembership(trx, member.id, invitation.customerId)) throw alreadyMember();
   await insertMembership(trx, { userId: member.id, customerId: invitation.customerId, role: invitation.role });
   await insertAuditEntry(trx, {
     customerId: invitation.customerId,
-    actorId: member.id,
-    actorEmail: member.email,
+    by: auditUser(member),
     action: 'acceptInvitation',
     data: {
       invitationFrom: invitation.inviterEmail,
@@ -181,7 +106,7 @@ async function join(
     },
     createdAt: now,
   });
-  for (const manager of await teamManagersToNotify(trx, invitation.customerId, member.id)) {
+  for (const manager of await repo.teamManagersToNotify(trx, invitation.customerId, member.id)) {
     await ctx.mail.send(
       {
         to: manager.email,
@@ -217,14 +142,14 @@ export async function getInvitation(
   _actor: Actor,
   input: InvitationKeyParam,
 ): Promise<InvitationPreview> {
-  const invitation = await findInvitation(ctx.db, input.key);
+  const invitation = await repo.findInvitationToJoin(ctx.db, invitationKeyHash(input.key));
   assertOpen(invitation);
   return {
     customerName: invitation.customerName,
     role: invitation.role,
     inviterFullName: invitation.inviterFullName,
     invitedFullName: invitation.invitedFullName,
-    newUser: !(await emailHasAccount(ctx.db, invitation.invitedEmail)),
+    newUser: !(await repo.emailHasAccount(ctx.db, invitation.invitedEmail)),
     status: isExpired(invitation, nowIso()) ? 'expired' : 'pending',
   };
 }
@@ -242,9 +167,9 @@ export async function acceptAsNewUser(
   input: InvitationKeyParam & AcceptNewInvitationBody,
 ): Promise<{ session: string; body: AcceptInvitationResult }> {
   const { db } = ctx;
-  const invitation = await findInvitation(db, input.key);
+  const invitation = await repo.findInvitationToJoin(db, invitationKeyHash(input.key));
   assertUsable(invitation, nowIso());
-  if (await emailHasAccount(db, invitation.invitedEmail)) throw accountExists();
+  if (await repo.emailHasAccount(db, invitation.invitedEmail)) throw accountExists();
   // Hashing is slow: do it before the transaction, not inside.
   const passwordHash = await hashPassword(input.password);
   const userId = await asAcceptanceError(
@@ -275,7 +200,7 @@ export async function acceptAsExistingUser(
 ): Promise<AcceptInvitationResult> {
   const { db } = ctx;
   const { user } = signedInUser(actor);
-  const invitation = await findInvitation(db, input.key);
+  const invitation = await repo.findInvitationToJoin(db, invitationKeyHash(input.key));
   assertUsable(invitation, nowIso());
   if (invitation.invitedEmail.toLowerCase() !== user.email.toLowerCase()) throw otherEmail();
   if (deriveRole(user.type, invitation.role) === null) throw roleMismatch();

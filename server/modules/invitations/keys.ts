@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { DB } from '../../db';
-import { hashToken } from '../auth/tokens';
+import { hashToken } from '../auth/hash';
+import { findInvitationByHash } from './repo';
 
 /**
  * Invitation keys (docs/decisions/027): 256 random bits in base64url. The database keeps the key's
@@ -14,7 +15,7 @@ export const invitationKeyHash = (key: string) => hashToken(key);
 
 /** The invitation a link's key stands for, whatever its state (the caller decides what it allows). */
 export function findInvitationByKey(db: DB, key: string) {
-  return db.selectFrom('invitations').selectAll().where('keyHash', '=', invitationKeyHash(key)).executeTakeFirst();
+  return findInvitationByHash(db, invitationKeyHash(key));
 }
 
 /** The page that accepts an invitation: /{locale}/invitation/{key}. */

@@ -1,9 +1,12 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { InvitationSort } from '../../../common/api/invitations';
+import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
+import { emailEquals } from '../../db/email';
 import { containsText } from '../../db/search';
 import type { Database } from '../../db/schema';
-import { type CustomerScope, memberCustomerIds } from '../../scope';
+import type { CustomerScope } from '../../scope';
+import { memberCustomerIds } from '../members/repo';
 
 /** Invitations of the managing side: listing, resending (a new key) and cancelling. */
 
@@ -132,4 +135,85 @@ export async function cancelInvitation(db: DB, id: number) {
 export async function customerOfInvitation(db: DB, id: number) {
   const row = await db.selectFrom('invitations').select('customerId').where('id', '=', id).executeTakeFirst();
   return row?.customerId ?? null;
+}
+
+/** The invitation a link's key hash stands for, whatever its state (the caller decides what it allows). */
+export function findInvitationByHash(db: DB, keyHash: string) {
+  return db.selectFrom('invitations').selectAll().where('keyHash', '=', keyHash).executeTakeFirst();
+}
+
+/** The invitation of a key, with its customer's name and the inviter's name and address. */
+export function findInvitationToJoin(db: DB, keyHash: string) {
+  return (
+    db
+      .selectFrom('invitations')
+      .innerJoin('customers', 'customers.id', 'invitations.customerId')
+      .leftJoin('users as inviter', 'inviter.id', 'invitations.inviterId')
+      .select([
+        'invitations.id',
+        'invitations.customerId',
+        'invitations.invitedEmail',
+        'invitations.invitedFullName',
+        'invitations.role',
+        'invitations.locale',
+        'invitations.state',
+        'invitations.expiresAt',
+        'invitations.acceptedAt',
+        'customers.name as customerName',
+        'inviter.fullName as inviterFullName',
+        'inviter.email as inviterEmail',
+      ])
+      .where('invitations.keyHash', '=', keyHash)
+      // self-service sign-up invitations are confirmed by the sign-up flow, not joined here
+      .where('invitations.selfService', '=', 0)
+      .executeTakeFirst()
+  );
+}
+
+export type InvitationToJoin = NonNullable<Awaited<ReturnType<typeof findInvitationToJoin>>>;
+
+/** Marks the invitation accepted unless another request did first: true for the one request that wins. */
+export async function claimInvitation(db: DB, invitationId: number, userId: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ state: 'accepted', acceptedAt: now, acceptedUserId: userId })
+    .where('id', '=', invitationId)
+    .where('state', '=', 'pending')
+    .where('acceptedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function userHasMembership(db: DB, userId: number, customerId: number) {
+  const row = await db
+    .selectFrom('memberships')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('customerId', '=', customerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function emailHasAccount(db: DB, email: string) {
+  const row = await db.selectFrom('users').select('id').where(emailEquals(email)).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The member roles that manage a team (invite, see members): they are told when someone joins. */
+const TEAM_MANAGER_ROLES: MemberRole[] = ['accountExecutive', 'businessOwner'];
+
+/** Who manages the customer's team and asked to hear of new members (notifyInvitationAccepted). */
+export function teamManagersToNotify(db: DB, customerId: number, exceptUserId: number) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.userId')
+    .select(['users.email', 'users.fullName', 'users.preferredLocale'])
+    .where('memberships.customerId', '=', customerId)
+    .where('memberships.role', 'in', TEAM_MANAGER_ROLES)
+    .where('memberships.status', '=', 'enabled')
+    .where('memberships.notifyInvitationAccepted', '=', 1)
+    .where('users.status', '=', 'enabled')
+    .where('users.id', '!=', exceptUserId)
+    .execute();
 }

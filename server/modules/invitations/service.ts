@@ -16,7 +16,7 @@ import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { customerScopeOf } from '../../scope';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertInvitation } from '../customers/store';
 import { isMember } from '../members/repo';
 import { invitationLink, issueInvitationKey, unsealInvitationKey } from './keys';
@@ -160,8 +160,7 @@ export async function createInvitation(
       await mailInvitation(ctx, trx, row, key);
       await insertAuditEntry(trx, {
         customerId: customer.id,
-        actorId: user.id,
-        actorEmail: user.email,
+        by: auditActorOf(actor),
         action: 'inviteMember',
         data: { invitedEmail: row.invitedEmail, invitedFullName: row.invitedFullName, role: row.role },
       });
@@ -184,7 +183,7 @@ export async function resendInvitation(
   actor: Actor,
   input: { customerAccess: CustomerAccess; id: number },
 ): Promise<Invitation> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await pendingInvitation(trx, input.customerAccess, input.id);
     const { key, keyHash, keySealed } = issueInvitationKey(ctx.config.sessionSecret);
@@ -198,8 +197,7 @@ export async function resendInvitation(
     await mailInvitation(ctx, trx, renewed, key);
     await insertAuditEntry(trx, {
       customerId: row.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'resendInvitation',
       data: {
         invitedEmail: row.invitedEmail,
@@ -218,14 +216,13 @@ export async function cancelInvitation(
   actor: Actor,
   input: { customerAccess: CustomerAccess; id: number },
 ): Promise<{ ok: true }> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await pendingInvitation(trx, input.customerAccess, input.id);
     if (!(await repo.cancelInvitation(trx, row.id))) throw notFound(INVITATION_NOT_FOUND);
     await insertAuditEntry(trx, {
       customerId: row.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'cancelInvitation',
       data: { invitedEmail: row.invitedEmail, invitedFullName: row.invitedFullName, role: row.role },
     });

@@ -4,7 +4,8 @@ import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
 import type { CustomizationsTable, LicencesTable } from '../../db/schema';
 import { countUpTo, isPostgres } from '../../db/search';
-import { type CustomerScope, memberCustomerIds } from '../../scope';
+import type { CustomerScope } from '../../scope';
+import { memberCustomerIds } from '../members/repo';
 
 /** SQL of licences and customizations. */
 

@@ -21,7 +21,7 @@ import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { customerScopeOf } from '../../scope';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 
 export const LICENCE_NOT_FOUND = 'License not found';
@@ -115,7 +115,7 @@ export async function createLicence(
   actor: Actor,
   input: { customerAccess: CustomerAccess; body: CreateLicenceBody },
 ): Promise<Licence> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   const { customerAccess, body } = input;
   const customerId = customerAccess.customer.id;
   const { db } = ctx;
@@ -138,8 +138,7 @@ export async function createLicence(
       });
       await insertAuditEntry(trx, {
         customerId,
-        actorId: user.id,
-        actorEmail: user.email,
+        by: auditActorOf(actor),
         action: 'createLicence',
         data: {
           licenceId: id,
@@ -170,7 +169,7 @@ export async function renewLicence(
   actor: Actor,
   input: { customerAccess: CustomerAccess; id: number; body: UpdateLicenceBody },
 ): Promise<Licence> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   const { customerAccess, id, body } = input;
   return ctx.db.transaction().execute(async (trx) => {
     const stored = await repo.lockLicence(trx, id);
@@ -200,8 +199,7 @@ export async function renewLicence(
     );
     await insertAuditEntry(trx, {
       customerId: row.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'renewLicence',
       data: {
         licenceId: id,
@@ -222,7 +220,7 @@ export async function rotateDownloadSecret(
   actor: Actor,
   input: { customerAccess: CustomerAccess; id: number },
 ): Promise<Licence> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   const { customerAccess, id } = input;
   return ctx.db.transaction().execute(async (trx) => {
     const stored = await licenceOf(trx, customerAccess, id);
@@ -231,8 +229,7 @@ export async function rotateDownloadSecret(
     }
     await insertAuditEntry(trx, {
       customerId: stored.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'rotateDownloadSecret',
       data: { licenceId: id, productKey: stored.productKey, productName: stored.productName },
     });

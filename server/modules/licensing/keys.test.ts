@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LicenceSigningKeyList } from '../../../common/api/licensing';
 import { buildApp } from '../../app';
+import { systemActor } from '../../actor';
 import { createContext } from '../../context';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { configuredSigningKeyPair, generateSigningKeyPair, sealPrivateKey, unsealPrivateKey } from './keys';
@@ -87,7 +88,7 @@ describe('GET /api/licensing/keys with a generated key', () => {
 
   it('publishes a rotated key first and keeps the retired one', async () => {
     const before = (await publishedKeys(t)).keys;
-    const rotated = await rotateSigningKey(t.app.ctx);
+    const rotated = await rotateSigningKey(t.app.ctx, systemActor('test'));
     expect(rotated.retiredKeyId).toBe(before[0]!.keyId);
     const after = (await publishedKeys(t)).keys;
     expect(after.map((k) => k.keyId)).toEqual([rotated.keyId, ...before.map((k) => k.keyId)]);
@@ -163,7 +164,7 @@ describe('a configured key (LICENCE_SIGNING_KEY)', () => {
   });
 
   it('is not rotated by the portal', async () => {
-    await expect(rotateSigningKey(t.app.ctx)).rejects.toThrow(CONFIGURED_KEY_ROTATION);
+    await expect(rotateSigningKey(t.app.ctx, systemActor('test'))).rejects.toThrow(CONFIGURED_KEY_ROTATION);
   });
 
   it('when changed, signs in place of the previous one, which stays published', async () => {

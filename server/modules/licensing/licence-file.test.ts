@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../../../common/api/licensing';
 import { addDays, utcToday } from '../../../common/licenceStatus';
+import { systemActor } from '../../actor';
 import { createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { LICENCE_EXPIRED, LICENCE_NOT_FOUND } from './licence-file';
@@ -274,7 +275,7 @@ describe('the verification example of docs/licence-files.md', () => {
   it('still verifies a file signed by a key rotated out, which stays published', async () => {
     const script = documentedVerifier();
     const before = LicenceFile.parse((await download(tech)).json());
-    const { keyId, retiredKeyId } = await rotateSigningKey(t.app.ctx);
+    const { keyId, retiredKeyId } = await rotateSigningKey(t.app.ctx, systemActor('test'));
     expect(retiredKeyId).toBe(before.keyId);
 
     const after = LicenceFile.parse((await download(tech)).json());

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
 import { HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { SIGNING_ALGORITHM } from './keys';
 import * as repo from './repo';
 import { activeSigner } from './service';
@@ -48,7 +48,7 @@ export async function licenceFile(
   actor: Actor,
   input: { customerAccess: CustomerAccess; productKey: string },
 ): Promise<{ file: LicenceFile; fileName: string }> {
-  const { user } = signedInUser(actor);
+  signedInUser(actor);
   const { customer } = input.customerAccess;
   const licence = await repo.findLicenceOfProduct(ctx.db, customer.id, input.productKey);
   if (!licence) throw notFound(LICENCE_NOT_FOUND);
@@ -71,8 +71,7 @@ export async function licenceFile(
   await ctx.db.transaction().execute(async (trx) => {
     await insertAuditEntry(trx, {
       customerId: customer.id,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'downloadLicenceFile',
       data: { productName: licence.productName, productKey: licence.productKey, licenceId: licence.id },
     });

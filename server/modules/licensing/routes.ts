@@ -48,7 +48,7 @@ export async function licensingRoutes(app: FastifyInstance) {
         if (reply.statusCode === 200) reply.header('Cache-Control', KEYS_CACHE_CONTROL);
       },
     },
-    async () => service.listPublishedKeys(ctx),
+    async (request) => service.listPublishedKeys(ctx, actorOf(request)),
   );
 
   api.get(

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { LicenceSigningKeyList } from '../../../common/api/licensing';
+import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { conflict } from '../../http-error';
@@ -116,17 +117,24 @@ async function replaceActiveKey(ctx: AppContext, trx: AppContext['db'], activeKe
  * `rotate-licence-key`: a new generated key signs from now on; the previous one is retired and stays
  * published. Refused with a configured key, which the operator rotates by configuring a new one.
  */
-export async function rotateSigningKey(ctx: AppContext): Promise<{ keyId: string; retiredKeyId: string | null }> {
+export async function rotateSigningKey(
+  ctx: AppContext,
+  actor: Actor,
+): Promise<{ keyId: string; retiredKeyId: string | null }> {
   if (configuredKey(ctx)) throw conflict(CONFIGURED_KEY_ROTATION);
   return ctx.db.transaction().execute(async (trx) => {
     const previous = await repo.activeSigningKey(trx);
     const keyId = await replaceActiveKey(ctx, trx, previous?.keyId ?? null);
+    ctx.log.info(
+      { keyId, retiredKeyId: previous?.keyId ?? null, by: actorLabel(actor) },
+      'licence signing key rotated',
+    );
     return { keyId, retiredKeyId: previous?.keyId ?? null };
   });
 }
 
 /** `GET /api/licensing/keys`: every published key, the active one first. */
-export async function listPublishedKeys(ctx: AppContext): Promise<LicenceSigningKeyList> {
+export async function listPublishedKeys(ctx: AppContext, _actor: Actor): Promise<LicenceSigningKeyList> {
   const rows = await repo.listSigningKeys(ctx.db);
   return {
     data: rows.map((row) => ({

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { MemberSort } from '../../../common/api/members';
 import type { MembershipStatus } from '../../../common/domain';
+import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { containsText } from '../../db/search';
 
@@ -78,4 +79,17 @@ export async function isMember(db: DB, customerId: number, email: string) {
 export async function customerOfMembership(db: DB, membershipId: number): Promise<number | null> {
   const row = await db.selectFrom('memberships').select('customerId').where('id', '=', membershipId).executeTakeFirst();
   return row?.customerId ?? null;
+}
+
+/**
+ * The ids of the customers of a member scope (the member's enabled memberships with one of the
+ * roles), as a subquery: `where(customerId, 'in', memberCustomerIds(db, scope))`.
+ */
+export function memberCustomerIds(db: DB, scope: { memberId: number; roles: readonly MemberRole[] }) {
+  return db
+    .selectFrom('memberships')
+    .select('memberships.customerId')
+    .where('memberships.userId', '=', scope.memberId)
+    .where('memberships.status', '=', 'enabled')
+    .where('memberships.role', 'in', [...scope.roles]);
 }

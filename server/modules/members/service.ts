@@ -5,7 +5,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
@@ -71,8 +71,7 @@ export async function updateMemberStatus(
     await repo.setMemberStatus(trx, id, body.status);
     await insertAuditEntry(trx, {
       customerId: member.customerId,
-      actorId: user.id,
-      actorEmail: user.email,
+      by: auditActorOf(actor),
       action: 'updateMemberStatus',
       data: {
         memberFullName: member.fullName,

@@ -6,7 +6,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertAuditEntry } from '../audit/repo';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 
 /** The caller's memberships with their notification flags, by customer name (the settings page). */
@@ -58,8 +58,7 @@ export async function updateNotificationSettings(
       await repo.updateFlags(trx, membership.membershipId, input.settings);
       await insertAuditEntry(trx, {
         customerId: membership.customerId,
-        actorId: user.id,
-        actorEmail: user.email,
+        by: auditActorOf(actor),
         action: 'updateNotificationSettings',
         data: {
           memberEmail: membership.userEmail,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { PublicConfig } from '../../../common/api/auth';
+import { ping } from '../../db';
 import { access } from '../../plugins/access';
 
 const Health = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unreachable']) });
@@ -24,7 +24,7 @@ export async function systemRoutes(app: FastifyInstance) {
     },
     async (_request, reply) => {
       try {
-        await sql`select 1`.execute(db);
+        await ping(db);
         return { status: 'ok' as const, database: 'ok' as const };
       } catch {
         return reply.status(503).send({ status: 'degraded' as const, database: 'unreachable' as const });

@@ -34,6 +34,11 @@ export async function listUsers(db: DB, page: { offset: number; length: number; 
   return { rows: rows as UserRow[], total: count.total, capped: count.capped };
 }
 
+/** Whether the database holds any user (the demo seed fills an empty one only). */
+export async function anyUser(db: DB): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function findUserById(db: DB, id: number): Promise<UserRow | undefined> {
   return (await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as UserRow | undefined;
 }

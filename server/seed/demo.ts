@@ -5,7 +5,7 @@ import { INVITATION_VALIDITY_DAYS } from '../../common/constants';
 import type { AccessLevel, CustomizationVersionType, Platform, VersionType } from '../../common/domain';
 import type { MemberRole, UserType } from '../../common/roles';
 import type { AuditAction } from '../../common/audit';
-import { insertAuditEntry } from '../modules/audit/repo';
+import { anonymousAuditActor, auditUser, insertAuditEntry } from '../modules/audit/repo';
 import { hashPassword } from '../modules/auth/password';
 import { insertCloudInstance, insertSubscription } from '../modules/billing/repo';
 import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
@@ -15,10 +15,10 @@ import { recordDownload } from '../modules/downloads/repo';
 import { newInvitationKey, sealInvitationKey } from '../modules/invitations/keys';
 import { linkLicences } from '../modules/customizations/repo';
 import { insertCustomization, insertLicence } from '../modules/licences/repo';
-import { insertUser } from '../modules/users/repo';
-import { type DB, isUniqueViolation } from '.';
-import { seedDemoDownloads } from './seed-downloads';
-import type { Database } from './schema';
+import { anyUser, insertUser } from '../modules/users/repo';
+import { type DB, isUniqueViolation } from '../db';
+import type { Database } from '../db/schema';
+import { seedDemoDownloads } from './downloads';
 
 /**
  * Demo data for a first look (`npm start` on an empty database): one account per role, a few
@@ -343,15 +343,7 @@ export async function seedDemoData(
   secret?: string,
   storage?: ArtifactStorage,
 ): Promise<boolean> {
-  const empty = async (q: DB | Transaction<Database>) =>
-    Number(
-      (
-        await q
-          .selectFrom('users')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ) === 0;
+  const empty = async (q: DB | Transaction<Database>) => !(await anyUser(q));
   if (!(await empty(db))) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   try {
@@ -500,8 +492,7 @@ async function insertDemoData(
   const tech = DEMO_ACCOUNTS.find((a) => a.role === 'technicalContact')!;
   await insertAuditEntry(trx, {
     customerId: acme,
-    actorId: userIds.get(tech.email)!,
-    actorEmail: tech.email,
+    by: auditUser({ id: userIds.get(tech.email)!, email: tech.email }),
     action: 'acceptInvitation',
     data: {
       invitationFrom: owner.email,
@@ -523,8 +514,7 @@ async function insertDemoData(
   });
   await insertAuditEntry(trx, {
     customerId: acme,
-    actorId: userIds.get(tech.email)!,
-    actorEmail: tech.email,
+    by: auditUser({ id: userIds.get(tech.email)!, email: tech.email }),
     action: 'downloadArtifact',
     data: { productName: 'Graph Server', productVersion: '4.1.0', productPlatform: 'linux', anonymousDownload: false },
     createdAt: ago(2),
@@ -551,8 +541,7 @@ async function seedRecentActions(
     ['admin', 'accountExecutive', 'businessOwner', 'technicalContact', 'endUser'] as const
   ).map(account);
   const by = (who: DemoAccount | null) => ({
-    actorId: who ? userIds.get(who.email)! : null,
-    actorEmail: who?.email ?? null,
+    by: who ? auditUser({ id: userIds.get(who.email)!, email: who.email }) : anonymousAuditActor,
   });
   const member = (who: DemoAccount) => ({ memberEmail: who.email, memberFullName: who.fullName });
   const download = (productName: string, productVersion: string, productPlatform: string, anonymous = false) => ({

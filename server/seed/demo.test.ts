@@ -7,7 +7,7 @@ import { validateConfig } from '../modules/customizations/schemas';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_CUSTOMIZATIONS, DEMO_PASSWORD, DEMO_TEAM, seedDemoData } from './seed';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_NAME, DEMO_CUSTOMIZATIONS, DEMO_PASSWORD, DEMO_TEAM, seedDemoData } from './demo';
 
 let t: TestApp;
 let seeded: boolean;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Platform } from '../../common/domain';
 import { recordDownload } from '../modules/downloads/repo';
-import type { Database } from './schema';
+import type { Database } from '../db/schema';
 
 /**
  * [customer, product, platforms, mean downloads per day]: a few months of downloads for the demo's
