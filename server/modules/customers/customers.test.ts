@@ -81,7 +81,38 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         yourRole: type,
         yourMembershipId: null,
         yourSettings: null,
+        can: expect.any(Object),
       });
+    }
+  });
+
+  it('says what each staff role may do with it (spec section 6)', async () => {
+    const expected = {
+      admin: { edit: true, addLicence: true, download: true, viewTeam: true, copyInvitationLink: true, pay: true },
+      productManager: {
+        edit: false,
+        addLicence: true,
+        download: false,
+        viewTeam: false,
+        copyInvitationLink: false,
+        pay: false,
+      },
+      supportEngineer: {
+        edit: false,
+        addLicence: false,
+        download: true,
+        viewTeam: true,
+        copyInvitationLink: false,
+        pay: true,
+      },
+    } as const;
+    for (const type of ['admin', 'productManager', 'supportEngineer'] as const) {
+      const { cookie } = await signedIn(app, type);
+      const { can } = (await getCustomer(cookie, acme.id)).json();
+      expect(can, type).toMatchObject(expected[type]);
+      expect(can.inviteRoles, type).toEqual(
+        expected[type].viewTeam ? ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'] : [],
+      );
     }
   });
 

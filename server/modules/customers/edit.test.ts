@@ -77,7 +77,9 @@ describe('POST /api/customers', () => {
       yourRole: 'admin',
       yourMembershipId: null,
       yourSettings: null,
+      can: expect.objectContaining({ edit: true, addLicence: true }),
     });
+    // the answer to the creation is the one a GET gives, abilities included
     expect((await request(app, admin, { method: 'GET', url: `/api/customers/${created.id}` })).json()).toEqual(created);
     expect(await auditOf(created.id)).toEqual([
       {
