@@ -58,9 +58,7 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
     customers: can.viewCustomers,
     products: can.viewProducts,
     users: can.manageUsers,
-    accountExecutiveEmail: can.accountExecutiveContact
-      ? (!unlisted && account?.accountExecutive?.email) || null
-      : null,
+    accountExecutiveEmail: can.accountExecutiveContact ? (!unlisted && account?.accountExecutive?.email) || null : null,
     myProjects: profile.accountsTotal > 1,
   };
 }

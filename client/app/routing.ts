@@ -1,6 +1,6 @@
 import type { Profile } from '../../common/api/auth';
 import type { PROFILE_ABILITIES } from '../../common/api/abilities';
-import { DEFAULT_LOCALE, isLocale, type Locale, type Role, type UserType } from '../../common/roles';
+import { DEFAULT_LOCALE, isLocale, type Locale, type UserType } from '../../common/roles';
 
 /** Paths here are "bare": without the locale segment, always starting with '/'. */
 

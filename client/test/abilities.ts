@@ -79,3 +79,10 @@ export function invitationCan(role: Role): InvitationAbilities {
   const team = canInCustomer(role, 'viewTeam');
   return { cancel: team, resend: team, copyLink: canInCustomer(role, 'copyInvitationLink') };
 }
+
+/** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */
+export function typeOfRole(yourRole: Role | null): UserType {
+  return yourRole === null || yourRole === 'businessOwner' || yourRole === 'technicalContact' || yourRole === 'endUser'
+    ? 'client'
+    : yourRole;
+}

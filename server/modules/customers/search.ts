@@ -96,7 +96,8 @@ export async function searchCustomers(
   let query = db.selectFrom('customers');
   // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
   // query from the member's few memberships rather than probing every customer (server/scope.ts).
-  if (member) query = query.where('customers.id', 'in', memberCustomerIds(db, { memberId: member.userId, roles: member.roles }));
+  if (member)
+    query = query.where('customers.id', 'in', memberCustomerIds(db, { memberId: member.userId, roles: member.roles }));
   // Members see every customer they belong to; the rule hides customers from the staff's full list.
   // Hidden: a customer whose latest licence ended before the grace period; one without licences
   // stays. The latest end is the customer's own column (migration 015), not a probe of its licences.
