@@ -1,5 +1,5 @@
 import { type CustomerCapability, canInCustomer } from '../common/permissions';
-import { deriveRole, globalRole, MEMBER_ROLES, type MemberRole } from '../common/roles';
+import { deriveRole, globalRole, MEMBER_ROLES, type MemberRole, type Role } from '../common/roles';
 import type { SessionUser } from './actor';
 
 /**
@@ -24,4 +24,20 @@ export function customerScopeOf(
   if (global) return canInCustomer(global, capability) ? { every: true } : { none: true };
   const roles = MEMBER_ROLES.filter((role) => canInCustomer(deriveRole(user.type, role), capability));
   return roles.length > 0 ? { memberId: user.id, roles } : { none: true };
+}
+
+/**
+ * The role that a scope's caller holds in each of its customers, where it is one role: the type's
+ * global role for `every`, the one member role of a member scope (an account executive's
+ * accountExecutive, a client's businessOwner for the team); null when it varies by customer or the
+ * scope is empty.
+ */
+export function roleInScope(user: Pick<SessionUser, 'type'>, scope: CustomerScope): { role: Role } | null {
+  if ('every' in scope) {
+    const role = globalRole(user.type);
+    return role ? { role } : null;
+  }
+  if ('none' in scope || scope.roles.length !== 1) return null;
+  const role = deriveRole(user.type, scope.roles[0]);
+  return role ? { role } : null;
 }

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../common/api/auth';
 import { PROFILE_ELEMENT_ID, SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
+import { profileCan } from '../test/abilities';
 import { profileSentWithPage } from './auth';
 
 const PROFILE: Profile = {
@@ -13,6 +14,7 @@ const PROFILE: Profile = {
   yourRole: 'admin',
   accounts: [],
   accountsTotal: 0,
+  can: profileCan('admin', 'admin'),
 };
 
 function sendProfile(text: string) {

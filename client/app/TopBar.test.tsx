@@ -3,6 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../common/api/auth';
 import { COMPACT_TOP_BAR_QUERY, SMALL_SCREEN_QUERY } from '../components/layout';
+import { profileCan } from '../test/abilities';
 import { fakeMatchMedia } from '../test/media';
 import { adminProfile, renderPage } from '../test/render';
 import { TopBar } from './TopBar';
@@ -18,6 +19,7 @@ const owner: Profile = {
     { id: 3, name: 'Acme', role: 'businessOwner', accountExecutive: { fullName: 'Alex', email: 'ae@vendor.test' } },
   ],
   accountsTotal: 1,
+  can: profileCan('client', 'businessOwner'),
 };
 
 function renderTopBar(profile: Profile, path: string) {
@@ -80,6 +82,7 @@ describe('TopBar on a phone', () => {
       ...owner,
       yourRole: 'endUser',
       accounts: [{ ...owner.accounts[0]!, role: 'endUser' }],
+      can: profileCan('client', 'endUser'),
     };
     renderTopBar(endUser, '/en/accounts/3');
     expect(screen.queryByTestId('nav-burger')).toBeNull();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../common/api/auth';
 import type { Role } from '../../common/roles';
+import { profileCan, typeOfRole } from '../test/abilities';
 import { currentAccount, homeShortcuts, topBarLinks } from './navigation';
 
 const acme: AccountSummary = {
@@ -11,10 +12,12 @@ const acme: AccountSummary = {
 };
 const globex: AccountSummary = { id: 2, name: 'Globex', role: 'technicalContact', accountExecutive: null };
 
+/** The profile the server sends for `yourRole`, with the abilities its policy gives. */
 const profile = (yourRole: Role | null, accounts: AccountSummary[] = [acme]) => ({
   yourRole,
   accounts,
   accountsTotal: accounts.length,
+  can: profileCan(typeOfRole(yourRole), yourRole),
 });
 
 describe('currentAccount', () => {
@@ -63,7 +66,7 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
   });
 
   it('keeps the brand on a stored account beyond the 50 the profile lists', () => {
-    const first50 = { yourRole: 'accountExecutive' as const, accounts: [acme, globex], accountsTotal: 80 };
+    const first50 = { ...profile('accountExecutive', [acme, globex]), accountsTotal: 80 };
     expect(topBarLinks(first50, '77').brand).toBe('/accounts/77');
     expect(topBarLinks(first50, null).brand).toBe('/accounts/1');
     // when the profile lists every account, one not among them is not the user's
@@ -80,6 +83,17 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
   it('gives an end user only the brand to the root', () => {
     const links = topBarLinks(profile('endUser'), null);
     expect(links.brand).toBe('/');
+    expect(links.home).toBeNull();
+    expect(links.accountExecutiveEmail).toBeNull();
+  });
+
+  it("follows the profile's abilities, not its role", () => {
+    const owner = profile('businessOwner');
+    const links = topBarLinks(
+      { ...owner, can: { ...owner.can, homeLink: false, accountExecutiveContact: false } },
+      null,
+    );
+    expect(links.brand).toBe('/accounts/1');
     expect(links.home).toBeNull();
     expect(links.accountExecutiveEmail).toBeNull();
   });

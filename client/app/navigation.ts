@@ -1,8 +1,7 @@
 import type { AccountSummary, Profile } from '../../common/api/auth';
-import { canGlobally, canInCustomer } from '../../common/permissions';
 import { storedCustomerOf } from './routing';
 
-type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal'>;
+type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal' | 'can'>;
 
 /** The account the user is working on: the stored one when it is still theirs, else the first. */
 export function currentAccount(profile: NavProfile, storedCustomer: string | null): AccountSummary | null {
@@ -37,9 +36,9 @@ export interface TopBarLinks {
 }
 
 /**
- * Spec 2 "Top bar": which links show and where they lead, as bare paths. The profile's role decides:
- * staff links from the global table, the account links from the customer table (the profile's role
- * stands for the role held in the accounts the user works on).
+ * Spec 2 "Top bar": which links show and where they lead, as bare paths. The profile's abilities
+ * decide (`can`, from the server's policy: staff links by the user's type, the account links by the
+ * role that stands for the user in the accounts they work on).
  */
 export function topBarLinks(profile: NavProfile, storedCustomer: string | null): TopBarLinks {
   const role = profile.yourRole;
@@ -49,18 +48,17 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
   const unlisted =
     account?.id !== Number(storedCustomer) &&
     storedCustomerOf(storedCustomer, { ids: profile.accounts.map((a) => a.id), total: profile.accountsTotal }) !== null;
-  const brand = canInCustomer(role, 'brandToAccount') ? brandPath(profile, account, storedCustomer) : '/';
+  const { can } = profile;
+  const brand = can.brandToAccount ? brandPath(profile, account, storedCustomer) : '/';
   return {
     brand,
-    home: canInCustomer(role, 'homeLink')
+    home: can.homeLink
       ? { to: accountPath(profile, account), label: role === 'accountExecutive' ? 'customers' : 'home' }
       : null,
-    customers: canGlobally(role, 'viewCustomers'),
-    products: canGlobally(role, 'viewProducts'),
-    users: canGlobally(role, 'manageUsers'),
-    accountExecutiveEmail: canInCustomer(role, 'accountExecutiveContact')
-      ? (!unlisted && account?.accountExecutive?.email) || null
-      : null,
+    customers: can.viewCustomers,
+    products: can.viewProducts,
+    users: can.manageUsers,
+    accountExecutiveEmail: can.accountExecutiveContact ? (!unlisted && account?.accountExecutive?.email) || null : null,
     myProjects: profile.accountsTotal > 1,
   };
 }
@@ -83,7 +81,7 @@ export function homeShortcuts(profile: NavProfile): Shortcut[] {
   if (links.customers) shortcuts.push({ key: 'customers', to: '/customers' });
   if (links.products) shortcuts.push({ key: 'products', to: '/products' });
   // not in the top bar, which must still fit a 390 px screen: reached from here and the products page
-  if (canGlobally(profile.yourRole, 'viewDownloadAnalytics')) shortcuts.push({ key: 'analytics', to: '/analytics' });
+  if (profile.can.viewDownloadAnalytics) shortcuts.push({ key: 'analytics', to: '/analytics' });
   if (links.users) shortcuts.push({ key: 'users', to: '/users' });
   shortcuts.push({ key: 'settings', to: '/settings' });
   return shortcuts;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../common/roles';
+import { profileCan, typeOfRole } from '../test/abilities';
 import {
   detectLocale,
   isRememberablePath,
@@ -13,7 +14,8 @@ import {
   toBarePath,
 } from './routing';
 
-const as = (yourRole: Role | null) => ({ yourRole });
+/** The profile of a user whose role is `yourRole`, with the abilities the server gives it. */
+const as = (yourRole: Role | null) => ({ yourRole, can: profileCan(typeOfRole(yourRole), yourRole) });
 
 describe('locale in the path', () => {
   it('splits the locale segment off', () => {

@@ -1,6 +1,6 @@
 import type { Profile } from '../../common/api/auth';
-import { canGlobally, type GlobalCapability } from '../../common/permissions';
-import { DEFAULT_LOCALE, isLocale, type Locale, type Role, type UserType } from '../../common/roles';
+import type { PROFILE_ABILITIES } from '../../common/api/abilities';
+import { DEFAULT_LOCALE, isLocale, type Locale, type UserType } from '../../common/roles';
 
 /** Paths here are "bare": without the locale segment, always starting with '/'. */
 
@@ -85,37 +85,39 @@ export function loginTarget({ type, storedRedirect, storedCustomer, accounts }: 
 export type RouteRule =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'capability'; capability: GlobalCapability; otherwise: 'forbidden' | { redirect: string } }
+  | { kind: 'ability'; ability: (typeof PROFILE_ABILITIES)[number]; otherwise: 'forbidden' | { redirect: string } }
   | { kind: 'accountPicker' };
 
 export type Access = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' } | { kind: 'redirect'; to: string };
 
-/** Who may see a route (spec 2, decisions); pages are global capabilities of the shared table. */
-export function routeAccess(rule: RouteRule, profile: Pick<Profile, 'yourRole'> | null): Access {
+/**
+ * Who may see a route (spec 2, decisions): the pages the profile's abilities open (`can`, computed by
+ * the server's policy from the global capability table).
+ */
+export function routeAccess(rule: RouteRule, profile: Pick<Profile, 'can'> | null): Access {
   if (rule.kind === 'public') return { kind: 'allow' };
   if (!profile) return { kind: 'login' };
-  const role: Role | null = profile.yourRole;
   switch (rule.kind) {
     case 'authenticated':
       return { kind: 'allow' };
     case 'accountPicker':
       // Staff who see every customer have no picker; anyone else (even without an account yet) does.
-      return canGlobally(role, 'viewHome') ? { kind: 'redirect', to: '/' } : { kind: 'allow' };
-    case 'capability':
-      if (canGlobally(role, rule.capability)) return { kind: 'allow' };
+      return profile.can.viewHome ? { kind: 'redirect', to: '/' } : { kind: 'allow' };
+    case 'ability':
+      if (profile.can[rule.ability]) return { kind: 'allow' };
       return rule.otherwise === 'forbidden' ? { kind: 'forbidden' } : { kind: 'redirect', to: rule.otherwise.redirect };
   }
 }
 
 /** Route rules of spec 2, keyed by route id. */
 export const ROUTE_RULES = {
-  home: { kind: 'capability', capability: 'viewHome', otherwise: { redirect: '/select-account' } },
+  home: { kind: 'ability', ability: 'viewHome', otherwise: { redirect: '/select-account' } },
   selectAccount: { kind: 'accountPicker' },
   account: { kind: 'authenticated' },
-  customers: { kind: 'capability', capability: 'viewCustomers', otherwise: 'forbidden' },
-  products: { kind: 'capability', capability: 'viewProducts', otherwise: 'forbidden' },
-  analytics: { kind: 'capability', capability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
-  users: { kind: 'capability', capability: 'manageUsers', otherwise: 'forbidden' },
+  customers: { kind: 'ability', ability: 'viewCustomers', otherwise: 'forbidden' },
+  products: { kind: 'ability', ability: 'viewProducts', otherwise: 'forbidden' },
+  analytics: { kind: 'ability', ability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
+  users: { kind: 'ability', ability: 'manageUsers', otherwise: 'forbidden' },
   settings: { kind: 'authenticated' },
   about: { kind: 'authenticated' },
 } as const satisfies Record<string, RouteRule>;

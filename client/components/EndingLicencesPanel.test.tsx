@@ -5,6 +5,7 @@ import type { Profile } from '../../common/api/auth';
 import type { EndingLicence } from '../../common/api/licences';
 import { HomePage } from '../pages/home/HomePage';
 import { SelectAccountPage } from '../pages/select-account/SelectAccountPage';
+import { profileCan } from '../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../test/fakeApi';
 import { adminProfile, renderPage } from '../test/render';
 import { EndingLicencesPanel, seesEndingLicences } from './EndingLicencesPanel';
@@ -125,6 +126,7 @@ describe('who sees the licences ending soon', () => {
     ...adminProfile,
     type,
     yourRole,
+    can: profileCan(type, yourRole),
   });
 
   it('is those who renew licences', () => {

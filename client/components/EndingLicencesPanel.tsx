@@ -6,7 +6,6 @@ import type { Profile } from '../../common/api/auth';
 import { ENDING_LICENCES_DAYS } from '../../common/api/licences';
 import { formatDayMonthYear } from '../../common/format';
 import { LICENCE_STATUS_COLOURS } from '../../common/licenceStatus';
-import { canInCustomer } from '../../common/permissions';
 import { ENDING_LICENCES_PAGE_LENGTH, endingLicencesQuery } from '../api/endingLicences';
 import { useLocale, useLocalize } from '../app/locale';
 import { DelayedLoader } from './DelayedLoader';
@@ -19,8 +18,8 @@ import { isStale, usePageInAddress } from './useSearchedPages';
  * managers, account executives). The server answers the others with nothing, and an empty panel
  * would only take room on a support engineer's home.
  */
-export function seesEndingLicences(profile: Pick<Profile, 'yourRole'> | null | undefined): boolean {
-  return canInCustomer(profile?.yourRole, 'manageLicences');
+export function seesEndingLicences(profile: Pick<Profile, 'can'> | null | undefined): boolean {
+  return profile?.can.renewLicences === true;
 }
 
 /**

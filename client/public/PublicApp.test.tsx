@@ -5,12 +5,19 @@ import type { Profile } from '../../common/api/auth';
 import { LoginPage } from '../pages/login/LoginPage';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
+import { profileCan } from '../test/abilities';
 import { fakeApi } from '../test/fakeApi';
 import { adminProfile, builtinConfig, renderPublicPage } from '../test/render';
 import { PublicApp } from './PublicApp';
 import { pageLoad } from './router';
 
-const clientProfile: Profile = { ...adminProfile, type: 'client', yourRole: null, preferredLocale: 'fr' };
+const clientProfile: Profile = {
+  ...adminProfile,
+  type: 'client',
+  yourRole: null,
+  preferredLocale: 'fr',
+  can: profileCan('client', null),
+};
 
 function openPublicApp(path: string, profile: Profile | null = null) {
   window.history.replaceState(null, '', path);

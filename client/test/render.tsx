@@ -12,6 +12,7 @@ import { I18nextTranslation } from '../i18n/I18nextTranslation';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
 import { TranslatorProvider } from '../i18n/useTranslation';
+import { profileCan } from './abilities';
 import { PublicRouter, usePublicRouter } from '../public/router';
 import { PublicSessionProvider } from '../public/session';
 
@@ -34,6 +35,7 @@ export const adminProfile: Profile = {
   yourRole: 'admin',
   accounts: [],
   accountsTotal: 0,
+  can: profileCan('admin', 'admin'),
 };
 
 /** Where the router is: the path as text, the search and state as attributes (put it beside a page to follow its address). */

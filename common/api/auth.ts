@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
+import { ProfileAbilities } from './abilities';
 import { confirmationMatches, Email, NewPassword, REQUIRED, RequiredText } from './common';
 
 /** The password one signs in with: any text, required. */
@@ -31,6 +32,8 @@ export const Profile = z.object({
   /** Customers the user belongs to (first 50, by name); `accountsTotal` counts them all. */
   accounts: z.array(AccountSummary),
   accountsTotal: z.int(),
+  /** what the user may do, the pages they see and the top bar's links (server/modules/auth/policy.ts) */
+  can: ProfileAbilities,
 });
 export type Profile = z.infer<typeof Profile>;
 

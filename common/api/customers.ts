@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
 import { isValidCustomerKey } from '../customerKey';
+import { CustomerAbilities } from './abilities';
 import { MAX_ID, PageQuery, RequiredText } from './common';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
@@ -33,6 +34,8 @@ export const Customer = z.object({
   yourRole: z.enum(ROLES),
   yourMembershipId: z.nullable(z.int()),
   yourSettings: z.nullable(NotificationSettings),
+  /** what the caller may do with this customer (server/modules/customers/policy.ts) */
+  can: CustomerAbilities,
 });
 export type Customer = z.infer<typeof Customer>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { INVITATION_STATUSES } from '../domain';
 import { LOCALES, MEMBER_ROLES } from '../roles';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
+import { InvitationAbilities } from './abilities';
 import { Email, IdParam, MAX_ID, PageQuery, RequiredText, wholeNumber } from './common';
 
 /**
@@ -23,6 +24,8 @@ export const Invitation = z.object({
   locale: z.enum(LOCALES),
   sentAt: z.string(),
   expiresAt: z.string(),
+  /** what the caller may do with this invitation (server/modules/invitations/policy.ts) */
+  can: InvitationAbilities,
 });
 export type Invitation = z.infer<typeof Invitation>;
 

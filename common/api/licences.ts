@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, LICENCE_STATUSES } from '../domain';
 import { isCalendarDay, utcToday } from '../licenceStatus';
 import { MAX_PAGE_LENGTH } from '../pagination';
+import { LicenceAbilities } from './abilities';
 import { PageQuery, REQUIRED, wholeNumber } from './common';
 
 /**
@@ -58,6 +59,8 @@ export const Licence = z.object({
    * files to download; null when there is none (the versions list opens on the product with the newest)
    */
   latestFilesReleased: z.nullable(z.string()),
+  /** what the caller may do with this licence (server/modules/licences/policy.ts) */
+  can: LicenceAbilities,
 });
 export type Licence = z.infer<typeof Licence>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { MEMBERSHIP_STATUSES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { MEMBER_ROLES } from '../roles';
+import { MemberAbilities } from './abilities';
 import { MAX_ID, PageQuery, wholeNumber } from './common';
 
 /** One member of a customer (spec section 3, "Member"); `id` is the membership's. */
@@ -12,6 +13,8 @@ export const Member = z.object({
   email: z.string(),
   role: z.enum(MEMBER_ROLES),
   status: z.enum(MEMBERSHIP_STATUSES),
+  /** what the caller may do with this membership (server/modules/members/policy.ts) */
+  can: MemberAbilities,
 });
 export type Member = z.infer<typeof Member>;
 

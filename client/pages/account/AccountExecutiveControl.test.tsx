@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../../common/api/customers';
 import type { Role } from '../../../common/roles';
 import { notificationStore } from '../../components/notify';
+import { customerCan } from '../../test/abilities';
 import { fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { AccountExecutiveControl } from './AccountExecutiveControl';
@@ -19,6 +20,7 @@ const acme = (yourRole: Role, accountExecutive: Customer['accountExecutive'] = n
   yourRole,
   yourMembershipId: null,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
 const sam = { fullName: 'Sam Seller', email: 'sam@demo.portal' };
 const candidates = [

@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import type { Customer } from '../../../common/api/customers';
 import { DEBOUNCE_MS } from '../../../common/constants';
-import { canInCustomer } from '../../../common/permissions';
 import type { Role } from '../../../common/roles';
 import { accountExecutiveCandidatesQuery, customerKeys, setAccountExecutive } from '../../api/customers';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
@@ -112,7 +111,7 @@ function AccountExecutiveForm({ customer }: { customer: Customer }) {
  */
 export function AccountExecutiveControl({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
-  const canChange = canInCustomer(customer.yourRole, 'manageLicences');
+  const canChange = customer.can.changeAccountExecutive;
   const [modal, setModal] = useState({ opened: false, formKey: 0 });
   const executive = customer.accountExecutive;
   if (!executive && !canChange) return null;

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerPage } from '../../../common/api/customerPage';
 import type { Customer } from '../../../common/api/customers';
-import { canInCustomer } from '../../../common/permissions';
 import { STORAGE_KEYS } from '../../../common/constants';
 import type { Role } from '../../../common/roles';
 import { storage } from '../../app/storage';
 import { notificationStore } from '../../components/notify';
+import { customerCan, profileCan } from '../../test/abilities';
 import { apiError, type FakeAnswer, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { AccountPage } from './AccountPage';
@@ -24,6 +24,7 @@ const customer = (yourRole: Role, props: Partial<Customer> = {}): Customer => ({
   yourRole,
   yourMembershipId: null,
   yourSettings: null,
+  can: customerCan(yourRole),
   ...props,
 });
 
@@ -32,6 +33,7 @@ const clientProfile: Profile = {
   email: 'owner@acme.example',
   type: 'client',
   yourRole: 'businessOwner',
+  can: profileCan('client', 'businessOwner'),
 };
 
 /**
@@ -40,16 +42,16 @@ const clientProfile: Profile = {
  */
 const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
-/** The page's one answer for a customer: each list its role sees, empty. */
+/** The page's one answer for a customer: each list its abilities open, empty. */
 function pageOf(body: Customer): CustomerPage {
   const empty = { data: [], offset: 0, total: 0 };
-  const team = canInCustomer(body.yourRole, 'viewTeam');
+  const team = body.can.viewTeam;
   return {
     customer: body,
-    licences: canInCustomer(body.yourRole, 'viewLicences') ? empty : null,
+    licences: body.can.viewLicences ? empty : null,
     members: team ? empty : null,
     invitations: team ? empty : null,
-    recentActions: team ? { ...empty, totalCapped: false } : null,
+    recentActions: body.can.viewRecentActions ? { ...empty, totalCapped: false } : null,
   };
 }
 

@@ -6,7 +6,6 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { MAX_ID } from '../../../common/api/common';
 import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
-import { canGlobally } from '../../../common/permissions';
 import { versionsQueryOptions } from '../../api/catalogue';
 import { ApiError } from '../../api/client';
 import { customerPageQuery, FIRST_SCREEN_FRESH_MS } from '../../api/customerPage';
@@ -100,7 +99,7 @@ function AccountView({ customerId }: { customerId: number }) {
 
 function AccountContent({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
-  const sections = accountSections(customer, customer.yourRole);
+  const sections = accountSections(customer);
   const [edit, setEdit] = useState({ opened: false, formKey: 0 });
   return (
     <Stack gap="md" py="md" data-testid="account-page">
@@ -143,7 +142,7 @@ function AccountNotFound() {
   const profile = useProfile().data;
   usePageTitle(t('account.notFound.title'));
   // Back to where this user's customers are listed: the picker, or the staff home.
-  const back = canGlobally(profile?.yourRole, 'viewHome') ? '/' : '/select-account';
+  const back = profile?.can.viewHome ? '/' : '/select-account';
   return (
     <Stack align="center" py="xl" gap="md" data-testid="account-not-found">
       <Title order={1}>{t('account.notFound.title')}</Title>

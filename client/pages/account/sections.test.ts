@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../common/domain';
 import { ROLES, type Role } from '../../../common/roles';
+import { customerCan } from '../../test/abilities';
 import { accountSections, paymentScreen } from './sections';
 
 const salesLed = { selfService: false, paymentStatus: null };
 const selfService = (paymentStatus: PaymentStatus | null) => ({ selfService: true, paymentStatus });
 
+/** The sections of a customer as the server sends it to a user holding `role` there (its `can`). */
+const sectionsAs = (customer: typeof salesLed | ReturnType<typeof selfService>, role: Role) =>
+  accountSections({ ...customer, can: customerCan(role) });
+
 /** The roles for which a flag is on, in ROLES order. */
 const rolesWhere = (flag: (role: Role) => boolean) => ROLES.filter(flag);
 
 describe('accountSections: who sees what on the page of a sales-led customer', () => {
-  const of = (role: Role) => accountSections(salesLed, role);
+  const of = (role: Role) => sectionsAs(salesLed, role);
 
   it('header: the edit pencil for admins; telemetry and sync for staff; access levels for the customer’s contacts', () => {
     expect(rolesWhere((r) => of(r).header.edit)).toEqual(['admin']);
@@ -54,6 +59,16 @@ describe('accountSections: who sees what on the page of a sales-led customer', (
       expect(of(role).subscriptionNotice, role).toBe(false);
     }
   });
+
+  it('follows what the customer’s abilities allow, not the role', () => {
+    // an admin's abilities, less the edit pencil and the team: the page shows what `can` says
+    const can = { ...customerCan('admin'), edit: false, viewTeam: false, viewRecentActions: false };
+    const sections = accountSections({ ...salesLed, can });
+    expect(sections.header.edit).toBe(false);
+    expect(sections.members).toBe(false);
+    expect(sections.recentActions).toBe(false);
+    expect(sections.licences).toBe(true);
+  });
 });
 
 describe('paymentScreen: spec 4 "Payment status" for a self-service customer', () => {
@@ -92,8 +107,8 @@ describe('accountSections: a self-service customer (spec 4 "Main sections shown 
   it('while the subscription runs (trial, paid, grace, toBeCanceled), every role sees its usual sections', () => {
     for (const status of ['trial', 'paid', 'grace', 'toBeCanceled'] as const) {
       for (const role of ROLES) {
-        expect(mainSections(accountSections(selfService(status), role)), `${status} ${role}`).toEqual(
-          mainSections(accountSections(salesLed, role)),
+        expect(mainSections(sectionsAs(selfService(status), role)), `${status} ${role}`).toEqual(
+          mainSections(sectionsAs(salesLed, role)),
         );
       }
     }
@@ -102,11 +117,11 @@ describe('accountSections: a self-service customer (spec 4 "Main sections shown 
   it('otherwise only admins and support engineers see the main sections', () => {
     for (const status of [null, 'processing', 'initiated', 'pastDue', 'unpaid', 'canceled'] as const) {
       expect(
-        rolesWhere((r) => accountSections(selfService(status), r).cloudInstances),
+        rolesWhere((r) => sectionsAs(selfService(status), r).cloudInstances),
         String(status),
       ).toEqual(['admin', 'supportEngineer']);
       expect(
-        rolesWhere((r) => mainSections(accountSections(selfService(status), r)).some(Boolean)),
+        rolesWhere((r) => mainSections(sectionsAs(selfService(status), r)).some(Boolean)),
         String(status),
       ).toEqual(['admin', 'supportEngineer']);
     }
@@ -114,26 +129,26 @@ describe('accountSections: a self-service customer (spec 4 "Main sections shown 
 
   it('the payment screen only for project managers, admins and support engineers', () => {
     const payers = ['admin', 'supportEngineer', 'businessOwner'];
-    expect(rolesWhere((r) => accountSections(selfService(null), r).payment === 'checkout')).toEqual(payers);
-    expect(rolesWhere((r) => accountSections(selfService('processing'), r).payment === 'waiting')).toEqual(payers);
-    expect(rolesWhere((r) => accountSections(selfService('grace'), r).payment === 'issue')).toEqual(payers);
-    expect(rolesWhere((r) => accountSections(selfService('pastDue'), r).payment === 'issue')).toEqual(payers);
-    expect(rolesWhere((r) => accountSections(selfService('paid'), r).payment !== null)).toEqual([]);
+    expect(rolesWhere((r) => sectionsAs(selfService(null), r).payment === 'checkout')).toEqual(payers);
+    expect(rolesWhere((r) => sectionsAs(selfService('processing'), r).payment === 'waiting')).toEqual(payers);
+    expect(rolesWhere((r) => sectionsAs(selfService('grace'), r).payment === 'issue')).toEqual(payers);
+    expect(rolesWhere((r) => sectionsAs(selfService('pastDue'), r).payment === 'issue')).toEqual(payers);
+    expect(rolesWhere((r) => sectionsAs(selfService('paid'), r).payment !== null)).toEqual([]);
   });
 
   it('a role that sees neither the main sections nor the payment is told why the page is empty', () => {
-    expect(rolesWhere((r) => accountSections(selfService('unpaid'), r).subscriptionNotice)).toEqual([
+    expect(rolesWhere((r) => sectionsAs(selfService('unpaid'), r).subscriptionNotice)).toEqual([
       'accountExecutive',
       'productManager',
       'technicalContact',
       'endUser',
     ]);
-    expect(rolesWhere((r) => accountSections(selfService('trial'), r).subscriptionNotice)).toEqual([]);
+    expect(rolesWhere((r) => sectionsAs(selfService('trial'), r).subscriptionNotice)).toEqual([]);
     // grace keeps the main sections: nobody is left with an empty page
-    expect(rolesWhere((r) => accountSections(selfService('grace'), r).subscriptionNotice)).toEqual([]);
+    expect(rolesWhere((r) => sectionsAs(selfService('grace'), r).subscriptionNotice)).toEqual([]);
   });
 
   it('no licence access levels in the header of a self-service customer', () => {
-    expect(rolesWhere((r) => accountSections(selfService('paid'), r).header.licenceAccessLevels)).toEqual([]);
+    expect(rolesWhere((r) => sectionsAs(selfService('paid'), r).header.licenceAccessLevels)).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import type { Customer } from '../../../common/api/customers';
 import type { PaymentStatus } from '../../../common/domain';
-import { canInCustomer } from '../../../common/permissions';
-import type { Role } from '../../../common/roles';
+import type { CustomerAbility } from '../../app/customerAccess';
 
 /** Spec 4 "Payment status": the statuses in which the subscription is running. */
 const ACTIVE_STATUSES: readonly PaymentStatus[] = ['trial', 'paid', 'grace', 'toBeCanceled'];
@@ -50,16 +49,15 @@ export interface AccountSections {
 }
 
 /**
- * Which parts of the customer page a role sees (spec 2 "Customer page", 4 "Main sections shown if" and
- * "Customer page load", 6): the one place these rules live. A section that is not shown is not
+ * Which parts of the customer page the user sees (spec 2 "Customer page", 4 "Main sections shown if" and
+ * "Customer page load", 6), from what the customer's policy says they may do there (`can`) and the
+ * subscription's state: the one place the page's layout is decided. A section that is not shown is not
  * rendered, so what it loads is never asked for (members, logs and invitations for a technical contact
  * or an end user; licences for an end user).
  */
-export function accountSections(
-  customer: Pick<Customer, 'selfService' | 'paymentStatus'>,
-  role: Role,
-): AccountSections {
-  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(role, capability);
+export function accountSections(customer: Pick<Customer, 'selfService' | 'paymentStatus' | 'can'>): AccountSections {
+  const abilities = customer.can;
+  const can = (ability: CustomerAbility) => abilities[ability];
   const status = customer.paymentStatus;
   const main =
     !customer.selfService || can('viewUnpaidAccount') || (status !== null && ACTIVE_STATUSES.includes(status));
@@ -67,7 +65,7 @@ export function accountSections(
   const payment = can('pay') ? screen : null;
   return {
     header: {
-      edit: can('editCustomer'),
+      edit: can('edit'),
       telemetry: can('telemetryAndSync'),
       sync: can('telemetryAndSync'),
       licenceAccessLevels: !customer.selfService && can('viewLicenceAccessLevels'),
@@ -77,7 +75,7 @@ export function accountSections(
     licences: main && can('viewLicences'),
     versions: main && can('viewLicences'),
     members: main && can('viewTeam'),
-    recentActions: main && can('viewTeam'),
+    recentActions: main && can('viewRecentActions'),
     cloudInstances: main,
     subscription: main && can('viewSubscription'),
     nothingToManage: main && !can('viewLicences') && !can('viewTeam') && !can('viewSubscription'),

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Customer } from '../../../common/api/customers';
 import { customerKeys } from '../../api/customers';
 import { notificationStore } from '../../components/notify';
+import { customerCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { CustomerModal } from './CustomerModal';
@@ -19,6 +20,7 @@ const acme: Customer = {
   yourRole: 'admin',
   yourMembershipId: null,
   yourSettings: null,
+  can: customerCan('admin'),
 };
 
 function openModal(customer: Customer | null, path = '/en') {

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
+import { customerCan, profileCan } from '../../test/abilities';
 import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
 import { adminProfile, CurrentLocation, renderPage } from '../../test/render';
 import { CustomersPage } from './CustomersPage';
@@ -32,7 +33,12 @@ function customersAnswer(query: URLSearchParams, customers: CustomerSummary[] = 
   };
 }
 
-const supportProfile: Profile = { ...adminProfile, type: 'supportEngineer', yourRole: 'supportEngineer' };
+const supportProfile: Profile = {
+  ...adminProfile,
+  type: 'supportEngineer',
+  yourRole: 'supportEngineer',
+  can: profileCan('supportEngineer', 'supportEngineer'),
+};
 
 const renderCustomers = (path = '/en/customers', profile: Profile = adminProfile) =>
   renderPage(<CustomersPage />, { path, route: '/:locale/customers', profile });
@@ -169,6 +175,7 @@ describe('CustomersPage', () => {
             yourRole: 'admin',
             yourMembershipId: null,
             yourSettings: null,
+            can: customerCan('admin'),
           },
         };
       },

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
-import { canGlobally } from '../../../common/permissions';
 import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
 import type { PrefetchPageData } from '../../app/prefetchPageData';
@@ -44,7 +43,7 @@ export function CustomersPage() {
   const { t } = useTranslation();
   usePageTitle(t('customers.title'));
   const localize = useLocalize();
-  const canAdd = canGlobally(useProfile().data?.yourRole, 'addCustomer');
+  const canAdd = useProfile().data?.can.addCustomer === true;
   const { search, setSearch, filter, offset, setOffset } = useSearchedPages({ pageLength: CUSTOMERS_PAGE_LENGTH });
   const [modal, setModal] = useState({ opened: false, formKey: 0 });
 

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { profileCan } from '../../test/abilities';
 import { adminProfile, renderPage } from '../../test/render';
 import { HomePage } from './HomePage';
 
@@ -22,7 +23,13 @@ describe('HomePage', () => {
   it('offers a support engineer the customers and the settings only, in French', () => {
     renderPage(<HomePage />, {
       path: '/fr',
-      profile: { ...adminProfile, type: 'supportEngineer', yourRole: 'supportEngineer', preferredLocale: 'fr' },
+      profile: {
+        ...adminProfile,
+        type: 'supportEngineer',
+        yourRole: 'supportEngineer',
+        preferredLocale: 'fr',
+        can: profileCan('supportEngineer', 'supportEngineer'),
+      },
     });
     expect(screen.getByRole('heading', { level: 1, name: 'Bienvenue, Alice Martin' })).toBeTruthy();
     const shortcuts = within(screen.getByRole('region', { name: 'Raccourcis' })).getAllByRole('link');

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { InvitationPreview } from '../../../common/api/invitation-acceptance';
 import { storage } from '../../app/storage';
+import { profileCan } from '../../test/abilities';
 import { apiError, fakeApi, type FakeHandler } from '../../test/fakeApi';
 import { renderPage } from '../../test/render';
 import { InvitationPage } from './InvitationPage';
@@ -31,6 +32,7 @@ const member: Profile = {
   yourRole: 'technicalContact',
   accounts: [],
   accountsTotal: 0,
+  can: profileCan('client', 'technicalContact'),
 };
 
 const renderInvitation = (locale: 'en' | 'fr', profile: Profile | null) =>

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
 import { FormModal } from '../../components/FormModal';
 import { notificationStore } from '../../components/notify';
+import { profileCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { ArtifactsPanel } from './ArtifactsPanel';
@@ -108,7 +109,12 @@ describe('ArtifactsPanel', () => {
 
   it('offers no upload or removal to a role that does not manage versions', () => {
     renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />, {
-      profile: { ...adminProfile, type: 'supportEngineer', yourRole: 'supportEngineer' },
+      profile: {
+        ...adminProfile,
+        type: 'supportEngineer',
+        yourRole: 'supportEngineer',
+        can: profileCan('supportEngineer', 'supportEngineer'),
+      },
     });
     expect(screen.getByTestId('artifact-linux')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
+import { profileCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { ProductPage } from './ProductPage';
@@ -57,7 +58,7 @@ function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productMan
   renderPage(<ProductPage />, {
     path: `/en/products/${key}`,
     route: '/:locale/products/:key',
-    profile: { ...adminProfile, yourRole: role },
+    profile: { ...adminProfile, type: role, yourRole: role, can: profileCan(role, role) },
   });
   return api;
 }

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
+import { profileCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { ProductsPage } from './ProductsPage';
@@ -29,7 +30,12 @@ function open(options: { role?: 'admin' | 'productManager'; locale?: 'en' | 'fr'
   renderPage(<ProductsPage />, {
     path: `/${options.locale ?? 'en'}/products`,
     route: '/:locale/products',
-    profile: { ...adminProfile, yourRole: options.role ?? 'admin' },
+    profile: {
+      ...adminProfile,
+      type: options.role ?? 'admin',
+      yourRole: options.role ?? 'admin',
+      can: profileCan(options.role ?? 'admin', options.role ?? 'admin'),
+    },
   });
   return api;
 }

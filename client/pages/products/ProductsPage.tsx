@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { canGlobally } from '../../../common/permissions';
 import { productsQuery } from '../../api/catalogue';
 import { useLocalize } from '../../app/locale';
 import { useProfile } from '../../app/session';
@@ -19,7 +18,7 @@ export function ProductsPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
   usePageTitle(t('products.title'));
-  const canAdd = canGlobally(useProfile().data?.yourRole, 'addProduct');
+  const canAdd = useProfile().data?.can.addProduct === true;
   const products = useQuery(productsQuery());
   const [modal, setModal] = useState({ opened: false, formKey: 0 });
   const list = products.data?.data ?? [];

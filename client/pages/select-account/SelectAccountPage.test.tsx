@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
 import type { Role } from '../../../common/roles';
+import { profileCan } from '../../test/abilities';
 import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { SelectAccountPage } from './SelectAccountPage';
@@ -28,8 +29,18 @@ function listAnswer(query: URLSearchParams, accounts: CustomerSummary[]): FakeAn
   };
 }
 
-const executiveProfile: Profile = { ...adminProfile, type: 'accountExecutive', yourRole: 'accountExecutive' };
-const clientProfile: Profile = { ...adminProfile, type: 'client', yourRole: 'businessOwner' };
+const executiveProfile: Profile = {
+  ...adminProfile,
+  type: 'accountExecutive',
+  yourRole: 'accountExecutive',
+  can: profileCan('accountExecutive', 'accountExecutive'),
+};
+const clientProfile: Profile = {
+  ...adminProfile,
+  type: 'client',
+  yourRole: 'businessOwner',
+  can: profileCan('client', 'businessOwner'),
+};
 
 function openPicker(accounts: CustomerSummary[], profile: Profile, path = '/en/select-account') {
   const api = fakeApi({ 'GET /api/customers': ({ query }) => listAnswer(query, accounts) });

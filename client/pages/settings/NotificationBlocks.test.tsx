@@ -6,6 +6,7 @@ import type { MembershipSettings } from '../../../common/api/settings';
 import { NOTIFICATION_SETTINGS } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
 import { notificationStore } from '../../components/notify';
+import { profileCan } from '../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../test/fakeApi';
 import { adminProfile, renderPage } from '../../test/render';
 import { SettingsPage } from './SettingsPage';
@@ -29,9 +30,15 @@ const clientProfile: Profile = {
   yourRole: 'businessOwner',
   accounts: [],
   accountsTotal: 3,
+  can: profileCan('client', 'businessOwner'),
 };
 
-const executiveProfile: Profile = { ...clientProfile, type: 'accountExecutive', yourRole: 'accountExecutive' };
+const executiveProfile: Profile = {
+  ...clientProfile,
+  type: 'accountExecutive',
+  yourRole: 'accountExecutive',
+  can: profileCan('accountExecutive', 'accountExecutive'),
+};
 
 function setup(profile: Profile, memberships: MembershipSettings[], routes: Record<string, FakeHandler> = {}) {
   const api = fakeApi({

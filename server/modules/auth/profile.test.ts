@@ -32,6 +32,21 @@ describe('GET /api/auth/me', () => {
       yourRole: 'supportEngineer',
       accounts: [],
       accountsTotal: 0,
+      // spec section 2: a support engineer sees the home page and the customers, not the products or users
+      can: {
+        viewHome: true,
+        viewCustomers: true,
+        viewProducts: false,
+        manageUsers: false,
+        addCustomer: false,
+        addProduct: false,
+        viewDownloadAnalytics: false,
+        brandToRoot: true,
+        brandToAccount: false,
+        homeLink: false,
+        accountExecutiveContact: false,
+        renewLicences: false,
+      },
     });
   });
 

@@ -7,6 +7,7 @@ import type {
   ResetPasswordResult,
   UpdateProfileBody,
 } from '../../../common/api/auth';
+import { profileAbilities } from './policy';
 import { ERROR_CODES } from '../../../common/api/errors';
 import {
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL,
@@ -115,15 +116,17 @@ async function loadProfile(
   user: Pick<SessionUser, 'id' | 'email' | 'fullName' | 'preferredLocale' | 'type'>,
 ): Promise<Profile> {
   const accounts = await repo.profileAccounts(ctx.db, user.id, PROFILE_ACCOUNTS_LIMIT);
+  const yourRole = profileRole(user.type, accounts.roles);
   return {
     id: user.id,
     email: user.email,
     fullName: user.fullName,
     preferredLocale: user.preferredLocale,
     type: user.type,
-    yourRole: profileRole(user.type, accounts.roles),
+    yourRole,
     accounts: accounts.rows,
     accountsTotal: accounts.total,
+    can: profileAbilities(user, yourRole),
   };
 }
 

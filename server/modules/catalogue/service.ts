@@ -13,8 +13,7 @@ import {
 import { ERROR_CODES } from '../../../common/api/errors';
 import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { utcToday } from '../../../common/licenceStatus';
-import { canGlobally } from '../../../common/permissions';
-import { globalRole } from '../../../common/roles';
+import { mayListEveryVersion } from './policy';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
@@ -140,7 +139,7 @@ export async function listVersions(
 ): Promise<VersionList> {
   const { db } = ctx;
   const { customerAccess, query, productKey } = input;
-  if (!customerAccess && !canGlobally(globalRole(signedInUser(actor).user.type), 'viewProducts')) throw forbidden();
+  if (!customerAccess && !mayListEveryVersion(signedInUser(actor).user)) throw forbidden();
   await productOf(db, productKey);
   const page = { offset: query.pageOffset, length: query.pageLength };
   let filter: repo.VersionFilter = { productKey };

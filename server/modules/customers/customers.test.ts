@@ -66,6 +66,69 @@ describe('GET /api/customers/:id: who sees a customer', () => {
   });
 
   it('shows the customer to admins, product managers and support engineers, member or not', async () => {
+    // what each staff role may do in any customer (spec section 6), written out in full
+    const staffCan = {
+      admin: {
+        edit: true,
+        viewLicences: true,
+        addLicence: true,
+        viewLicenceDetails: true,
+        viewLicenceAccessLevels: false,
+        download: true,
+        viewTeam: true,
+        viewRecentActions: true,
+        chooseInvitationLocale: true,
+        copyInvitationLink: true,
+        changeAccountExecutive: true,
+        viewSubscription: true,
+        pay: true,
+        viewBillingContact: false,
+        telemetryAndSync: true,
+        viewSaasLogs: true,
+        viewUnpaidAccount: true,
+        inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],
+      },
+      productManager: {
+        edit: false,
+        viewLicences: true,
+        addLicence: true,
+        viewLicenceDetails: true,
+        viewLicenceAccessLevels: false,
+        download: false,
+        viewTeam: false,
+        viewRecentActions: false,
+        chooseInvitationLocale: false,
+        copyInvitationLink: false,
+        changeAccountExecutive: true,
+        viewSubscription: false,
+        pay: false,
+        viewBillingContact: false,
+        telemetryAndSync: true,
+        viewSaasLogs: false,
+        viewUnpaidAccount: false,
+        inviteRoles: [],
+      },
+      supportEngineer: {
+        edit: false,
+        viewLicences: true,
+        addLicence: false,
+        viewLicenceDetails: true,
+        viewLicenceAccessLevels: false,
+        download: true,
+        viewTeam: true,
+        viewRecentActions: true,
+        chooseInvitationLocale: false,
+        copyInvitationLink: false,
+        changeAccountExecutive: false,
+        viewSubscription: true,
+        pay: true,
+        viewBillingContact: false,
+        telemetryAndSync: true,
+        viewSaasLogs: true,
+        viewUnpaidAccount: true,
+        inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],
+      },
+    } as const;
     for (const type of ['admin', 'productManager', 'supportEngineer'] as const) {
       const { cookie } = await signedIn(app, type);
       const response = await getCustomer(cookie, acme.id);
@@ -81,7 +144,38 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         yourRole: type,
         yourMembershipId: null,
         yourSettings: null,
+        can: staffCan[type],
       });
+    }
+  });
+
+  it('says what each staff role may do with it (spec section 6)', async () => {
+    const expected = {
+      admin: { edit: true, addLicence: true, download: true, viewTeam: true, copyInvitationLink: true, pay: true },
+      productManager: {
+        edit: false,
+        addLicence: true,
+        download: false,
+        viewTeam: false,
+        copyInvitationLink: false,
+        pay: false,
+      },
+      supportEngineer: {
+        edit: false,
+        addLicence: false,
+        download: true,
+        viewTeam: true,
+        copyInvitationLink: false,
+        pay: true,
+      },
+    } as const;
+    for (const type of ['admin', 'productManager', 'supportEngineer'] as const) {
+      const { cookie } = await signedIn(app, type);
+      const { can } = (await getCustomer(cookie, acme.id)).json();
+      expect(can, type).toMatchObject(expected[type]);
+      expect(can.inviteRoles, type).toEqual(
+        expected[type].viewTeam ? ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'] : [],
+      );
     }
   });
 

@@ -77,7 +77,29 @@ describe('POST /api/customers', () => {
       yourRole: 'admin',
       yourMembershipId: null,
       yourSettings: null,
+      // an admin may do everything with it but see the contacts' access levels and billing contact
+      can: {
+        edit: true,
+        viewLicences: true,
+        addLicence: true,
+        viewLicenceDetails: true,
+        viewLicenceAccessLevels: false,
+        download: true,
+        viewTeam: true,
+        viewRecentActions: true,
+        chooseInvitationLocale: true,
+        copyInvitationLink: true,
+        changeAccountExecutive: true,
+        viewSubscription: true,
+        pay: true,
+        viewBillingContact: false,
+        telemetryAndSync: true,
+        viewSaasLogs: true,
+        viewUnpaidAccount: true,
+        inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],
+      },
     });
+    // the answer to the creation is the one a GET gives, abilities included
     expect((await request(app, admin, { method: 'GET', url: `/api/customers/${created.id}` })).json()).toEqual(created);
     expect(await auditOf(created.id)).toEqual([
       {

@@ -1,5 +1,4 @@
 import { CUSTOMER_PAGE_LENGTH, type CustomerPage } from '../../../common/api/customerPage';
-import { canInCustomer } from '../../../common/permissions';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
@@ -7,6 +6,7 @@ import { listLogs } from '../audit/service';
 import { listInvitations } from '../invitations/service';
 import { listLicences } from '../licences/service';
 import { listMembers } from '../members/service';
+import { customerAbilities } from './policy';
 import { getCustomer } from './service';
 
 /**
@@ -21,15 +21,15 @@ export async function customerPage(
   input: { customerAccess: CustomerAccess },
 ): Promise<CustomerPage> {
   const { customerAccess } = input;
-  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(customerAccess.role, capability);
+  const can = customerAbilities(customerAccess);
   const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
-  const team = can('viewTeam');
+  const team = can.viewTeam;
   const [customer, licences, members, invitations, recentActions] = await Promise.all([
     getCustomer(ctx, actor, { customerAccess }),
-    can('viewLicences') ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
+    can.viewLicences ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
     team ? listMembers(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'name' } }) : null,
     team ? listInvitations(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'newest' } }) : null,
-    team ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
+    can.viewRecentActions ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
   ]);
   return { customer, licences, members, invitations, recentActions };
 }

@@ -4,6 +4,7 @@ import { COUNT_CAP_STEP, countCap, SEARCH_COUNT_CAP_STEP } from '../../../common
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { preparedQuery } from '../../db/prepared';
+import { memberCustomerIds } from '../members/repo';
 import type { Database } from '../../db/schema';
 import {
   countUpTo,
@@ -94,14 +95,9 @@ export async function searchCustomers(
   if (!text && !member) return staffList(db, page, showAll);
   let query = db.selectFrom('customers');
   // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
-  // query from the member's few memberships rather than probing every customer.
-  const memberships = (scope: MemberScope) =>
-    db
-      .selectFrom('memberships')
-      .where('memberships.userId', '=', scope.userId)
-      .where('memberships.status', '=', 'enabled')
-      .where('memberships.role', 'in', [...scope.roles]);
-  if (member) query = query.where('customers.id', 'in', memberships(member).select('memberships.customerId'));
+  // query from the member's few memberships rather than probing every customer (server/scope.ts).
+  if (member)
+    query = query.where('customers.id', 'in', memberCustomerIds(db, { memberId: member.userId, roles: member.roles }));
   // Members see every customer they belong to; the rule hides customers from the staff's full list.
   // Hidden: a customer whose latest licence ended before the grace period; one without licences
   // stays. The latest end is the customer's own column (migration 015), not a probe of its licences.

@@ -9,7 +9,6 @@ import type {
 } from '../../../common/api/customers';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { generateCustomerKey } from '../../../common/customerKey';
-import { canInCustomer } from '../../../common/permissions';
 import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import { isUniqueViolation } from '../../db';
@@ -19,28 +18,23 @@ import { insertCustomer, updateCustomer as storeCustomerChanges } from './store'
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
 import { insertSubscription } from '../billing/repo';
+import { customerScopeOf } from '../../scope';
+import { customerAbilities, mayReadBillingContact } from './policy';
 import * as repo from './repo';
 import { type MemberScope, searchCustomers } from './search-repo';
 
-const CLIENT_MEMBER_ROLES: readonly MemberRole[] = ['businessOwner', 'technicalContact', 'endUser'];
-
 /**
- * Which customers a user sees in the list (spec section 6, "Role derivation"): admins, product
- * managers and support engineers all (undefined: no restriction); an account executive those where
- * they are the account executive member; a client those where they hold a client role. Only enabled
- * memberships count.
+ * Which customers a user sees in the list (spec section 6, "Role derivation"), from the one scope
+ * rule every list spanning customers follows (server/scope.ts, capability viewCustomer): admins,
+ * product managers and support engineers all (undefined: no restriction); an account executive those
+ * where they are the account executive member; a client those where they hold a client role. Only
+ * enabled memberships count; a disabled account sees none.
  */
-export function memberScopeOf(user: { id: number; type: string }): MemberScope | undefined {
-  switch (user.type) {
-    case 'admin':
-    case 'productManager':
-    case 'supportEngineer':
-      return undefined;
-    case 'accountExecutive':
-      return { userId: user.id, roles: ['accountExecutive'] };
-    default:
-      return { userId: user.id, roles: CLIENT_MEMBER_ROLES };
-  }
+export function memberScopeOf(user: Parameters<typeof customerScopeOf>[0]): MemberScope | undefined | null {
+  const scope = customerScopeOf(user, 'viewCustomer');
+  if ('every' in scope) return undefined;
+  if ('none' in scope) return null;
+  return { userId: scope.memberId, roles: scope.roles };
 }
 
 /**
@@ -54,6 +48,7 @@ export async function listCustomers(
 ): Promise<CustomerList> {
   const { user } = signedInUser(actor);
   const member = memberScopeOf(user);
+  if (member === null) return { data: [], offset: query.pageOffset, total: 0, capped: false };
   const staffRole = globalRole(user.type);
   const result = await searchCustomers(ctx.db, {
     offset: query.pageOffset,
@@ -94,10 +89,11 @@ export async function getCustomer(
     selfService: customer.selfService,
     paymentStatus: details.paymentStatus,
     accountExecutive: details.accountExecutive,
-    billingEmail: canInCustomer(role, 'viewBillingContact') ? details.billingEmail : null,
+    billingEmail: mayReadBillingContact(input.customerAccess) ? details.billingEmail : null,
     yourRole: role,
     yourMembershipId: membership?.id ?? null,
     yourSettings: membership?.settings ?? null,
+    can: customerAbilities(input.customerAccess),
   };
 }
 
@@ -135,6 +131,7 @@ function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
     yourRole: role,
     yourMembershipId: null,
     yourSettings: null,
+    can: customerAbilities({ role }),
   };
 }
 

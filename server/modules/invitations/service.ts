@@ -8,14 +8,14 @@ import {
   type InvitationList,
   type InvitationListQuery,
 } from '../../../common/api/invitations';
-import { canInCustomer, invitableRoles } from '../../../common/permissions';
-import { DEFAULT_LOCALE } from '../../../common/roles';
+import { DEFAULT_LOCALE, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
-import { customerScopeOf } from '../../scope';
+import { customerScopeOf, roleInScope } from '../../scope';
+import { invitationAbilities, mayChooseLocale, mayInviteAs } from './policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertInvitation } from '../customers/store';
 import { isMember } from '../members/repo';
@@ -37,7 +37,7 @@ const refusal = (status: number, code: (typeof ERROR_CODES)[keyof typeof ERROR_C
 
 const isExpired = (row: { expiresAt: string }, now = Date.now()) => Date.parse(row.expiresAt) <= now;
 
-function toApiInvitation(row: repo.InvitationRow): Invitation {
+function toApiInvitation(row: repo.InvitationRow, access: { role: Role } | null): Invitation {
   return {
     id: row.id,
     status: isExpired(row) ? 'expired' : 'pending',
@@ -51,6 +51,7 @@ function toApiInvitation(row: repo.InvitationRow): Invitation {
     locale: row.locale,
     sentAt: row.sentAt,
     expiresAt: row.expiresAt,
+    can: invitationAbilities(access),
   };
 }
 
@@ -60,9 +61,10 @@ export async function listInvitations(
   input: { customerAccess: CustomerAccess | null; query: InvitationListQuery },
 ): Promise<InvitationList> {
   const { query } = input;
-  const scope: repo.InvitationScope = input.customerAccess
-    ? { customerId: input.customerAccess.customer.id }
-    : customerScopeOf(signedInUser(actor).user, 'viewTeam');
+  const { user } = signedInUser(actor);
+  const across = input.customerAccess ? null : customerScopeOf(user, 'viewTeam');
+  const scope: repo.InvitationScope = across ?? { customerId: input.customerAccess!.customer.id };
+  const access = input.customerAccess ?? roleInScope(user, across!);
   const length = query.pageLength ?? (input.customerAccess ? undefined : INVITATIONS_PAGE_LENGTH);
   const { rows, total } = await repo.listPendingInvitations(ctx.db, scope, {
     offset: query.pageOffset,
@@ -70,7 +72,7 @@ export async function listInvitations(
     filter: query.filter || undefined,
     sort: query.sort,
   });
-  return { data: rows.map(toApiInvitation), offset: query.pageOffset, total };
+  return { data: rows.map((row) => toApiInvitation(row, access)), offset: query.pageOffset, total };
 }
 
 /** A pending invitation of the route's customer (an accepted or cancelled one is gone for these routes). */
@@ -115,11 +117,11 @@ export async function createInvitation(
 ): Promise<Invitation> {
   const { user } = signedInUser(actor);
   const { customerAccess, body } = input;
-  const { customer, role } = customerAccess;
-  if (!invitableRoles(role).includes(body.targetRole)) {
+  const { customer } = customerAccess;
+  if (!mayInviteAs(customerAccess, body.targetRole)) {
     throw refusal(403, ERROR_CODES.roleNotAllowed, ROLE_NOT_ALLOWED, 'targetRole');
   }
-  if (body.locale !== undefined && !canInCustomer(role, 'chooseInvitationLocale')) {
+  if (body.locale !== undefined && !mayChooseLocale(customerAccess)) {
     throw refusal(403, ERROR_CODES.localeNotAllowed, LOCALE_NOT_ALLOWED, 'locale');
   }
   const { db } = ctx;
@@ -164,7 +166,7 @@ export async function createInvitation(
         action: 'inviteMember',
         data: { invitedEmail: row.invitedEmail, invitedFullName: row.invitedFullName, role: row.role },
       });
-      return toApiInvitation(row);
+      return toApiInvitation(row, customerAccess);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -206,7 +208,7 @@ export async function resendInvitation(
         wasExpired: isExpired(row, now.getTime()),
       },
     });
-    return toApiInvitation(renewed);
+    return toApiInvitation(renewed, input.customerAccess);
   });
 }
 

@@ -14,7 +14,6 @@ import {
 } from '../../../common/api/licences';
 import { addDays, licenceStatus, utcToday } from '../../../common/licenceStatus';
 import { countCap } from '../../../common/pagination';
-import { canInCustomer } from '../../../common/permissions';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
@@ -22,6 +21,7 @@ import { badRequest, fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { customerScopeOf } from '../../scope';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { licenceAbilities } from './policy';
 import * as repo from './repo';
 
 export const LICENCE_NOT_FOUND = 'License not found';
@@ -52,6 +52,7 @@ function parseData(raw: string): LicenceData {
  * download only for roles that see a licence's details (spec section 2, common/permissions.ts).
  */
 export function toApiLicence(row: repo.LicenceRow, access: Pick<CustomerAccess, 'role'>, today = utcToday()): Licence {
+  const can = licenceAbilities(access, row);
   return {
     id: row.id,
     customerId: row.customerId,
@@ -65,10 +66,11 @@ export function toApiLicence(row: repo.LicenceRow, access: Pick<CustomerAccess, 
     endDate: row.endDate,
     accessLevel: row.accessLevel,
     data: parseData(row.data),
-    downloadSecret: canInCustomer(access.role, 'download') ? row.downloadSecret : null,
+    downloadSecret: can.download ? row.downloadSecret : null,
     customizationId: row.customizationId,
-    latestDownload: canInCustomer(access.role, 'viewLicenceDetails') ? (row.latestDownload ?? null) : null,
+    latestDownload: can.viewDetails ? (row.latestDownload ?? null) : null,
     latestFilesReleased: row.latestFilesReleased ?? null,
+    can,
   };
 }
 

@@ -62,6 +62,12 @@ describe('GET /api/customers/{id}/members', () => {
       email: memberOfA.email,
       role: 'technicalContact',
       status: 'enabled',
+      can: { changeStatus: true, editSettings: true },
+    });
+    // the project manager's own membership: its settings, never its status (members/policy.ts)
+    expect(data.find((m: { role: string }) => m.role === 'businessOwner').can).toEqual({
+      changeStatus: false,
+      editSettings: true,
     });
   });
 });

@@ -1,31 +1,34 @@
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Member, MemberList, MemberListQuery, UpdateMemberStatusBody } from '../../../common/api/members';
-import { invitableRoles } from '../../../common/permissions';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { memberAbilities, mayChangeStatus } from './policy';
 import * as repo from './repo';
+import type { Caller } from '../../policy';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
 export const CANNOT_EDIT_SELF = 'You cannot change your own membership';
 export const ROLE_NOT_MANAGED = 'You cannot change the status of a member with this role';
 
-const toApiMember = (row: repo.MemberRow): Member => ({
+const toApiMember = (row: repo.MemberRow, caller: Pick<Caller, 'id'>, access: CustomerAccess): Member => ({
   id: row.id,
   userId: row.userId,
   fullname: row.fullName,
   email: row.email,
   role: row.role,
   status: row.status,
+  can: memberAbilities(caller, access, row),
 });
 
 export async function listMembers(
   ctx: AppContext,
-  _actor: Actor,
+  actor: Actor,
   input: { customerAccess: CustomerAccess; query: MemberListQuery },
 ): Promise<MemberList> {
+  const { user } = signedInUser(actor);
   const { query } = input;
   const { rows, total } = await repo.listMembers(ctx.db, input.customerAccess.customer.id, {
     filter: query.filter || undefined,
@@ -33,7 +36,7 @@ export async function listMembers(
     offset: query.pageOffset,
     length: query.pageLength,
   });
-  return { data: rows.map(toApiMember), offset: query.pageOffset, total };
+  return { data: rows.map((row) => toApiMember(row, user, input.customerAccess)), offset: query.pageOffset, total };
 }
 
 /**
@@ -59,7 +62,7 @@ export async function updateMemberStatus(
         fieldDetail('status', ERROR_CODES.cannotEditSelf),
       );
     }
-    if (!invitableRoles(customerAccess.role).includes(member.role)) {
+    if (!mayChangeStatus(user, customerAccess, member)) {
       throw new HttpError(
         403,
         ERROR_CODES.roleNotAllowed,
@@ -67,7 +70,7 @@ export async function updateMemberStatus(
         fieldDetail('status', ERROR_CODES.roleNotAllowed),
       );
     }
-    if (member.status === body.status) return toApiMember(member);
+    if (member.status === body.status) return toApiMember(member, user, customerAccess);
     await repo.setMemberStatus(trx, id, body.status);
     await insertAuditEntry(trx, {
       customerId: member.customerId,
@@ -81,6 +84,6 @@ export async function updateMemberStatus(
         newStatus: body.status,
       },
     });
-    return toApiMember({ ...member, status: body.status });
+    return toApiMember({ ...member, status: body.status }, user, customerAccess);
   });
 }

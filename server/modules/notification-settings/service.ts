@@ -1,7 +1,7 @@
 import type { NotificationSettings } from '../../../common/api/customers';
 import type { MembershipSettings, MyMemberships, UpdateNotificationSettingsBody } from '../../../common/api/settings';
 import { NOTIFICATION_SETTINGS } from '../../../common/domain';
-import { canInCustomer } from '../../../common/permissions';
+import { mayEditSettings } from '../members/policy';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-error';
@@ -45,7 +45,7 @@ export async function updateNotificationSettings(
     const target = await repo.findMembership(trx, input.membershipId);
     if (!target) throw notFound('Member not found');
     const self = target.userId === user.id;
-    if (!self && !canInCustomer(input.customerAccess.role, 'viewTeam')) throw forbidden();
+    if (!mayEditSettings(user, input.customerAccess, target)) throw forbidden();
     const memberships =
       self && target.role === 'accountExecutive' ? await repo.accountExecutiveMemberships(trx, user.id) : [target];
     if (!memberships.some((m) => m.membershipId === target.membershipId)) memberships.push(target);

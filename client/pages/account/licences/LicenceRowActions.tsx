@@ -13,25 +13,27 @@ export interface LicenceRowActionsProps {
 }
 
 /**
- * The actions of one licence for those who manage licences (spec 6): renew or edit, and the licence's
- * customization, offered only for products whose customization type is not none.
+ * The actions of one licence, as its abilities allow (`can`, the server's licence policy): renew or
+ * edit, and the licence's customization (only for products whose customization type is not none).
  */
 export function LicenceRowActions({ licence, onRenew, onCustomize }: LicenceRowActionsProps) {
   const { t } = useTranslation();
   const product = productLabel(t, licence);
   return (
     <Group gap={4}>
-      <Button
-        size="compact-sm"
-        variant="subtle"
-        leftSection={<PencilIcon size={14} />}
-        onClick={() => onRenew(licence)}
-        aria-label={t('licences.renewLabel', { product })}
-        data-testid="licence-renew"
-      >
-        {t('licences.renew')}
-      </Button>
-      {licence.customizationType !== 'none' && (
+      {licence.can.renew && (
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          leftSection={<PencilIcon size={14} />}
+          onClick={() => onRenew(licence)}
+          aria-label={t('licences.renewLabel', { product })}
+          data-testid="licence-renew"
+        >
+          {t('licences.renew')}
+        </Button>
+      )}
+      {licence.can.customize && (
         <Button
           size="compact-sm"
           variant="subtle"

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CreateInvitationBody, DEFAULT_INVITATION_ROLE } from '../../../../common/api/invitations';
 import { type Member, UpdateMemberStatusBody } from '../../../../common/api/members';
 import { MEMBERSHIP_STATUSES, type MembershipStatus } from '../../../../common/domain';
-import { canInCustomer, invitableRoles } from '../../../../common/permissions';
-import { DEFAULT_LOCALE, LOCALES, type Locale, type MemberRole, type Role } from '../../../../common/roles';
+import { DEFAULT_LOCALE, LOCALES, type Locale, type MemberRole } from '../../../../common/roles';
 import { createInvitation, memberKeys, updateMemberStatus } from '../../../api/members';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../../components/FormModal';
 import { apiErrorText } from '../../../components/forms';
@@ -51,12 +50,18 @@ export function invitationBody(values: InviteValues, customerId: number, chooseL
   };
 }
 
-function InviteForm({ customerId, role }: { customerId: number; role: Role }) {
+function InviteForm({
+  customerId,
+  roles,
+  chooseLocale,
+}: {
+  customerId: number;
+  roles: readonly MemberRole[];
+  chooseLocale: boolean;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { close } = useFormModal();
-  const roles = invitableRoles(role);
-  const chooseLocale = canInCustomer(role, 'chooseInvitationLocale');
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<InviteValues>({
     initialValues: {
       invitedEmail: '',
@@ -168,8 +173,10 @@ function StatusForm({ customerId, member }: { customerId: number; member: Member
 export interface MembersModalProps {
   opened: boolean;
   customerId: number;
-  /** the role the signed-in user holds in the customer */
-  role: Role;
+  /** the roles the signed-in user may give there (the customer's `can.inviteRoles`) */
+  inviteRoles: readonly MemberRole[];
+  /** the signed-in user chooses the invitation's language (the customer's `can.chooseInvitationLocale`) */
+  chooseLocale: boolean;
   /** the member whose status is edited, or null to invite someone */
   member: Member | null;
   /** a new value gives a fresh form */
@@ -178,14 +185,22 @@ export interface MembersModalProps {
 }
 
 /** Spec "Members modal": edit a member's status, or invite when no member is selected. */
-export function MembersModal({ opened, customerId, role, member, formKey, onClose }: MembersModalProps) {
+export function MembersModal({
+  opened,
+  customerId,
+  inviteRoles,
+  chooseLocale,
+  member,
+  formKey,
+  onClose,
+}: MembersModalProps) {
   const { t } = useTranslation();
   return (
     <FormModal opened={opened} onClose={onClose} title={member ? t('members.editTitle') : t('members.inviteTitle')}>
       {member ? (
         <StatusForm key={formKey} customerId={customerId} member={member} />
       ) : (
-        <InviteForm key={formKey} customerId={customerId} role={role} />
+        <InviteForm key={formKey} customerId={customerId} roles={inviteRoles} chooseLocale={chooseLocale} />
       )}
     </FormModal>
   );

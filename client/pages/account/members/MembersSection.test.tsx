@@ -6,6 +6,7 @@ import type { Invitation } from '../../../../common/api/invitations';
 import type { Member } from '../../../../common/api/members';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
+import { customerCan, invitationCan, memberCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
 import { adminProfile, CurrentLocation, renderPage } from '../../../test/render';
 import { MembersSection } from '../sections/MembersSection';
@@ -22,8 +23,11 @@ const customer = (yourRole: Role): Customer => ({
   yourRole,
   yourMembershipId: yourRole === 'admin' ? null : 70,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
-const member = (id: number, userId: number, fullname: string, props: Partial<Member> = {}): Member => ({
+type MemberRow = Omit<Member, 'can'>;
+type InvitationRow = Omit<Invitation, 'can'>;
+const member = (id: number, userId: number, fullname: string, props: Partial<MemberRow> = {}): MemberRow => ({
   id,
   userId,
   fullname,
@@ -32,7 +36,7 @@ const member = (id: number, userId: number, fullname: string, props: Partial<Mem
   status: 'enabled',
   ...props,
 });
-const invitation = (id: number, status: Invitation['status'], invitedFullName: string): Invitation => ({
+const invitation = (id: number, status: Invitation['status'], invitedFullName: string): InvitationRow => ({
   id,
   status,
   customerId: 7,
@@ -55,11 +59,24 @@ const members = [
 ];
 const invitations = [invitation(80, 'pending', 'Pia Pending'), invitation(81, 'expired', 'Eve Expired')];
 
+/** Members as the server lists them to the signed-in user (ME), who holds `role` in the customer. */
+const membersSeenBy = (role: Role, rows: MemberRow[]): Member[] =>
+  rows.map((m) => ({ ...m, can: memberCan(role, { role: m.role, self: m.userId === ME }) }));
+/** Invitations as the server lists them to a user holding `role` in the customer. */
+const invitationsSeenBy = (role: Role, rows: InvitationRow[]): Invitation[] =>
+  rows.map((i) => ({ ...i, can: invitationCan(role) }));
+
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en') {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
-    'GET /api/customers/7/members': () => ({ status: 200, body: { data: members, offset: 0, total: members.length } }),
-    'GET /api/invitations': () => ({ status: 200, body: { data: invitations, offset: 0, total: invitations.length } }),
+    'GET /api/customers/7/members': () => ({
+      status: 200,
+      body: { data: membersSeenBy(role, members), offset: 0, total: members.length },
+    }),
+    'GET /api/invitations': () => ({
+      status: 200,
+      body: { data: invitationsSeenBy(role, invitations), offset: 0, total: invitations.length },
+    }),
     ...routes,
   });
   renderPage(
@@ -108,12 +125,15 @@ describe('MembersSection', () => {
     let listed = 0;
     const api = open('businessOwner', {
       'GET /api/invitations': () => {
-        const data = listed++ ? invitations : [];
+        const data = listed++ ? invitationsSeenBy('businessOwner', invitations) : [];
         return { status: 200, body: { data, offset: 0, total: data.length } };
       },
       'POST /api/invitations': ({ body }) => ({
         status: 201,
-        body: { ...invitation(82, 'pending', 'New Person'), invitedEmail: (body as Invitation).invitedEmail },
+        body: {
+          ...invitationsSeenBy('businessOwner', [invitation(82, 'pending', 'New Person')])[0],
+          invitedEmail: (body as Invitation).invitedEmail,
+        },
       }),
     });
     fireEvent.click(await screen.findByTestId('members-add'));
@@ -143,7 +163,10 @@ describe('MembersSection', () => {
 
   it('gives an admin every role and the language selector, English by default', async () => {
     const api = open('admin', {
-      'POST /api/invitations': () => ({ status: 201, body: invitation(82, 'pending', 'New Person') }),
+      'POST /api/invitations': () => ({
+        status: 201,
+        body: invitationsSeenBy('admin', [invitation(82, 'pending', 'New Person')])[0],
+      }),
     });
     fireEvent.click(await screen.findByTestId('members-add'));
     await screen.findByRole('dialog');
@@ -178,7 +201,10 @@ describe('MembersSection', () => {
 
   it('edits only the status of a selected member', async () => {
     const api = open('businessOwner', {
-      'PATCH /api/members/71/status': ({ body }) => ({ status: 200, body: { ...members[1], ...(body as object) } }),
+      'PATCH /api/members/71/status': ({ body }) => ({
+        status: 200,
+        body: { ...membersSeenBy('businessOwner', members)[1], ...(body as object) },
+      }),
     });
     fireEvent.click(within(await rowOf('Bob Tech')).getByTestId('member-edit'));
     const dialog = await screen.findByRole('dialog');
@@ -192,7 +218,10 @@ describe('MembersSection', () => {
 
   it('resends pending and expired invitations; copies only pending ones, and only for an admin', async () => {
     const api = open('businessOwner', {
-      'POST /api/invitations/81/resend': () => ({ status: 200, body: { ...invitations[1], status: 'pending' } }),
+      'POST /api/invitations/81/resend': () => ({
+        status: 200,
+        body: { ...invitationsSeenBy('businessOwner', invitations)[1], status: 'pending' },
+      }),
     });
     const expired = await rowOf('Eve Expired');
     expect(within(await rowOf('Pia Pending')).queryByTestId('invitation-copy')).toBeNull();
@@ -247,9 +276,15 @@ describe('MembersSection', () => {
     const api = open('businessOwner', {
       'GET /api/customers/7/members': ({ query }) => {
         const offset = Number(query.get('pageOffset'));
-        return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 42 } };
+        return {
+          status: 200,
+          body: { data: membersSeenBy('businessOwner', many).slice(offset, offset + 10), offset, total: 42 },
+        };
       },
-      'GET /api/invitations': () => ({ status: 200, body: { data: invitations, offset: 0, total: 20 } }),
+      'GET /api/invitations': () => ({
+        status: 200,
+        body: { data: invitationsSeenBy('businessOwner', invitations), offset: 0, total: 20 },
+      }),
     });
     const membersList = await screen.findByTestId('members-list');
     await within(membersList).findByText('Person 1');

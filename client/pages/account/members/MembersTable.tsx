@@ -3,11 +3,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Member, MEMBER_SORTS } from '../../../../common/api/members';
-import { invitableRoles } from '../../../../common/permissions';
 import { membersQuery, TEAM_PAGE_LENGTH } from '../../../api/members';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { useCustomerAccess } from '../../../app/customerAccess';
-import { useProfile } from '../../../app/session';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { PencilIcon, PlusIcon } from '../../../components/icons';
@@ -33,8 +31,7 @@ interface ModalState {
  */
 export function MembersTable({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const { role } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
-  const me = useProfile().data;
+  const { role, can, inviteRoles } = useCustomerAccess(customerId, { staleTime: FIRST_SCREEN_FRESH_MS });
   const list = useSearchedPages({ prefix: 'members-', pageLength: TEAM_PAGE_LENGTH, sorts: MEMBER_SORTS });
   const members = useQuery({
     ...membersQuery(customerId, { offset: list.offset, filter: list.filter, sort: list.sort }),
@@ -46,7 +43,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
   const openModal = (member: Member | null) => setModal((m) => ({ opened: true, member, formKey: m.formKey + 1 }));
 
   if (!role) return null;
-  const mayInvite = invitableRoles(role).length > 0;
+  const mayInvite = inviteRoles.length > 0;
   const rows = members.data?.data ?? [];
   const stale = isStale(members);
 
@@ -115,7 +112,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
                     </Badge>
                   </Table.Td>
                   <Table.Td>
-                    {member.userId !== me?.id && invitableRoles(role).includes(member.role) && (
+                    {member.can.changeStatus && (
                       <ActionIcon
                         variant="subtle"
                         aria-label={t('members.edit', { name: member.fullname })}
@@ -145,7 +142,8 @@ export function MembersTable({ customerId }: { customerId: number }) {
       <MembersModal
         opened={modal.opened}
         customerId={customerId}
-        role={role}
+        inviteRoles={inviteRoles}
+        chooseLocale={can('chooseInvitationLocale')}
         member={modal.member}
         formKey={modal.formKey}
         onClose={() => setModal((m) => ({ ...m, opened: false }))}

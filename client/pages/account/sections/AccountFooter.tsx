@@ -1,7 +1,6 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
-import { canInCustomer } from '../../../../common/permissions';
 import { AccountExecutiveControl } from '../AccountExecutiveControl';
 import { accountSections } from '../sections';
 
@@ -11,10 +10,10 @@ import { accountSections } from '../sections';
  */
 export function AccountFooter({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
-  const { footer } = accountSections(customer, customer.yourRole);
+  const { footer } = accountSections(customer);
   const executive = footer.accountExecutive ? customer.accountExecutive : null;
   const billingEmail = footer.billingContact ? customer.billingEmail : null;
-  const canChange = canInCustomer(customer.yourRole, 'manageLicences');
+  const canChange = customer.can.changeAccountExecutive;
   if (!executive && !billingEmail && !canChange) return null;
   return (
     <Group

@@ -6,6 +6,7 @@ import type { Customization } from '../../../../common/api/customizations';
 import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
+import { customerCan, licenceCan } from '../../../test/abilities';
 import { type FakeHandler, fakeApi } from '../../../test/fakeApi';
 import { renderPage } from '../../../test/render';
 import { LicencesSection } from './LicencesSection';
@@ -21,9 +22,11 @@ const customer = (yourRole: Role): Customer => ({
   yourRole,
   yourMembershipId: 70,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
 
-const licence = (id: number, props: Partial<Licence>): Licence => ({
+type LicenceRow = Omit<Licence, 'can'>;
+const licence = (id: number, props: Partial<LicenceRow>): LicenceRow => ({
   id,
   customerId: 7,
   productKey: `product-${id}`,
@@ -67,7 +70,9 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}) {
   const api = fakeApi({
     'GET /api/customers/7/licenses': () => {
       listed += 1;
-      return { status: 200, body: { data: licences, offset: 0, total: licences.length } };
+      // as the server sends them to the role: each with what it may do with that licence
+      const data = licences.map((row) => ({ ...row, can: licenceCan(role, row.customizationType) }));
+      return { status: 200, body: { data, offset: 0, total: licences.length } };
     },
     'GET /api/customizations/5': () => ({ status: 200, body: customization }),
     ...routes,

@@ -6,6 +6,7 @@ import type { LicensableProduct, Licence } from '../../../../common/api/licences
 import { addMonths, localToday } from '../../../../common/licenceStatus';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
+import { customerCan, licenceCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
 import { renderPage } from '../../../test/render';
 import { useLocation } from 'react-router';
@@ -22,9 +23,11 @@ const customer = (yourRole: Role): Customer => ({
   yourRole,
   yourMembershipId: 70,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
 
-const licence = (id: number, props: Partial<Licence> = {}): Licence => ({
+type LicenceRow = Omit<Licence, 'can'>;
+const licence = (id: number, props: Partial<LicenceRow> = {}): LicenceRow => ({
   id,
   customerId: 7,
   productKey: `product-${id}`,
@@ -49,6 +52,10 @@ const licences = [
   licence(2, { productName: 'Graph Server', status: 'grace', endDate: '2026-11-10', latestDownload: null }),
   licence(3, { productName: 'Graph Old', status: 'invalid', endDate: '2025-01-31', accessLevel: 'beta' }),
 ];
+/** A licence as the server sends it to a user holding `role` in the customer. */
+const licenceFor = (role: Role, row: LicenceRow): Licence => ({ ...row, can: licenceCan(role, row.customizationType) });
+const licencesFor = (role: Role, rows: LicenceRow[]): Licence[] => rows.map((row) => licenceFor(role, row));
+
 const products: LicensableProduct[] = [
   { key: 'viewer', name: 'Graph Viewer', isSaas: false, customizationType: 'none' },
   { key: 'cloud', name: 'Graph Cloud', isSaas: true, customizationType: 'lke' },
@@ -57,7 +64,10 @@ const products: LicensableProduct[] = [
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
-    'GET /api/customers/7/licenses': () => ({ status: 200, body: { data: licences, offset: 0, total: 3 } }),
+    'GET /api/customers/7/licenses': () => ({
+      status: 200,
+      body: { data: licencesFor(role, licences), offset: 0, total: 3 },
+    }),
     'GET /api/customers/7/licensable-products': () => ({ status: 200, body: { data: products } }),
     ...routes,
   });
@@ -159,7 +169,7 @@ describe('LicencesSection: the table', () => {
       'GET /api/customers/7/licenses': () =>
         calls++ === 0
           ? apiError(500, 'internal_error', 'boom')
-          : { status: 200, body: { data: licences, offset: 0, total: 3 } },
+          : { status: 200, body: { data: licencesFor('admin', licences), offset: 0, total: 3 } },
     });
     const alert = await screen.findByTestId('licences-load-error');
     expect(alert.textContent).toContain('The licences could not be loaded: An error has occurred...');
@@ -168,7 +178,10 @@ describe('LicencesSection: the table', () => {
   });
 
   it('pages through more than ten licences', async () => {
-    const many = Array.from({ length: 12 }, (_, i) => licence(i + 1));
+    const many = licencesFor(
+      'admin',
+      Array.from({ length: 12 }, (_, i) => licence(i + 1)),
+    );
     const api = open('admin', {
       'GET /api/customers/7/licenses': ({ query }) => {
         const offset = Number(query.get('pageOffset'));
@@ -184,7 +197,10 @@ describe('LicencesSection: the table', () => {
   });
 
   it('keeps its page in the address, so Back and a shared link show the same page', async () => {
-    const many = Array.from({ length: 12 }, (_, i) => licence(i + 1));
+    const many = licencesFor(
+      'admin',
+      Array.from({ length: 12 }, (_, i) => licence(i + 1)),
+    );
     const api = open(
       'admin',
       {
@@ -255,9 +271,9 @@ describe('LicencesSection: adding and renewing', () => {
     const api = open('accountExecutive', {
       'GET /api/customers/7/licenses': () => {
         listed += 1;
-        return { status: 200, body: { data: licences, offset: 0, total: 3 } };
+        return { status: 200, body: { data: licencesFor('accountExecutive', licences), offset: 0, total: 3 } };
       },
-      'POST /api/customers/7/licenses': () => ({ status: 201, body: licence(9) }),
+      'POST /api/customers/7/licenses': () => ({ status: 201, body: licenceFor('accountExecutive', licence(9)) }),
     });
     fireEvent.click(await screen.findByTestId('licence-add'));
     const dialog = await screen.findByRole('dialog', { name: 'Add a licence' });
@@ -327,7 +343,10 @@ describe('LicencesSection: adding and renewing', () => {
 
   it('opens a renewal on the licence as it is, and refuses an end date in the past before sending', async () => {
     const api = open('admin', {
-      'PATCH /api/licenses/3': ({ body }) => ({ status: 200, body: { ...licences[2], ...(body as object) } }),
+      'PATCH /api/licenses/3': ({ body }) => ({
+        status: 200,
+        body: { ...licenceFor('admin', licences[2]), ...(body as object) },
+      }),
     });
     fireEvent.click(within(await rowOf('Graph Old')).getByTestId('licence-renew'));
     const dialog = await screen.findByRole('dialog', { name: 'Renew or edit a licence' });
@@ -347,7 +366,11 @@ describe('LicencesSection: adding and renewing', () => {
     open('admin', {
       'GET /api/customers/7/licenses': () => ({
         status: 200,
-        body: { data: [licence(4, { productName: 'Graph Next', endDate: future })], offset: 0, total: 1 },
+        body: {
+          data: licencesFor('admin', [licence(4, { productName: 'Graph Next', endDate: future })]),
+          offset: 0,
+          total: 1,
+        },
       }),
       'PATCH /api/licenses/4': () => apiError(404, 'not_found', 'Not found'),
     });
@@ -365,9 +388,16 @@ describe('LicencesSection: adding and renewing', () => {
     const api = open('admin', {
       'GET /api/customers/7/licenses': () => ({
         status: 200,
-        body: { data: [licence(4, { productName: 'Graph Next', endDate: future })], offset: 0, total: 1 },
+        body: {
+          data: licencesFor('admin', [licence(4, { productName: 'Graph Next', endDate: future })]),
+          offset: 0,
+          total: 1,
+        },
       }),
-      'PATCH /api/licenses/4': ({ body }) => ({ status: 200, body: { ...licence(4), ...(body as object) } }),
+      'PATCH /api/licenses/4': ({ body }) => ({
+        status: 200,
+        body: { ...licenceFor('admin', licence(4)), ...(body as object) },
+      }),
     });
     fireEvent.click(within(await rowOf('Graph Next')).getByTestId('licence-renew'));
     const dialog = await screen.findByRole('dialog');
@@ -386,7 +416,10 @@ describe('LicencesSection: adding and renewing', () => {
 
   it('replaces the download key after a confirmation', async () => {
     const api = open('admin', {
-      'POST /api/licenses/2/secret': () => ({ status: 200, body: { ...licences[1], downloadSecret: 'new' } }),
+      'POST /api/licenses/2/secret': () => ({
+        status: 200,
+        body: { ...licenceFor('admin', licences[1]), downloadSecret: 'new' },
+      }),
     });
     fireEvent.click(within(await rowOf('Graph Server')).getByTestId('licence-renew'));
     const dialog = await screen.findByRole('dialog');
@@ -404,7 +437,7 @@ describe('LicencesSection: adding and renewing', () => {
     const api = open(
       'accountExecutive',
       {
-        'GET /api/licenses/2': () => ({ status: 200, body: licences[1] }),
+        'GET /api/licenses/2': () => ({ status: 200, body: licenceFor('accountExecutive', licences[1]) }),
       },
       '/en/accounts/7?renew=2',
     );

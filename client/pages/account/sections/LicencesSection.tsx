@@ -7,7 +7,6 @@ import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import { formatDayMonthYear, formatLocalDayMonthYear } from '../../../../common/format';
 import { LICENCE_STATUS_COLOURS } from '../../../../common/licenceStatus';
-import { canInCustomer } from '../../../../common/permissions';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { LICENCES_PAGE_LENGTH, licenceQuery, licencesQuery } from '../../../api/licences';
 import { useLocale } from '../../../app/locale';
@@ -86,10 +85,10 @@ function useRenewFromAddress(enabled: boolean, customerId: number, open: (licenc
 export function LicencesSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(customer.yourRole, capability);
-  const details = can('viewLicenceDetails');
-  const download = can('download');
-  const manage = can('manageLicences');
+  // what the customer's policy says the user may do here; each row's actions follow its own `can`
+  const details = customer.can.viewLicenceDetails;
+  const download = customer.can.download;
+  const manage = customer.can.addLicence;
   const { offset, setOffset } = usePageInAddress('licences-page', LICENCES_PAGE_LENGTH);
   const licences = useQuery({ ...licencesQuery(customer.id, offset), staleTime: FIRST_SCREEN_FRESH_MS });
   const [modal, setModal] = useState<ModalState>({ opened: false, licence: null, formKey: 0 });

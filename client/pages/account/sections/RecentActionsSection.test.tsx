@@ -5,6 +5,7 @@ import type { Customer } from '../../../../common/api/customers';
 import type { LogEntry, LogList } from '../../../../common/api/logs';
 import { formatDateTime } from '../../../../common/format';
 import type { Role } from '../../../../common/roles';
+import { customerCan } from '../../../test/abilities';
 import { fakeApi } from '../../../test/fakeApi';
 import { renderPage } from '../../../test/render';
 import { RecentActionsSection } from './RecentActionsSection';
@@ -20,6 +21,7 @@ const customer = (yourRole: Role): Customer => ({
   yourRole,
   yourMembershipId: null,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
 
 const entry = (id: number, fields: Partial<LogEntry>): LogEntry => ({

@@ -7,7 +7,6 @@ import type { LogEntry } from '../../../../common/api/logs';
 import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from '../../../../common/audit';
 import { formatDateTime } from '../../../../common/format';
 import { DEFAULT_PAGE_LENGTH } from '../../../../common/pagination';
-import { canInCustomer } from '../../../../common/permissions';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
 import { logExportUrl, logPageQuery, type LogPosition } from '../../../api/logs';
 import { useLocale } from '../../../app/locale';
@@ -47,7 +46,7 @@ export function describeEntry(entry: LogEntry, t: TFunction): string {
  * and nothing is loaded.
  */
 export function RecentActionsSection({ customer }: { customer: Customer }) {
-  if (!canInCustomer(customer.yourRole, 'viewTeam')) return null;
+  if (!customer.can.viewRecentActions) return null;
   return <RecentActions customerId={customer.id} />;
 }
 

@@ -7,6 +7,7 @@ import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { browser } from '../../../api/downloads';
 import { notificationStore } from '../../../components/notify';
+import { customerCan, licenceCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
 import { renderPage } from '../../../test/render';
 import { VersionsSection } from './VersionsSection';
@@ -22,9 +23,11 @@ const customer = (yourRole: Role): Customer => ({
   yourRole,
   yourMembershipId: 70,
   yourSettings: null,
+  can: customerCan(yourRole),
 });
 
-const licence = (productKey: string, productName: string, props: Partial<Licence> = {}): Licence => ({
+type LicenceRow = Omit<Licence, 'can'>;
+const licence = (productKey: string, productName: string, props: Partial<LicenceRow> = {}): LicenceRow => ({
   id: productKey.length,
   customerId: 7,
   productKey,
@@ -49,6 +52,10 @@ const licences = [
   licence('server', 'Graph Server'),
   licence('viewer', 'Graph Viewer', { status: 'invalid' }),
 ];
+
+/** Licences as the server sends them to a user holding `role` in the customer. */
+const licencesFor = (role: Role, rows: LicenceRow[]): Licence[] =>
+  rows.map((row) => ({ ...row, can: licenceCan(role, row.customizationType) }));
 
 /** 23 versions of a product, newest first: 1.22.0 down to 1.0.0. */
 const versionsOf = (productKey: string, productName: string): Version[] =>
@@ -99,7 +106,10 @@ const pageOf =
 
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
   const api = fakeApi({
-    'GET /api/customers/7/licenses': () => ({ status: 200, body: { data: licences, offset: 0, total: 3 } }),
+    'GET /api/customers/7/licenses': () => ({
+      status: 200,
+      body: { data: licencesFor(role, licences), offset: 0, total: 3 },
+    }),
     'GET /api/products/server/versions': pageOf(versionsOf('server', 'Graph Server')),
     'GET /api/products/viewer/versions': pageOf(versionsOf('viewer', 'Graph Viewer').slice(0, 2)),
     'GET /api/download/linux': () => ({ status: 200, body: { ok: true } }),
@@ -166,10 +176,10 @@ describe('VersionsSection: products and versions', () => {
       'GET /api/customers/7/licenses': () => ({
         status: 200,
         body: {
-          data: [
+          data: licencesFor('technicalContact', [
             licence('server', 'Graph Server', { latestFilesReleased: null }),
             licence('viewer', 'Graph Viewer', { latestFilesReleased: '2026-10-01' }),
-          ],
+          ]),
           offset: 0,
           total: 2,
         },
@@ -179,7 +189,10 @@ describe('VersionsSection: products and versions', () => {
   });
 
   it('offers the products of every licence when the customer holds more than a page of them', async () => {
-    const many = Array.from({ length: 12 }, (_, i) => licence(`product-${i + 1}`, `Product ${i + 1}`));
+    const many = licencesFor(
+      'technicalContact',
+      Array.from({ length: 12 }, (_, i) => licence(`product-${i + 1}`, `Product ${i + 1}`)),
+    );
     const api = open('technicalContact', {
       'GET /api/customers/7/licenses': ({ query }) => {
         const length = Number(query.get('pageLength'));
@@ -251,7 +264,10 @@ describe('VersionsSection: products and versions', () => {
 
   it('says there is nothing to download for a customer with SaaS licences only', async () => {
     open('technicalContact', {
-      'GET /api/customers/7/licenses': () => ({ status: 200, body: { data: [licences[0]], offset: 0, total: 1 } }),
+      'GET /api/customers/7/licenses': () => ({
+        status: 200,
+        body: { data: licencesFor('technicalContact', [licences[0]]), offset: 0, total: 1 },
+      }),
     });
     expect((await screen.findByTestId('versions-no-product')).textContent).toContain('SaaS products run online');
     expect(screen.queryByLabelText('Product')).toBeNull();

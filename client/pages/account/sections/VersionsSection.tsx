@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
-import { canInCustomer } from '../../../../common/permissions';
 import { VERSION_PAGE_LENGTH } from '../../../../common/api/catalogue';
 import { previousReleasesCount, versionsQueryOptions } from '../../../api/catalogue';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
@@ -92,7 +91,7 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
     versionsQueryOptions(licence.productKey, { ...options, pageOffset: (pages - 1) * VERSION_PAGE_LENGTH }),
   );
   const downloads = useArtifactDownload(customer.id, licence);
-  const canDownload = canInCustomer(customer.yourRole, 'download');
+  const canDownload = customer.can.download;
   const loaded = last.data ? last.data.offset + last.data.data.length : 0;
   const more = last.data ? previousReleasesCount(loaded, last.data.total) : 0;
   // After "Load N previous releases" the focus goes to the first release it brought, not to the page's

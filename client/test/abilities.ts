@@ -1,0 +1,88 @@
+import type {
+  CustomerAbilities,
+  InvitationAbilities,
+  LicenceAbilities,
+  MemberAbilities,
+  ProfileAbilities,
+} from '../../common/api/abilities';
+import { canGlobally, canInCustomer, invitableRoles } from '../../common/permissions';
+import { globalRole, type MemberRole, type Role, type UserType } from '../../common/roles';
+
+/**
+ * The abilities (`can`) the server's policies answer with, for the fixtures of client tests: the
+ * same capability tables, so a fixture of a role looks as the server would send it. The application
+ * never computes these (docs/decisions/056); server/policy.test.ts tests the policies themselves.
+ */
+export function profileCan(type: UserType, yourRole: Role | null): ProfileAbilities {
+  const global = (capability: Parameters<typeof canGlobally>[1]) => canGlobally(globalRole(type), capability);
+  const inAccounts = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(yourRole, capability);
+  return {
+    viewHome: global('viewHome'),
+    viewCustomers: global('viewCustomers'),
+    viewProducts: global('viewProducts'),
+    manageUsers: global('manageUsers'),
+    addCustomer: global('addCustomer'),
+    addProduct: global('addProduct'),
+    viewDownloadAnalytics: global('viewDownloadAnalytics'),
+    brandToRoot: global('brandToRoot'),
+    brandToAccount: inAccounts('brandToAccount'),
+    homeLink: inAccounts('homeLink'),
+    accountExecutiveContact: inAccounts('accountExecutiveContact'),
+    renewLicences: inAccounts('manageLicences'),
+  };
+}
+
+export function customerCan(role: Role): CustomerAbilities {
+  const can = (capability: Parameters<typeof canInCustomer>[1]) => canInCustomer(role, capability);
+  return {
+    edit: can('editCustomer'),
+    viewLicences: can('viewLicences'),
+    addLicence: can('manageLicences'),
+    viewLicenceDetails: can('viewLicenceDetails'),
+    viewLicenceAccessLevels: can('viewLicenceAccessLevels'),
+    download: can('download'),
+    viewTeam: can('viewTeam'),
+    viewRecentActions: can('viewTeam'),
+    chooseInvitationLocale: can('chooseInvitationLocale'),
+    copyInvitationLink: can('copyInvitationLink'),
+    changeAccountExecutive: can('manageLicences'),
+    viewSubscription: can('viewSubscription'),
+    pay: can('pay'),
+    viewBillingContact: can('viewBillingContact'),
+    telemetryAndSync: can('telemetryAndSync'),
+    viewSaasLogs: can('viewSaasLogs'),
+    viewUnpaidAccount: can('viewUnpaidAccount'),
+    inviteRoles: can('viewTeam') ? invitableRoles(role) : [],
+  };
+}
+
+export function licenceCan(role: Role, customizationType = 'none'): LicenceAbilities {
+  const manage = canInCustomer(role, 'manageLicences');
+  return {
+    renew: manage,
+    edit: manage,
+    customize: manage && customizationType !== 'none',
+    download: canInCustomer(role, 'download'),
+    viewDetails: canInCustomer(role, 'viewLicenceDetails'),
+  };
+}
+
+export function memberCan(role: Role, member: { role: MemberRole; self?: boolean }): MemberAbilities {
+  const team = canInCustomer(role, 'viewTeam');
+  return {
+    changeStatus: team && !member.self && invitableRoles(role).includes(member.role),
+    editSettings: member.self === true || team,
+  };
+}
+
+export function invitationCan(role: Role): InvitationAbilities {
+  const team = canInCustomer(role, 'viewTeam');
+  return { cancel: team, resend: team, copyLink: canInCustomer(role, 'copyInvitationLink') };
+}
+
+/** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */
+export function typeOfRole(yourRole: Role | null): UserType {
+  return yourRole === null || yourRole === 'businessOwner' || yourRole === 'technicalContact' || yourRole === 'endUser'
+    ? 'client'
+    : yourRole;
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { profileAbilities } from './modules/auth/policy';
+import { mayListEveryVersion, productAbilities, versionAbilities } from './modules/catalogue/policy';
+import { customerAbilities } from './modules/customers/policy';
+import { invitationAbilities, mayChooseLocale, mayInviteAs } from './modules/invitations/policy';
+import { licenceAbilities } from './modules/licences/policy';
+import { mayChangeStatus, mayEditSettings, memberAbilities } from './modules/members/policy';
+
+/** The policies' finer rules, case by case (spec sections 2, 4 and 6; docs/decisions/056). */
+const me = { id: 1 };
+const someoneElse = { userId: 2 };
+
+describe('members policy', () => {
+  it('lets nobody change their own membership, even an admin', () => {
+    expect(mayChangeStatus(me, { role: 'admin' }, { userId: 1, role: 'endUser' })).toBe(false);
+  });
+
+  it("lets a project manager disable a technical contact, not the customer's account executive", () => {
+    expect(mayChangeStatus(me, { role: 'businessOwner' }, { ...someoneElse, role: 'technicalContact' })).toBe(true);
+    expect(mayChangeStatus(me, { role: 'businessOwner' }, { ...someoneElse, role: 'accountExecutive' })).toBe(false);
+  });
+
+  it('lets a technical contact change nobody: they do not see the team', () => {
+    expect(mayChangeStatus(me, { role: 'technicalContact' }, { ...someoneElse, role: 'endUser' })).toBe(false);
+  });
+
+  it('lets a member change their own notification settings, and who sees the team those of others', () => {
+    expect(mayEditSettings(me, { role: 'endUser' }, { userId: 1 })).toBe(true);
+    expect(mayEditSettings(me, { role: 'endUser' }, someoneElse)).toBe(false);
+    expect(mayEditSettings(me, { role: 'supportEngineer' }, someoneElse)).toBe(true);
+  });
+
+  it('answers with both in `can`', () => {
+    expect(memberAbilities(me, { role: 'admin' }, { ...someoneElse, role: 'businessOwner' })).toEqual({
+      changeStatus: true,
+      editSettings: true,
+    });
+  });
+});
+
+describe('invitations policy', () => {
+  it('lets a project manager invite a technical contact, not an account executive', () => {
+    expect(mayInviteAs({ role: 'businessOwner' }, 'technicalContact')).toBe(true);
+    expect(mayInviteAs({ role: 'businessOwner' }, 'accountExecutive')).toBe(false);
+  });
+
+  it('lets nobody who does not see the team invite, whatever roles they could give', () => {
+    // a product manager's options include every role, but the team is not theirs to manage
+    expect(mayInviteAs({ role: 'productManager' }, 'endUser')).toBe(false);
+  });
+
+  it('lets account executives and admins choose the language', () => {
+    expect(mayChooseLocale({ role: 'accountExecutive' })).toBe(true);
+    expect(mayChooseLocale({ role: 'supportEngineer' })).toBe(false);
+  });
+
+  it('gives the link to admins only; cancel and resend to who sees the team', () => {
+    expect(invitationAbilities({ role: 'admin' })).toEqual({ cancel: true, resend: true, copyLink: true });
+    expect(invitationAbilities({ role: 'businessOwner' })).toEqual({ cancel: true, resend: true, copyLink: false });
+    expect(invitationAbilities(null)).toEqual({ cancel: false, resend: false, copyLink: false });
+  });
+});
+
+describe('licences policy', () => {
+  it('offers a customization only for a product that has a customization type', () => {
+    expect(licenceAbilities({ role: 'admin' }, { customizationType: 'lke' }).customize).toBe(true);
+    expect(licenceAbilities({ role: 'admin' }, { customizationType: 'none' }).customize).toBe(false);
+  });
+
+  it('lets a technical contact download and nothing else', () => {
+    expect(licenceAbilities({ role: 'technicalContact' }, { customizationType: 'lke' })).toEqual({
+      renew: false,
+      edit: false,
+      customize: false,
+      download: true,
+      viewDetails: false,
+    });
+  });
+
+  it('lets a product manager renew without downloading', () => {
+    const can = licenceAbilities({ role: 'productManager' }, { customizationType: 'none' });
+    expect([can.renew, can.edit, can.download]).toEqual([true, true, false]);
+  });
+});
+
+describe('customers policy', () => {
+  it('gives a project manager the team, the invitation roles below theirs and payment, not the licences', () => {
+    const can = customerAbilities({ role: 'businessOwner' });
+    expect(can).toMatchObject({ viewTeam: true, pay: true, viewBillingContact: true, addLicence: false, edit: false });
+    expect(can.inviteRoles).toEqual(['businessOwner', 'technicalContact', 'endUser']);
+  });
+
+  it('gives an end user nothing to manage', () => {
+    const can = customerAbilities({ role: 'endUser' });
+    expect(Object.entries(can).filter(([, value]) => value === true)).toEqual([]);
+    expect(can.inviteRoles).toEqual([]);
+  });
+});
+
+describe('catalogue policy', () => {
+  it('lets who manages versions change an unpublished version and only edit a published one', () => {
+    const pm = { type: 'productManager' } as const;
+    expect(versionAbilities(pm, { published: false })).toEqual({
+      edit: true,
+      publish: true,
+      upload: true,
+      deleteArtifacts: true,
+    });
+    expect(versionAbilities(pm, { published: true })).toEqual({
+      edit: true,
+      publish: false,
+      upload: false,
+      deleteArtifacts: false,
+    });
+  });
+
+  it("gives a customer's contact nothing on a version, and no product", () => {
+    expect(Object.values(versionAbilities({ type: 'client' }, { published: false }))).not.toContain(true);
+    expect(productAbilities({ type: 'client' })).toEqual({ edit: false, manageVersions: false });
+    expect(mayListEveryVersion({ type: 'client' })).toBe(false);
+  });
+
+  it('lets an admin edit a product and a product manager only manage its versions', () => {
+    expect(productAbilities({ type: 'admin' })).toEqual({ edit: true, manageVersions: true });
+    expect(productAbilities({ type: 'productManager' })).toEqual({ edit: false, manageVersions: true });
+  });
+});
+
+describe('profile policy', () => {
+  it("points a project manager's brand and home link to their account, with their account executive's contact", () => {
+    const can = profileAbilities({ type: 'client' }, 'businessOwner');
+    expect(can).toMatchObject({ brandToAccount: true, homeLink: true, accountExecutiveContact: true, viewHome: false });
+  });
+
+  it('gives a client without any membership no link at all', () => {
+    expect(Object.values(profileAbilities({ type: 'client' }, null))).not.toContain(true);
+  });
+
+  it('gives a product manager the products and the analytics, not the users', () => {
+    expect(profileAbilities({ type: 'productManager' }, 'productManager')).toMatchObject({
+      viewProducts: true,
+      viewDownloadAnalytics: true,
+      manageUsers: false,
+      brandToRoot: true,
+      brandToAccount: false,
+    });
+  });
+});
