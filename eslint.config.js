@@ -42,16 +42,16 @@ export const signInFiles = [
   'client/pages/reset-password/**/*.{ts,tsx}',
   'client/components/captcha/**/*.{ts,tsx}',
   'client/components/{CookieNotice,SkipLink,LogoMark}.tsx',
-  'client/components/{forms,languageSwitchText,useSchemaForm,typedBeforeHydration,useDelayedVisible,useFocusFirstInvalid}.ts',
-  'client/app/{title,useInterfaceLocale,routing,storage,reload,stylesLoaded}.ts',
+  'client/components/{forms,language-switch-text,use-schema-form,typed-before-hydration,use-delayed-visible,use-focus-first-invalid}.ts',
+  'client/app/{title,use-interface-locale,routing,storage,reload,styles-loaded}.ts',
   'client/app/ErrorBoundaryBase.tsx',
   'client/i18n/{load,translate}.ts',
-  'client/i18n/useTranslation.tsx',
-  'client/api/{auth,client,queryOptions}.ts',
+  'client/i18n/use-translation.tsx',
+  'client/api/{auth,client,query-options}.ts',
 ];
 const signInMessage =
   'The sign-in pages carry no i18next, Mantine components, react-router nor react-query (decisions 024, 054): ' +
-  "use '../i18n/useTranslation', client/public/ui.tsx and router.tsx.";
+  "use '../i18n/use-translation', client/public/ui.tsx and router.tsx.";
 export const signInOnly = ['i18next', 'react-i18next', '@mantine/core', 'react-router', '@tanstack/react-query'].map(
   (name) => ({ name, message: signInMessage, allowTypeImports: true }),
 );

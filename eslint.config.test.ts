@@ -32,7 +32,7 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/probe.ts', "import type { ZodType } from 'zod';"],
     ['client/public/probe.tsx', "import { useTranslation } from 'react-i18next';"],
     ['client/pages/login/probe.tsx', "import { Button } from '@mantine/core';"],
-    ['client/components/useSchemaForm.ts', "import i18next from 'i18next';"],
+    ['client/components/use-schema-form.ts', "import i18next from 'i18next';"],
     ['client/api/auth.ts', "import { queryOptions } from '@tanstack/react-query';"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
@@ -45,7 +45,7 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/probe.ts', "import { ROLES } from '../common/roles';"],
     ['client/pages/users/probe.tsx', "import { useTranslation } from 'react-i18next';"],
     ['client/public/probe.test.tsx', "import i18next from 'i18next';"],
-    ['client/api/queryOptions.ts', "import type { queryOptions } from '@tanstack/react-query';"],
+    ['client/api/query-options.ts', "import type { queryOptions } from '@tanstack/react-query';"],
     ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
   ])('%s may: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);

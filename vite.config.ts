@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { createServer, defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { BOOT_SCRIPT } from './common/bootLoader';
+import { BOOT_SCRIPT } from './common/boot-loader';
 import { isPublicPage } from './common/public-pages';
-import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './client/public/sign-in-texts';
 
 const API_SERVER = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 

@@ -4,7 +4,7 @@ import { backfillDownloadAnalytics } from '../server/db/migrations/012_download_
 import { backfillDownloadsToDate } from '../server/db/migrations/014_downloads_to_date';
 
 /** Downloads per customer: 10M rows at 100k customers. */
-export const DOWNLOADS_PER_CUSTOMER = 100;
+const DOWNLOADS_PER_CUSTOMER = 100;
 /** Versions per product, 1.0.0 to 1.4.0, all published. */
 const VERSIONS_PER_PRODUCT = 5;
 /**

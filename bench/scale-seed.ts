@@ -169,7 +169,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
 }
 
 /** Audit entries per customer on average: 1M at 100k customers. */
-export const AUDIT_ENTRIES_PER_CUSTOMER = 10;
+const AUDIT_ENTRIES_PER_CUSTOMER = 10;
 /** The customer whose recent actions the bench reads: one entry in ten is theirs (100k of 1M). */
 export const BUSY_CUSTOMER_ID = 1;
 /** Actions by share: every 1000th entry a rare one, then one in twenty an invitation. */

@@ -32,7 +32,7 @@ import type { AppContext } from '../server/context';
 import * as analytics from '../server/modules/analytics/repo';
 import { downloadAnalytics } from '../server/modules/analytics/service';
 import { latestDownloadAt } from '../server/modules/downloads/repo';
-import { addDays, utcToday } from '../common/licenceStatus';
+import { addDays, utcToday } from '../common/licence-status';
 import {
   BUSY_CUSTOMER_ID,
   COMMON_ACTION,

@@ -5,14 +5,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { startFailed } from './app/reload';
-import { prefetchPageData } from './app/prefetchPageData';
+import { prefetchPageData } from './app/prefetch-page-data';
 import { preloadPage } from './app/routes';
 import { preloadTopBar } from './app/Shell';
 import { configQuery, profileQuery, profileSentWithPage } from './api/auth';
 import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
-import { stylesLoaded } from './app/stylesLoaded';
+import { stylesLoaded } from './app/styles-loaded';
 
 // Start in the locale of the address so the first paint is already in the right language.
 const locale =

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { CHART_SERIES } from '../client/pages/analytics/series';
 import type { DownloadAnalytics } from '../common/api/analytics';
-import { addDays, utcToday } from '../common/licenceStatus';
+import { addDays, utcToday } from '../common/licence-status';
 import type { Locale } from '../common/roles';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
 import { expectNoViolations, resize, scan, signInThroughApi, VIEWPORTS } from './helpers/axe';

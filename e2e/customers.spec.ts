@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import type { Customer } from '../common/api/customers';
-import { CUSTOMER_KEY_ALPHABET } from '../common/customerKey';
+import { CUSTOMER_KEY_ALPHABET } from '../common/customer-key';
 import type { Locale } from '../common/roles';
 import { staffUserWithPassword } from './helpers/api';
 import { setPreferredLocale, signInThroughApi } from './helpers/axe';

@@ -8,7 +8,7 @@ import type { Product, Version } from '../common/api/catalogue';
 import { secretDownloadPath } from '../common/api/catalogue';
 import type { CustomerList, CustomerSummary } from '../common/api/customers';
 import type { Licence, LicenceList } from '../common/api/licences';
-import { addMonths, utcToday } from '../common/licenceStatus';
+import { addMonths, utcToday } from '../common/licence-status';
 import type { Locale } from '../common/roles';
 import { DEMO_CUSTOMER_NAME, DEMO_PASSWORD } from '../server/seed/demo';
 import { apiSession } from './helpers/api';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test } from './fixtures';
 import type { CustomerList } from '../common/api/customers';
-import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licensing';
+import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licence-files';
 import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession } from './helpers/api';
 import { signInThroughApi } from './helpers/axe';
@@ -25,7 +25,7 @@ test('a technical contact saves the licence file, which verifies with the publis
   expect(saved.suggestedFilename()).toMatch(/-graph-server\.license\.json$/);
 
   const file = LicenceFile.parse(JSON.parse(fs.readFileSync((await saved.path())!, 'utf8')));
-  const keys = LicenceSigningKeyList.parse(await (await page.request.get('/api/licensing/keys')).json()).data;
+  const keys = LicenceSigningKeyList.parse(await (await page.request.get('/api/licence-files/keys')).json()).data;
   const key = keys.find((k) => k.keyId === file.keyId)!;
   expect(key.retiredAt).toBeNull();
   const signed = crypto.verify(

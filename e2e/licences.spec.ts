@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import type { Customer, CustomerList } from '../common/api/customers';
 import type { Licence, LicenceList } from '../common/api/licences';
-import type { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licensing';
+import type { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../common/api/licence-files';
 import type { Locale } from '../common/roles';
 import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 import { apiSession, createStaffUser, newPassword, setPasswordFromLink } from './helpers/api';
@@ -190,7 +190,7 @@ test('a technical contact downloads the signed licence file and copies the downl
     accessLevel: server.accessLevel,
     endDate: server.endDate,
   });
-  const keys = (await (await page.request.get('/api/licensing/keys')).json()) as LicenceSigningKeyList;
+  const keys = (await (await page.request.get('/api/licence-files/keys')).json()) as LicenceSigningKeyList;
   const key = keys.data.find((k) => k.keyId === file.keyId)!;
   expect(
     crypto.verify(

@@ -16,7 +16,7 @@ const KB = 1024;
  * besides that entry, as manifest keys. The sign-in pages have a page of their own, public.html,
  * without the signed-in application's libraries (decision 024).
  */
-export const ROUTES = [
+const ROUTES = [
   {
     name: '/en/login',
     entry: 'public.html',
@@ -26,19 +26,19 @@ export const ROUTES = [
     lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json?sign-in'],
   },
 ];
-export const APP_BUDGET_KB = 400;
+const APP_BUDGET_KB = 400;
 /** Printed, not enforced: the margin to keep under the whole app's budget (decision 054). */
-export const APP_GOAL_KB = 350;
+const APP_GOAL_KB = 350;
 
 /** The entry chunk of a Vite manifest: the named page's script, else the first entry. */
-export function entryKey(manifest, name) {
+function entryKey(manifest, name) {
   const key = name ?? Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!key || !manifest[key]?.isEntry) throw new Error(`The manifest has no entry chunk${name ? ` ${name}` : ''}`);
   return key;
 }
 
 /** The chunks a module loads before it runs: itself and its static imports, recursively. */
-export function staticClosure(manifest, keys) {
+function staticClosure(manifest, keys) {
   const seen = new Set();
   const visit = (key) => {
     if (seen.has(key)) return;

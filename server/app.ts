@@ -23,12 +23,12 @@ import { invitationRoutes } from './modules/invitations/routes';
 import { customizationRoutes } from './modules/customizations/routes';
 import { licenceRoutes } from './modules/licences/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
-import { licensingRoutes } from './modules/licensing/routes';
+import { licenceFileRoutes } from './modules/licence-files/routes';
 import { legalRoutes } from './modules/legal/routes';
 import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
-import { ensureSigningKey } from './modules/licensing/service';
+import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
@@ -42,7 +42,7 @@ import { session } from './plugins/session';
 import { spa } from './plugins/spa';
 import { nodeServerTimeouts, timeouts } from './plugins/timeouts';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildOptions {
   /** an already open database (tests share one per file); otherwise config.databaseUrl is opened */
@@ -160,7 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(licenceRoutes);
       await api.register(catalogueRoutes);
       await api.register(ssoRoutes);
-      await api.register(licensingRoutes);
+      await api.register(licenceFileRoutes);
       await api.register(analyticsRoutes);
       await api.register(legalRoutes);
       await api.register(artifactRoutes);

@@ -1,5 +1,5 @@
 import type { HTTPMethods } from 'fastify';
-import { addDays, utcToday } from '../common/licenceStatus';
+import { addDays, utcToday } from '../common/licence-status';
 import type { Platform } from '../common/domain';
 import { type MemberRole, ROLES, type Role } from '../common/roles';
 
@@ -540,8 +540,8 @@ export const MATRIX: MatrixRow[] = [
   // ---- download analytics (server/modules/analytics)
   { method: 'GET', url: '/api/analytics/downloads', expect: only('productManager', 'admin') },
 
-  // ---- licence files (server/modules/licensing)
-  { method: 'GET', url: '/api/licensing/keys', expect: anyone },
+  // ---- licence files (server/modules/licence-files)
+  { method: 'GET', url: '/api/licence-files/keys', expect: anyone },
   {
     method: 'GET',
     url: '/api/download/license/:productKey',

@@ -171,7 +171,7 @@ const commands: Record<string, Command> = {
     async run(args, io) {
       parseOptions(z.object({}), args, []);
       const rotated = await withContext(io, async (ctx) => {
-        const { rotateSigningKey } = await import('./modules/licensing/service');
+        const { rotateSigningKey } = await import('./modules/licence-files/service');
         return rotateSigningKey(ctx, systemActor('cli'));
       });
       io.err(

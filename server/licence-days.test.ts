@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Licence days in a zone with daylight-saving changes (common/licenceStatus.ts). A TZ cannot be
+ * Licence days in a zone with daylight-saving changes (common/licence-status.ts). A TZ cannot be
  * changed reliably inside a running worker: a child node process runs the functions under
  * TZ=Europe/Paris. Only localToday may follow the zone; the server's day and the status never do.
  */
@@ -21,7 +21,7 @@ describe('licence days under TZ=Europe/Paris', () => {
       '2026-10-25T22:59:59Z', // 23:59:59 on the 25th, winter time (UTC+1)
       '2026-10-25T23:00:00Z', // midnight, the 26th
     ];
-    const module = path.resolve(__dirname, '../common/licenceStatus.ts');
+    const module = path.resolve(__dirname, '../common/licence-status.ts');
     const script = `
       const { localToday, utcToday, licenceStatus } = await import(${JSON.stringify(module)});
       const instants = ${JSON.stringify(instants)};

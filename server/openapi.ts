@@ -98,7 +98,7 @@ export const API_TAGS = [
     description:
       "Downloads of artifacts: by a signed-in member of a customer, or by a licence's secret URL for scripts. Range, ETag and redirects to object storage.",
   },
-  { name: 'licensing', description: 'Licence files signed by the portal, and the public keys that verify them.' },
+  { name: 'licence-files', description: 'Licence files signed by the portal, and the public keys that verify them.' },
   { name: 'analytics', description: 'Download analytics across customers, products and versions.' },
   { name: 'legal', description: 'The legal documents (terms, privacy) in the reader’s language.' },
 ];

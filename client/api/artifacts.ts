@@ -29,7 +29,7 @@ export const createProductToken = (productKey: string, body: CreateProductTokenB
 export const revokeProductToken = (productKey: string, id: number) =>
   api.delete<unknown>(`${productPath(productKey)}/${id}`);
 
-export const artifactPath = (versionId: number, platform: Platform) => `/versions/${versionId}/artifacts/${platform}`;
+const artifactPath = (versionId: number, platform: Platform) => `/versions/${versionId}/artifacts/${platform}`;
 
 export const deleteArtifact = (versionId: number, platform: Platform) =>
   api.delete<unknown>(artifactPath(versionId, platform));

@@ -1,4 +1,4 @@
-import { queryOptions } from './queryOptions';
+import { queryOptions } from './query-options';
 import { z } from 'zod/mini';
 import {
   type ConfirmEmailBody,

@@ -28,7 +28,7 @@ export interface VersionsListOptions {
 }
 
 /** `GET /api/products/{key}/versions`: newest first by semantic version. */
-export const listVersions = (productKey: string, options: VersionsListOptions = {}, signal?: AbortSignal) =>
+const listVersions = (productKey: string, options: VersionsListOptions = {}, signal?: AbortSignal) =>
   api.get(`/products/${encodeURIComponent(productKey)}/versions`, {
     schema: VersionList,
     query: {
@@ -54,7 +54,7 @@ export function previousReleasesCount(loaded: number, total: number, pageLength 
 }
 
 /** Query keys of the product list and of one product (`catalogueKeys.product` holds its versions too). */
-export const productKeys = {
+const productKeys = {
   list: [...catalogueKeys.all, 'list'] as const,
   one: (productKey: string) => [...catalogueKeys.product(productKey), 'product'] as const,
 };

@@ -39,12 +39,7 @@ export interface RequestOptions<T> {
   preloaded?: Promise<Response>;
 }
 
-let onUnauthorized: () => void = () => window.location.reload();
-
-/** Tests replace the reload with a spy. */
-export function setUnauthorizedHandler(handler: () => void): void {
-  onUnauthorized = handler;
-}
+const onUnauthorized = (): void => window.location.reload();
 
 export function buildUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
@@ -70,7 +65,7 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
 }
 
-export async function request<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
+async function request<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { query, body, schema, reloadOnUnauthorized = true, signal, idempotencyKey, preloaded } = options;
   const headers: Record<string, string> =
     body === undefined
@@ -122,7 +117,7 @@ export function errorText(error: unknown, fallback: string): string {
 
 /**
  * How long a page's first answers stay fresh: the page asks for them as soon as the visitor is known
- * (app/prefetchPageData.ts), before it renders, and its first render takes them as they are instead
+ * (app/prefetch-page-data.ts), before it renders, and its first render takes them as they are instead
  * of asking again. A change the page makes invalidates them at once all the same.
  */
 export const FIRST_LOAD_FRESH_MS = 10_000;

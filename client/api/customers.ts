@@ -19,7 +19,7 @@ export const customerKeys = {
     ['customers', id, 'account-executive-candidates', filter] as const,
 };
 
-export const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema: Customer });
+const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema: Customer });
 
 /** One customer as the signed-in user sees it, with the role they hold there. */
 export const customerQuery = (id: number) =>
@@ -31,7 +31,7 @@ export interface CustomerListParams {
   filter: string;
 }
 
-export const listCustomers = ({ pageOffset, pageLength, filter }: CustomerListParams, signal?: AbortSignal) =>
+const listCustomers = ({ pageOffset, pageLength, filter }: CustomerListParams, signal?: AbortSignal) =>
   api.get('/customers', {
     schema: CustomerList,
     query: { pageOffset, pageLength, ...(filter ? { filter } : {}) },

@@ -14,7 +14,7 @@ export const customizationKeys = {
   one: (id: number) => [...customizationKeys.all, id] as const,
 };
 
-export const getCustomization = (id: number) => api.get(`/customizations/${id}`, { schema: Customization });
+const getCustomization = (id: number) => api.get(`/customizations/${id}`, { schema: Customization });
 
 export const customizationQuery = (id: number) =>
   queryOptions({ queryKey: customizationKeys.one(id), queryFn: () => getCustomization(id) });

@@ -7,14 +7,14 @@ import {
 import { api } from './client';
 
 /** Query keys of an invitation as its link shows it. */
-export const invitationAcceptanceKeys = {
+const invitationAcceptanceKeys = {
   all: ['invitation-by-key'] as const,
   byKey: (key: string) => ['invitation-by-key', key] as const,
 };
 
 const path = (key: string) => `/invitations/${encodeURIComponent(key)}`;
 
-export const getInvitationByKey = (key: string) => api.get(path(key), { schema: InvitationPreview });
+const getInvitationByKey = (key: string) => api.get(path(key), { schema: InvitationPreview });
 
 /** Asked once per visit of the page: an answer does not go stale while the visitor reads it. */
 export const invitationByKeyQuery = (key: string) =>

@@ -4,7 +4,7 @@ import type { Locale } from '../../common/roles';
 import { api } from './client';
 
 /** `GET /api/legal/{document}?locale=`: the document rendered to safe HTML by the server. */
-export const getLegalDocument = (document: LegalDocument, locale: Locale, signal?: AbortSignal) =>
+const getLegalDocument = (document: LegalDocument, locale: Locale, signal?: AbortSignal) =>
   api.get(`/legal/${document}`, { schema: LegalDocumentHtml, query: { locale }, signal });
 
 export const legalDocumentQuery = (document: LegalDocument, locale: Locale) =>

@@ -22,7 +22,7 @@ export const licenceKeys = {
 };
 
 /** `GET /api/customers/{id}/licenses`: a page of the customer's licences, by product name. */
-export const listLicences = (customerId: number, pageOffset: number, signal?: AbortSignal) =>
+const listLicences = (customerId: number, pageOffset: number, signal?: AbortSignal) =>
   api.get(`/customers/${customerId}/licenses`, {
     schema: LicenceList,
     query: { pageOffset, pageLength: LICENCES_PAGE_LENGTH },
@@ -52,13 +52,13 @@ export const allLicencesQuery = (customerId: number) =>
   });
 
 /** `GET /api/licenses/{id}`: one licence (the renewal opened from an address names only its id). */
-export const getLicence = (id: number) => api.get(`/licenses/${id}`, { schema: Licence });
+const getLicence = (id: number) => api.get(`/licenses/${id}`, { schema: Licence });
 
 export const licenceQuery = (customerId: number, id: number) =>
   queryOptions({ queryKey: licenceKeys.one(customerId, id), queryFn: () => getLicence(id) });
 
 /** `GET /api/customers/{id}/licensable-products`: the products the customer holds no licence of yet. */
-export const listLicensableProducts = (customerId: number) =>
+const listLicensableProducts = (customerId: number) =>
   api.get(`/customers/${customerId}/licensable-products`, { schema: LicensableProductList });
 
 export const licensableProductsQuery = (customerId: number) =>

@@ -15,7 +15,7 @@ export const logKeys = {
   page: (customerId: number, position: LogPosition) => [...logKeys.all(customerId), position] as const,
 };
 
-export const listLogs = (customerId: number, position: LogPosition, pageLength: number) =>
+const listLogs = (customerId: number, position: LogPosition, pageLength: number) =>
   api.get(`/customers/${customerId}/logs`, {
     query: { pageOffset: position.offset, pageLength, action: position.action },
     schema: LogList,

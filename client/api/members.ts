@@ -36,7 +36,7 @@ const pageQuery = <Sort extends string>(page: TeamPage<Sort>) => ({
   sort: page.sort,
 });
 
-export const listMembers = (customerId: number, page: TeamPage<MemberSort>) =>
+const listMembers = (customerId: number, page: TeamPage<MemberSort>) =>
   api.get(`/customers/${customerId}/members`, { query: pageQuery(page), schema: MemberList });
 
 export const membersQuery = (customerId: number, page: TeamPage<MemberSort>) =>
@@ -48,7 +48,7 @@ export const membersQuery = (customerId: number, page: TeamPage<MemberSort>) =>
 export const updateMemberStatus = (id: number, body: UpdateMemberStatusBody) =>
   api.patch(`/members/${id}/status`, body, { schema: Member });
 
-export const listInvitations = (customerId: number, page: TeamPage<InvitationSort>) =>
+const listInvitations = (customerId: number, page: TeamPage<InvitationSort>) =>
   api.get('/invitations', { query: { customerId, ...pageQuery(page) }, schema: InvitationList });
 
 export const invitationsQuery = (customerId: number, page: TeamPage<InvitationSort>) =>

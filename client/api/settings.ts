@@ -9,7 +9,7 @@ export const membershipKeys = {
   minePage: (offset: number, pageLength: number) => ['memberships', 'mine', offset, pageLength] as const,
 };
 
-export const listMyMemberships = (offset: number, pageLength: number) =>
+const listMyMemberships = (offset: number, pageLength: number) =>
   api.get('/members/mine', { query: { pageOffset: offset, pageLength }, schema: MyMemberships });
 
 export const myMembershipsQuery = (offset: number, pageLength: number) =>

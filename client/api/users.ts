@@ -15,9 +15,7 @@ export const userKeys = {
   one: (id: number) => ['users', id] as const,
 };
 
-export const listUsers = (query: Partial<UserListQuery>) => api.get('/users', { query, schema: UserList });
-
-export const getUser = (id: number) => api.get(`/users/${id}`, { schema: User });
+const listUsers = (query: Partial<UserListQuery>) => api.get('/users', { query, schema: UserList });
 
 export const createUser = (body: CreateUserBody, idempotencyKey?: string) =>
   api.post('/users', body, { schema: User, idempotencyKey });

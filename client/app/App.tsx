@@ -20,15 +20,7 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function Providers({
-  i18n,
-  queryClient,
-  children,
-}: {
-  i18n: I18n;
-  queryClient: QueryClient;
-  children: ReactNode;
-}) {
+function Providers({ i18n, queryClient, children }: { i18n: I18n; queryClient: QueryClient; children: ReactNode }) {
   return (
     <I18nextTranslation i18n={i18n}>
       <QueryClientProvider client={queryClient}>

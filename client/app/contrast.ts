@@ -11,7 +11,7 @@ function channels(hex: string): [number, number, number] {
 }
 
 /** Relative luminance (WCAG 2.1 definition). */
-export function relativeLuminance(hex: string): number {
+function relativeLuminance(hex: string): number {
   const [r, g, b] = channels(hex).map((channel) => {
     const c = channel / 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
@@ -26,7 +26,7 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** The colour with each channel scaled towards black by `amount` (0 to 1). */
-export function darkenHex(hex: string, amount: number): string {
+function darkenHex(hex: string, amount: number): string {
   return `#${channels(hex)
     .map((c) =>
       Math.round(c * (1 - amount))

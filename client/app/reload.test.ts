@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { failedFileOf, isChunkLoadError, RELOAD_GUARD_MS, reloader, reloadOnce, startFailed } from './reload';
-import { withDeadline } from './codeDeadline';
+import { withDeadline } from './code-deadline';
 
 describe('a page whose code cannot be fetched', () => {
   afterEach(() => {

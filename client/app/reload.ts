@@ -1,4 +1,4 @@
-import { BOOT_FAILURE_TEXTS } from '../../common/bootLoader';
+import { BOOT_FAILURE_TEXTS } from '../../common/boot-loader';
 import { ApiError } from '../api/client';
 
 /**
@@ -31,7 +31,7 @@ function lastReload(): number {
 }
 
 /** Whether an automatic reload may happen now (none in this tab within the guard time). */
-export function mayReload(now = Date.now()): boolean {
+function mayReload(now = Date.now()): boolean {
   return now - lastReload() > RELOAD_GUARD_MS;
 }
 
@@ -52,7 +52,7 @@ export function reloadOnce(now = Date.now()): boolean {
 }
 
 /** How long the server is given to answer whether a page's file is still there. */
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** The file a failed import names (Chromium, Firefox, Vite's preload do; Safari names none). */
 export function failedFileOf(error: unknown): string | null {
@@ -61,7 +61,7 @@ export function failedFileOf(error: unknown): string | null {
 }
 
 /** What the server says of an address: there, gone (404, 410), or nothing at all (no network, no server). */
-export async function probe(url: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<'present' | 'gone' | 'unreachable'> {
+async function probe(url: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<'present' | 'gone' | 'unreachable'> {
   try {
     const answer = await fetch(url, { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
     if (answer.status === 404 || answer.status === 410) return 'gone';
@@ -89,7 +89,7 @@ export async function reloadIfReleased(error: unknown): Promise<boolean> {
 /**
  * What a page does when the texts it needs before its first render cannot be fetched (a new release,
  * the network): one reload, else what the HTML page's loader says when the code does not come
- * (common/bootLoader.ts), in the address's language, as the texts to say it are what is missing.
+ * (common/boot-loader.ts), in the address's language, as the texts to say it are what is missing.
  */
 export function startFailed(root: HTMLElement, error: unknown): void {
   if (reloadOnce()) return;

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { withDeadline } from './codeDeadline';
+import { withDeadline } from './code-deadline';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { isLocale, type Locale } from '../../common/roles';
@@ -10,7 +10,7 @@ import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
 import { Shell } from './Shell';
-import { useInterfaceLocale } from './useInterfaceLocale';
+import { useInterfaceLocale } from './use-interface-locale';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
 

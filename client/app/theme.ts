@@ -44,7 +44,7 @@ export const DIMMED = '#5f666d';
  * darkening those two shades only where Mantine's defaults fall short (teal, green, cyan, orange,
  * lime and yellow fail; red's 4.51:1 has no margin): any colour of the theme is then safe in the filled, light, subtle and outline variants.
  */
-export function accessiblePalette(tuple: MantineColorsTuple): MantineColorsTuple {
+function accessiblePalette(tuple: MantineColorsTuple): MantineColorsTuple {
   const filled = darkenUntil(tuple[PRIMARY_SHADE], [WHITE], TARGET_RATIO);
   const strong = darkenUntil(tuple[9], [WHITE, tuple[1], tuple[2]], TARGET_RATIO);
   const shades = [...tuple];

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from '../i18n/useTranslation';
+import { useTranslation } from '../i18n/use-translation';
 
 /**
  * Sets the browser tab's title to the page's own, in the page's language. Screen readers announce it

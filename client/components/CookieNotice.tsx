@@ -1,4 +1,4 @@
-import { useTranslation } from '../i18n/useTranslation';
+import { useTranslation } from '../i18n/use-translation';
 import { PublicLink, usePublicLocalize } from '../public/router';
 
 /**

@@ -15,7 +15,7 @@ export interface DataTableProps extends TableProps {
  * beside the value. Read from the header row, so no table has to repeat its column names; column
  * spans are counted.
  */
-export function labelCells(table: HTMLTableElement): void {
+function labelCells(table: HTMLTableElement): void {
   const headerRow = table.tHead?.rows[0];
   if (!headerRow) return;
   const names: string[] = [];

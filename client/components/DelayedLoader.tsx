@@ -1,7 +1,7 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LOADER_DELAY_MS } from '../../common/constants';
-import { useDelayedVisible } from './useDelayedVisible';
+import { useDelayedVisible } from './use-delayed-visible';
 
 /**
  * Spec 9: the loader only appears after 200 ms, so fast answers do not flash a spinner. A section of a

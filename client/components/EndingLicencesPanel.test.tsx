@@ -6,7 +6,7 @@ import type { EndingLicence } from '../../common/api/licences';
 import { HomePage } from '../pages/home/HomePage';
 import { SelectAccountPage } from '../pages/select-account/SelectAccountPage';
 import { profileCan } from '../test/abilities';
-import { apiError, type FakeHandler, fakeApi } from '../test/fakeApi';
+import { apiError, type FakeHandler, fakeApi } from '../test/fake-api';
 import { adminProfile, renderPage } from '../test/render';
 import { EndingLicencesPanel, seesEndingLicences } from './EndingLicencesPanel';
 

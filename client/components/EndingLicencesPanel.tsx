@@ -5,13 +5,13 @@ import { Link } from 'react-router';
 import type { Profile } from '../../common/api/auth';
 import { ENDING_LICENCES_DAYS } from '../../common/api/licences';
 import { formatDayMonthYear } from '../../common/format';
-import { LICENCE_STATUS_COLOURS } from '../../common/licenceStatus';
-import { ENDING_LICENCES_PAGE_LENGTH, endingLicencesQuery } from '../api/endingLicences';
+import { LICENCE_STATUS_COLOURS } from '../../common/licence-status';
+import { ENDING_LICENCES_PAGE_LENGTH, endingLicencesQuery } from '../api/ending-licences';
 import { useLocale, useLocalize } from '../app/locale';
 import { DelayedLoader } from './DelayedLoader';
 import { LoadError } from './LoadError';
 import { Pagination } from './Pagination';
-import { isStale, usePageInAddress } from './useSearchedPages';
+import { isStale, usePageInAddress } from './use-searched-pages';
 
 /**
  * Whether the user is shown the licences ending soon: those who renew licences (admins, product

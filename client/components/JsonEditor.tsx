@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 
 // The editor is fetched only when one is first shown (a modal with one opens): it stays out of the
 // app's main bundle (docs/decisions/034).
-const PrismJson = lazy(() => import('./jsonEditor/PrismJson'));
+const PrismJson = lazy(() => import('./json-editor/PrismJson'));
 
 export interface JsonEditorProps {
   /** The JSON text. */

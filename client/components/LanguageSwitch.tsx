@@ -10,11 +10,11 @@ import { switchLocale } from '../app/routing';
 import { setProfile, useProfile } from '../app/session';
 import { LOCALE_STORAGE_KEY, storage } from '../app/storage';
 import { currentLocale } from '../i18n';
-import { languageSwitchText } from './languageSwitchText';
+import { languageSwitchText } from './language-switch-text';
 import { notify } from './notify';
 
 /** Changes the interface language; a signed-in user's choice is saved, since their profile locale wins. */
-export function useSwitchLanguage() {
+function useSwitchLanguage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();

@@ -3,8 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LogoMark } from './LogoMark';
 
-export { LogoMark } from './LogoMark';
-
 /** The mark and the portal's name, as the top bar's first link; on a phone the name is only spoken. */
 export function BrandLink({ to, compact = false }: { to: string; compact?: boolean }) {
   const { t } = useTranslation();

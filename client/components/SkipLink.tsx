@@ -1,4 +1,4 @@
-import { useTranslation } from '../i18n/useTranslation';
+import { useTranslation } from '../i18n/use-translation';
 
 /** Hidden until focused: keyboard users jump over the top bar to the page itself (`targetId`). */
 export function SkipLink({ targetId }: { targetId: string }) {

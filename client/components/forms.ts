@@ -5,7 +5,7 @@ import { ApiError, errorText } from '../api/client';
 const MESSAGE_KEY = /^[a-z_]+(\.[a-z_]+)+$/i;
 
 /** Server messages may be rule keys (e.g. 'password.error.too_short'); translate those, keep the rest. */
-export function translateMessage(t: Translate, message: string): string {
+function translateMessage(t: Translate, message: string): string {
   return MESSAGE_KEY.test(message) ? t(message, { defaultValue: message }) : message;
 }
 

@@ -74,12 +74,6 @@ export const SearchIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const CheckIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M20 6 9 17l-5-5" />
-  </Icon>
-);
-
 export const RefreshIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M3 12a9 9 0 0 1 15-6.7L21 8" />

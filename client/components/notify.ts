@@ -32,7 +32,7 @@ export interface NotificationPersistence {
 const SESSION_KEY = 'notifications';
 
 /** Kept per browser tab, so the list survives the reload that follows a lost session or a locale change. */
-export const sessionPersistence: NotificationPersistence = {
+const sessionPersistence: NotificationPersistence = {
   load() {
     try {
       const parsed: unknown = JSON.parse(window.sessionStorage.getItem(SESSION_KEY) ?? '[]');

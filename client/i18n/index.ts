@@ -10,9 +10,7 @@ import { loadedTranslations, loadTranslations } from './load';
 export {
   currentLocale,
   ensureTranslations,
-  loadTranslations,
   registerTranslations,
-  setTranslationSource,
   switchLanguage,
   type TranslationSource,
 } from './load';

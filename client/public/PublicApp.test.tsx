@@ -6,7 +6,7 @@ import { LoginPage } from '../pages/login/LoginPage';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
 import { profileCan } from '../test/abilities';
-import { fakeApi } from '../test/fakeApi';
+import { fakeApi } from '../test/fake-api';
 import { adminProfile, builtinConfig, renderPublicPage } from '../test/render';
 import { PublicApp } from './PublicApp';
 import { pageLoad } from './router';

@@ -12,7 +12,7 @@ export const locale =
   detectLocale(storage.get(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]);
 document.documentElement.lang = locale;
 
-// Only the sign-in pages' sections of the texts (signInTexts.ts), for this language and the other.
+// Only the sign-in pages' sections of the texts (sign-in-texts.ts), for this language and the other.
 setTranslationSource({
   en: () => import('../i18n/en.json?sign-in'),
   fr: () => import('../i18n/fr.json?sign-in'),

@@ -4,9 +4,9 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { describe, expect, it, vi } from 'vitest';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
-import { fakeApi } from '../test/fakeApi';
+import { fakeApi } from '../test/fake-api';
 import { builtinConfig } from '../test/render';
-import { keepTypedValues } from '../components/typedBeforeHydration';
+import { keepTypedValues } from '../components/typed-before-hydration';
 import { renderSignInPage } from './prerender';
 import { PublicApp } from './PublicApp';
 

@@ -5,7 +5,7 @@ import { Translator } from '../i18n/translate';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { PublicApp } from './PublicApp';
-import { pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
+import { pickSections, SIGN_IN_TEXT_SECTIONS } from './sign-in-texts';
 
 /*
  * Run by the build (vite.config.ts), not in the browser: the sign-in pages' markup as their first

@@ -1,4 +1,4 @@
-/** A language's texts for the sign-in pages only (vite.config.ts, signInTexts.ts). */
+/** A language's texts for the sign-in pages only (vite.config.ts, sign-in-texts.ts). */
 declare module '*.json?sign-in' {
   const texts: Record<string, unknown>;
   export default texts;

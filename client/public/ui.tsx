@@ -1,7 +1,7 @@
 import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react';
-import { useTranslation } from '../i18n/useTranslation';
+import { useTranslation } from '../i18n/use-translation';
 import { LOADER_DELAY_MS } from '../../common/constants';
-import { useDelayedVisible } from '../components/useDelayedVisible';
+import { useDelayedVisible } from '../components/use-delayed-visible';
 
 /*
  * The few widgets the sign-in pages need, drawn by public.css in the theme's colours and sizes, so

@@ -11,7 +11,7 @@ import { createI18n } from '../i18n';
 import { I18nextTranslation } from '../i18n/I18nextTranslation';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
-import { TranslatorProvider } from '../i18n/useTranslation';
+import { TranslatorProvider } from '../i18n/use-translation';
 import { profileCan } from './abilities';
 import { PublicRouter, usePublicRouter } from '../public/router';
 import { PublicSessionProvider } from '../public/session';

@@ -60,26 +60,26 @@ export const CustomerAbilities = z.object({
 export type CustomerAbilities = z.infer<typeof CustomerAbilities>;
 
 /** One licence of a customer. */
-export const LICENCE_ABILITIES = ['renew', 'edit', 'customize', 'download', 'viewDetails'] as const;
+const LICENCE_ABILITIES = ['renew', 'edit', 'customize', 'download', 'viewDetails'] as const;
 export const LicenceAbilities = flags(LICENCE_ABILITIES);
 export type LicenceAbilities = z.infer<typeof LicenceAbilities>;
 
 /** One member of a customer. */
-export const MEMBER_ABILITIES = ['changeStatus', 'editSettings'] as const;
+const MEMBER_ABILITIES = ['changeStatus', 'editSettings'] as const;
 export const MemberAbilities = flags(MEMBER_ABILITIES);
 export type MemberAbilities = z.infer<typeof MemberAbilities>;
 
 /** One pending invitation. */
-export const INVITATION_ABILITIES = ['cancel', 'resend', 'copyLink'] as const;
+const INVITATION_ABILITIES = ['cancel', 'resend', 'copyLink'] as const;
 export const InvitationAbilities = flags(INVITATION_ABILITIES);
 export type InvitationAbilities = z.infer<typeof InvitationAbilities>;
 
 /** One product of the catalogue. */
-export const PRODUCT_ABILITIES = ['edit', 'manageVersions'] as const;
+const PRODUCT_ABILITIES = ['edit', 'manageVersions'] as const;
 export const ProductAbilities = flags(PRODUCT_ABILITIES);
 export type ProductAbilities = z.infer<typeof ProductAbilities>;
 
 /** One version of a product: `upload` and `deleteArtifacts` only while it is unpublished. */
-export const VERSION_ABILITIES = ['edit', 'publish', 'upload', 'deleteArtifacts'] as const;
+const VERSION_ABILITIES = ['edit', 'publish', 'upload', 'deleteArtifacts'] as const;
 export const VersionAbilities = flags(VERSION_ABILITIES);
 export type VersionAbilities = z.infer<typeof VersionAbilities>;

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { addDays, isCalendarDay, utcToday } from '../licenceStatus';
+import { addDays, isCalendarDay, utcToday } from '../licence-status';
 
 /**
  * Download analytics (docs/decisions/039): `GET /api/analytics/downloads?from&to&productKey`, for
@@ -26,7 +26,7 @@ const Day = z
   .check(z.refine((value) => isCalendarDay(value), { message: ANALYTICS_ERRORS.invalidDate }));
 
 /** The number of days from `from` to `to`, both included. */
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
@@ -59,12 +59,12 @@ export const DownloadAnalyticsQuery = z
 export type DownloadAnalyticsQuery = z.infer<typeof DownloadAnalyticsQuery>;
 
 /** One point of a time series: the downloads of one series (a product, a version, a platform) on one day. */
-export const SeriesPoint = z.object({ day: z.string(), key: z.string(), downloads: z.int() });
-export type SeriesPoint = z.infer<typeof SeriesPoint>;
+const SeriesPoint = z.object({ day: z.string(), key: z.string(), downloads: z.int() });
+type SeriesPoint = z.infer<typeof SeriesPoint>;
 
 /** A series of a breakdown, with its total over the range (the list is by total, largest first). */
-export const Series = z.object({ key: z.string(), label: z.string(), total: z.int() });
-export type Series = z.infer<typeof Series>;
+const Series = z.object({ key: z.string(), label: z.string(), total: z.int() });
+type Series = z.infer<typeof Series>;
 
 export const Breakdown = z.object({ series: z.array(Series), points: z.array(SeriesPoint) });
 export type Breakdown = z.infer<typeof Breakdown>;
@@ -72,10 +72,10 @@ export type Breakdown = z.infer<typeof Breakdown>;
 export const BREAKDOWNS = ['product', 'version', 'platform'] as const;
 export type BreakdownKind = (typeof BREAKDOWNS)[number];
 
-export const TopCustomer = z.object({ customerId: z.int(), customerName: z.string(), downloads: z.int() });
-export type TopCustomer = z.infer<typeof TopCustomer>;
+const TopCustomer = z.object({ customerId: z.int(), customerName: z.string(), downloads: z.int() });
+type TopCustomer = z.infer<typeof TopCustomer>;
 
-export const FirstDownload = z.object({
+const FirstDownload = z.object({
   customerId: z.int(),
   customerName: z.string(),
   productKey: z.string(),
@@ -84,10 +84,10 @@ export const FirstDownload = z.object({
   semVer: z.nullable(z.string()),
   at: z.string(),
 });
-export type FirstDownload = z.infer<typeof FirstDownload>;
+type FirstDownload = z.infer<typeof FirstDownload>;
 
 /** Of the customers who downloaded the product, those whose latest download was its latest version (now). */
-export const LatestShare = z.object({
+const LatestShare = z.object({
   productKey: z.string(),
   productName: z.string(),
   /** the newest published release (no pre-release) by semantic version; null when none is published */
@@ -95,7 +95,7 @@ export const LatestShare = z.object({
   customers: z.int(),
   onLatest: z.int(),
 });
-export type LatestShare = z.infer<typeof LatestShare>;
+type LatestShare = z.infer<typeof LatestShare>;
 
 export const DownloadAnalytics = z.object({
   from: z.string(),

@@ -4,7 +4,7 @@ import { ProfileAbilities } from './abilities';
 import { confirmationMatches, Email, NewPassword, REQUIRED, RequiredText } from './common';
 
 /** The password one signs in with: any text, required. */
-export const CurrentPassword = z.string().check(z.minLength(1, REQUIRED), z.maxLength(1024));
+const CurrentPassword = z.string().check(z.minLength(1, REQUIRED), z.maxLength(1024));
 
 export const LoginBody = z.object({
   email: Email,

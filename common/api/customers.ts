@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } from '../domain';
 import { ROLES } from '../roles';
-import { isValidCustomerKey } from '../customerKey';
+import { isValidCustomerKey } from '../customer-key';
 import { CustomerAbilities } from './abilities';
 import { MAX_ID, PageQuery, RequiredText } from './common';
 
@@ -14,7 +14,7 @@ export const NotificationSettings = z.object(
 );
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
-export const AccountExecutiveContact = z.object({ fullName: z.string(), email: z.string() });
+const AccountExecutiveContact = z.object({ fullName: z.string(), email: z.string() });
 
 /**
  * One customer as the caller sees it (spec section 3, "Customer"): `yourRole` is the role the caller
@@ -99,8 +99,8 @@ export type SetAccountExecutiveBody = z.infer<typeof SetAccountExecutiveBody>;
 export const AccountExecutiveCandidatesQuery = z.object({
   filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
 });
-export const AccountExecutiveCandidate = z.object({ id: z.int(), fullName: z.string(), email: z.string() });
-export type AccountExecutiveCandidate = z.infer<typeof AccountExecutiveCandidate>;
+const AccountExecutiveCandidate = z.object({ id: z.int(), fullName: z.string(), email: z.string() });
+type AccountExecutiveCandidate = z.infer<typeof AccountExecutiveCandidate>;
 /** At most this many candidates come back: the picker is searched, not paged. */
 export const ACCOUNT_EXECUTIVE_CANDIDATES_LIMIT = 20;
 export const AccountExecutiveCandidates = z.object({ data: z.array(AccountExecutiveCandidate) });

@@ -1,13 +1,13 @@
 import { z } from 'zod/mini';
 import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, LICENCE_STATUSES } from '../domain';
-import { isCalendarDay, utcToday } from '../licenceStatus';
+import { isCalendarDay, utcToday } from '../licence-status';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { LicenceAbilities } from './abilities';
 import { PageQuery, REQUIRED, wholeNumber } from './common';
 
 /**
  * Licences (spec sections 3, 5 and 7). Paths keep the spec's spelling (`/api/customers/{id}/licenses`,
- * `/api/licenses/{id}`); the code says licence. Dates are calendar days `YYYY-MM-DD` (common/licenceStatus.ts).
+ * `/api/licenses/{id}`); the code says licence. Dates are calendar days `YYYY-MM-DD` (common/licence-status.ts).
  */
 
 /** Message keys of the licence rules (client/i18n `licences.errors.*`); the server sends them in details. */
@@ -19,7 +19,7 @@ export const LICENCE_ERRORS = {
 } as const;
 
 /** A calendar day, `YYYY-MM-DD`, that exists. */
-export const CalendarDay = z.string({ error: REQUIRED }).check(
+const CalendarDay = z.string({ error: REQUIRED }).check(
   z.minLength(1, REQUIRED),
   z.refine((value) => isCalendarDay(value), { message: LICENCE_ERRORS.invalidDate }),
 );

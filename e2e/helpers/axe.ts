@@ -3,20 +3,20 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../common/roles';
 
 /** The rules of WCAG 2.1 levels A and AA, as axe-core tags them. */
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /**
  * Landmark rules axe files under best practices, run as well: a dialog or a menu must not add a second
  * banner or an unnamed duplicate landmark to the page.
  */
-export const LANDMARK_RULES = ['landmark-no-duplicate-banner', 'landmark-banner-is-top-level', 'landmark-unique'];
+const LANDMARK_RULES = ['landmark-no-duplicate-banner', 'landmark-banner-is-top-level', 'landmark-unique'];
 
 /**
  * WCAG 2.5.3 "Label in Name" (level A): the visible text of a control is part of its accessible name.
  * axe-core 4.14 runs it with the WCAG 2.1 A tag; 4.13 and before tagged it experimental and left it
  * out of a run by tags, so it is also asked for by name: an older axe-core cannot drop it silently.
  */
-export const LABEL_IN_NAME_RULES = ['label-content-name-mismatch'];
+const LABEL_IN_NAME_RULES = ['label-content-name-mismatch'];
 
 /** A desktop and a phone (the width of an iPhone 12 to 15). */
 export const VIEWPORTS = [
@@ -39,7 +39,7 @@ export async function resize(page: Page, viewport: { width: number; height: numb
 }
 
 /** Waits until no CSS transition or animation runs, so axe reads final colours, not a fade. */
-export async function settle(page: Page): Promise<void> {
+async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect === null),
   );

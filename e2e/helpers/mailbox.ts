@@ -58,7 +58,7 @@ export async function parseMail(raw: string): Promise<ParsedMail> {
   };
 }
 
-export async function readMailbox(): Promise<Mail[]> {
+async function readMailbox(): Promise<Mail[]> {
   const dir = requireEnv(ENV.mailDir);
   const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
   const mails: Mail[] = [];

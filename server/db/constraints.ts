@@ -15,7 +15,7 @@ import {
   PLATFORMS,
   VERSION_TYPES,
 } from '../../common/domain';
-import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licensing';
+import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licence-files';
 import { AUDIT_ACTOR_KINDS } from '../../common/audit';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
@@ -68,7 +68,7 @@ export const ENUM_COLUMNS: {
   mailOutbox: { status: OUTBOX_STATUSES },
 };
 
-export const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
+const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
   users: {},
   sessions: {},
   passwordResetTokens: {},

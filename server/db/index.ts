@@ -76,7 +76,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   };
 }
 
-export function dialectOf(databaseUrl: string): DialectName {
+function dialectOf(databaseUrl: string): DialectName {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
 

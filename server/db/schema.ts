@@ -16,7 +16,7 @@ import type {
   Platform,
   VersionType,
 } from '../../common/domain';
-import type { LicenceSigningAlgorithm } from '../../common/api/licensing';
+import type { LicenceSigningAlgorithm } from '../../common/api/licence-files';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
 
 /**

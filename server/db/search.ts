@@ -8,7 +8,7 @@ import type { Database } from './schema';
  */
 
 /** Trigram indexes need three characters; a shorter filter matches the start of the text instead. */
-export const TRIGRAM_MIN_LENGTH = 3;
+const TRIGRAM_MIN_LENGTH = 3;
 
 /** Tables with a search index, and the columns it covers (migrations/002_search.ts). */
 const SEARCHED_COLUMNS = {

@@ -10,7 +10,7 @@ import type pg from 'pg';
  */
 
 /** Distinct statements kept per connection; beyond that (SQL built with a varying shape) none is kept. */
-export const MAX_CACHED_STATEMENTS = 1000;
+const MAX_CACHED_STATEMENTS = 1000;
 
 /**
  * A better-sqlite3 database whose `prepare` answers the statement it prepared before for the same

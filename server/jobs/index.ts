@@ -12,7 +12,7 @@ const MINUTE = 60_000;
 
 /** The mail outbox's delivery pass; send() also triggers it, so this is the slowest a mail waits. */
 export const MAIL_OUTBOX_JOB = 'mail.outbox';
-export const MAIL_OUTBOX_EVERY_MS = 5_000;
+const MAIL_OUTBOX_EVERY_MS = 5_000;
 
 /**
  * What the portal does on its own, started with the app. Purges keep tables from growing without

@@ -9,7 +9,7 @@ import type { OutgoingMail, Transport } from './transport';
  * does not come back; a node that comes back releases its own claims at once (releaseOwnClaims),
  * since no delivery of its previous life can still be running. Decision 005 has the trade-off.
  */
-export const BATCH_SIZE = 20;
+const BATCH_SIZE = 20;
 export const MAX_ATTEMPTS = 10;
 /**
  * Longer than any one delivery may take (transport.ts bounds the SMTP waits well below it), so a

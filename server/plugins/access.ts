@@ -122,7 +122,7 @@ declare module 'fastify' {
   }
 }
 
-export const CUSTOMER_NOT_FOUND = 'Customer not found';
+const CUSTOMER_NOT_FOUND = 'Customer not found';
 
 /**
  * An id named by the raw request, read before the route's schema has run (access is decided before
@@ -180,7 +180,7 @@ function absent(request: FastifyRequest, ref: InputRef): boolean {
 }
 
 /** A customer id in the parsed JSON body: a whole number by the schemas' id rule, 400 otherwise. */
-export function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
+function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
   const name = ref.slice('body.'.length);
   const body = request.body as Record<string, unknown> | null | undefined;
   const value = body && typeof body === 'object' ? body[name] : undefined;

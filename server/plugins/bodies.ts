@@ -36,7 +36,7 @@ export function mediaType(request: FastifyRequest): string | null {
 }
 
 /** A form's fields; a field given twice is refused rather than guessed between. */
-export function parseForm(body: string): Record<string, string> {
+function parseForm(body: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(body)) {
     if (Object.hasOwn(fields, name))

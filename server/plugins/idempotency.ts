@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key's answer is kept (and replayed): a day, as Stripe does. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 /** A first request still marked under way after this long died with its process: its key is free. */

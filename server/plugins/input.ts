@@ -20,7 +20,7 @@ function isParsedObject(value: object): boolean {
  * object once: a streamed upload's body is the request itself, whose socket and server make a graph
  * without end.
  */
-export function findNul(value: unknown): string | null {
+function findNul(value: unknown): string | null {
   const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
   const seen = new WeakSet<object>();
   while (stack.length > 0) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
-import { BOOT_SCRIPT } from '../../common/bootLoader';
+import { BOOT_SCRIPT } from '../../common/boot-loader';
 import type { Config } from '../config';
 import { badRequest } from '../http-error';
 import { FORM, mediaType } from './bodies';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BOOT_SCRIPT } from '../../common/bootLoader';
+import { BOOT_SCRIPT } from '../../common/boot-loader';
 import { loadConfig } from '../config';
 import { describeError } from '../plugins/errors';
 import { FAKE_ASSET, fakeClientBuild } from '../test/client-build';

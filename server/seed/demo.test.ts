@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customerKey';
+import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customer-key';
 import { checkPassword } from '../../common/password';
 import { ROLES } from '../../common/roles';
 import { validateConfig } from '../modules/customizations/schemas';

@@ -251,12 +251,12 @@ function demoBuild(productKey: string, semVer: string, platform: Platform): Buff
 /**
  * [customer, product, access level, start (days from today), end (days from today), data, entity
  * resolution]. A customer holds one licence per product. Every demo customer that is on the default
- * customer list holds one in each state (common/licenceStatus.ts): valid, warning (ends within 3
+ * customer list holds one in each state (common/licence-status.ts): valid, warning (ends within 3
  * months), grace (ended less than 30 days ago), invalid; and each leaves one product unlicensed, so
  * a licence can be added in the demo. Initech Security's licences have all ended beyond their grace:
  * it shows the customer list's rule (hidden unless "all!" is added), which one valid licence would undo.
  */
-export const DEMO_LICENCES: [string, string, AccessLevel, number, number, object, boolean][] = [
+const DEMO_LICENCES: [string, string, AccessLevel, number, number, object, boolean][] = [
   [DEMO_CUSTOMER_NAME, 'graph-server', 'stable', -400, 330, { fixedLicenses: 5 }, true],
   [
     DEMO_CUSTOMER_NAME,

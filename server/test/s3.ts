@@ -6,7 +6,7 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import type { S3Options } from '../integrations/storage/s3';
 
-export const TEST_BUCKET = 'artifacts';
+const TEST_BUCKET = 'artifacts';
 
 /**
  * A local S3-compatible server with one empty bucket, in a fresh temporary folder.

@@ -5,7 +5,7 @@ import type { AltchaWidgetElement } from 'altcha';
 import type {} from 'altcha/types/react';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { CAPTCHA_ALGORITHM } from '../../../common/api/auth';
 
 /*

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeApi } from '../../test/fakeApi';
+import { fakeApi } from '../../test/fake-api';
 import { renderPublicPage } from '../../test/render';
 import { Captcha } from './Captcha';
 

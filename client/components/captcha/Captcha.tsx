@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { usePublicConfig } from '../../public/session';
 import { Alert, Spinner } from '../../public/ui';
 import { Recaptcha } from './Recaptcha';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { Alert, Spinner } from '../../public/ui';
 
 interface Grecaptcha {

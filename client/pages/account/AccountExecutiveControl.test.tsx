@@ -5,7 +5,7 @@ import type { Customer } from '../../../common/api/customers';
 import type { Role } from '../../../common/roles';
 import { notificationStore } from '../../components/notify';
 import { customerCan } from '../../test/abilities';
-import { fakeApi } from '../../test/fakeApi';
+import { fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { AccountExecutiveControl } from './AccountExecutiveControl';
 

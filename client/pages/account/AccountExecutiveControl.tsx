@@ -12,7 +12,7 @@ import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '..
 import { apiErrorText } from '../../components/forms';
 import { PencilIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 
 /** The customer's own people read "your account executive". */
 const CONTACT_ROLES: readonly Role[] = ['businessOwner', 'technicalContact', 'endUser'];

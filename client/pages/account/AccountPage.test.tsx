@@ -2,14 +2,14 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
-import type { CustomerPage } from '../../../common/api/customerPage';
+import type { CustomerPage } from '../../../common/api/customer-page';
 import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
 import type { Role } from '../../../common/roles';
 import { storage } from '../../app/storage';
 import { notificationStore } from '../../components/notify';
 import { customerCan, profileCan } from '../../test/abilities';
-import { apiError, type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { apiError, type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { AccountPage } from './AccountPage';
 

@@ -1,6 +1,6 @@
 import type { Customer } from '../../../common/api/customers';
 import type { PaymentStatus } from '../../../common/domain';
-import type { CustomerAbility } from '../../app/customerAccess';
+import type { CustomerAbility } from '../../app/customer-access';
 
 /** Spec 4 "Payment status": the statuses in which the subscription is running. */
 const ACTIVE_STATUSES: readonly PaymentStatus[] = ['trial', 'paid', 'grace', 'toBeCanceled'];

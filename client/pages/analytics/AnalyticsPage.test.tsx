@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadAnalytics } from '../../../common/api/analytics';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { CurrentLocation, renderPage } from '../../test/render';
 import { AnalyticsPage } from './AnalyticsPage';
 

@@ -21,7 +21,7 @@ export interface TimeChartProps {
 const DAY_LABEL = 80;
 
 /** The days labelled on the axis: the first, the middle one and the last, which never overlap at 390 px. */
-export function labelledDays(count: number): Set<number> {
+function labelledDays(count: number): Set<number> {
   return new Set(count <= 1 ? [0] : [0, Math.floor((count - 1) / 2), count - 1]);
 }
 

@@ -1,5 +1,5 @@
 import type { Breakdown } from '../../../common/api/analytics';
-import { addDays } from '../../../common/licenceStatus';
+import { addDays } from '../../../common/licence-status';
 
 /** Series drawn one by one; the others are summed as one "other" series. */
 export const CHART_SERIES = 6;

@@ -5,7 +5,7 @@ import type { Customer } from '../../../common/api/customers';
 import { customerKeys } from '../../api/customers';
 import { notificationStore } from '../../components/notify';
 import { customerCan } from '../../test/abilities';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { CustomerModal } from './CustomerModal';
 

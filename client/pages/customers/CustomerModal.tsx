@@ -2,13 +2,13 @@ import { Alert, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CreateCustomerBody, type Customer, UpdateCustomerBody } from '../../../common/api/customers';
-import { CUSTOMER_KEY_LENGTH } from '../../../common/customerKey';
+import { CUSTOMER_KEY_LENGTH } from '../../../common/customer-key';
 import { createCustomer, customerKeys, updateCustomer } from '../../api/customers';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
-import { useIdempotencyKey } from '../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../components/use-schema-form';
+import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
 interface Values extends Record<string, unknown> {
   name: string;

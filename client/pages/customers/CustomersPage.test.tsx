@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
 import { customerCan, profileCan } from '../../test/abilities';
-import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, CurrentLocation, renderPage } from '../../test/render';
 import { CustomersPage } from './CustomersPage';
 

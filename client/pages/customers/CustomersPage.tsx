@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { customerListQuery } from '../../api/customers';
 import { useLocalize } from '../../app/locale';
-import type { PrefetchPageData } from '../../app/prefetchPageData';
+import type { PrefetchPageData } from '../../app/prefetch-page-data';
 import { ROUTE_RULES, routeAccess } from '../../app/routing';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
@@ -22,9 +22,9 @@ import {
   pageOffsetInAddress,
   SearchBox,
   useSearchedPages,
-} from '../../components/useSearchedPages';
+} from '../../components/use-searched-pages';
 
-/** What the page's first render asks for (app/prefetchPageData.ts): the page of the list in the address. */
+/** What the page's first render asks for (app/prefetch-page-data.ts): the page of the list in the address. */
 export const prefetchData: PrefetchPageData = (queryClient, { search, profile }) => {
   if (routeAccess(ROUTE_RULES.customers, profile).kind !== 'allow') return;
   const names = listParamNames();

@@ -5,7 +5,7 @@ import type { Profile } from '../../../common/api/auth';
 import type { InvitationPreview } from '../../../common/api/invitation-acceptance';
 import { storage } from '../../app/storage';
 import { profileCan } from '../../test/abilities';
-import { apiError, fakeApi, type FakeHandler } from '../../test/fakeApi';
+import { apiError, fakeApi, type FakeHandler } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { InvitationPage } from './InvitationPage';
 import { LEGAL_SCROLLER_HEIGHT } from './NewUserFlow';

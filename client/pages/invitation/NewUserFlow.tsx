@@ -11,9 +11,9 @@ import type { LegalDocument } from '../../../common/api/legal';
 import { acceptAsNewUser } from '../../api/invitation-acceptance';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 import { LegalHtml } from '../legal/LegalHtml';
-import { useLegalDocument } from '../legal/useLegalDocument';
+import { useLegalDocument } from '../legal/use-legal-document';
 import { endsInvitation, InvitationError, InvitationSummary, useFinishJoining } from './shared';
 
 /** Spec 9: the legal text scrollers of the invitation and sign-up flows are 320 px high. */

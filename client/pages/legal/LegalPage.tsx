@@ -5,7 +5,7 @@ import { DelayedLoader } from '../../components/DelayedLoader';
 import { PageHeader } from '../../components/PageHeader';
 import type { LegalDocument } from '../../../common/api/legal';
 import { LegalHtml } from './LegalHtml';
-import { useLegalDocument } from './useLegalDocument';
+import { useLegalDocument } from './use-legal-document';
 
 export function LegalPage({ document }: { document: LegalDocument }) {
   const { t } = useTranslation();

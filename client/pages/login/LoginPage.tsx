@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { LoginBody } from '../../../common/api/auth';
 import { CAPTCHA_REQUIRED_STATUS, STORAGE_KEYS } from '../../../common/constants';
 import { login } from '../../api/auth';
@@ -9,7 +9,7 @@ import { usePageTitle } from '../../app/title';
 import { Captcha } from '../../components/captcha/Captcha';
 import { CookieNotice } from '../../components/CookieNotice';
 import { apiErrorText, namesField } from '../../components/forms';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 import { pageLoad, PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
 import { signedInTarget, useAction, usePublicConfig } from '../../public/session';
 import { Alert, Button, Card, TextField } from '../../public/ui';

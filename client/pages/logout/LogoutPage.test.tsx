@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Shell } from '../../app/Shell';
-import { fakeApi } from '../../test/fakeApi';
+import { fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { LogoutPage } from './LogoutPage';
 

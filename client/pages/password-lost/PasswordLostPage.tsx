@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { RequestPasswordResetBody } from '../../../common/api/auth';
 import { requestPasswordReset } from '../../api/auth';
 import { usePageTitle } from '../../app/title';
 import { Captcha } from '../../components/captcha/Captcha';
 import { apiErrorText } from '../../components/forms';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 import { PublicLink, usePublicLocalize } from '../../public/router';
 import { useAction } from '../../public/session';
 import { Alert, Button, Card, TextField } from '../../public/ui';

@@ -8,8 +8,8 @@ import { catalogueKeys, createProduct, updateProduct } from '../../api/catalogue
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
-import { useIdempotencyKey } from '../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../components/use-schema-form';
+import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
 export interface ProductModalProps {
   opened: boolean;

@@ -8,7 +8,7 @@ import { canGlobally } from '../../../common/permissions';
 import { catalogueKeys, productQuery, updateVersion, versionsQueryOptions } from '../../api/catalogue';
 import { ApiError } from '../../api/client';
 import { useLocalize } from '../../app/locale';
-import type { PrefetchPageData } from '../../app/prefetchPageData';
+import type { PrefetchPageData } from '../../app/prefetch-page-data';
 import { ROUTE_RULES, routeAccess } from '../../app/routing';
 import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
@@ -19,15 +19,15 @@ import { PencilIcon, PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
-import { pageOffsetInAddress, usePageInAddress } from '../../components/useSearchedPages';
-import { ProductTokensSection } from '../product/ProductTokensSection';
+import { pageOffsetInAddress, usePageInAddress } from '../../components/use-searched-pages';
+import { ProductTokensSection } from './ProductTokensSection';
 import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { VersionModal } from './VersionModal';
 import '../account/versions/versions.css';
 
 /**
- * What the page's first render asks for (app/prefetchPageData.ts): the product, whose name and
+ * What the page's first render asks for (app/prefetch-page-data.ts): the product, whose name and
  * description head the page, and the page of versions in the address.
  */
 export const prefetchData: PrefetchPageData = (queryClient, { path, search, profile }) => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
 import { profileCan } from '../../test/abilities';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { ProductsPage } from './ProductsPage';
 

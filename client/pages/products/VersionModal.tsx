@@ -8,9 +8,9 @@ import { catalogueKeys, createVersion, updateVersion } from '../../api/catalogue
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
-import { ArtifactsPanel } from '../product/ArtifactsPanel';
-import { useIdempotencyKey } from '../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../components/use-schema-form';
+import { ArtifactsPanel } from './ArtifactsPanel';
+import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
 export interface VersionModalProps {
   opened: boolean;

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from '../../i18n/use-translation';
 import { ResetPasswordForm } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { checkPasswordReset, resetPassword } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { usePageTitle } from '../../app/title';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 import { PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
 import { type Settled, useAction } from '../../public/session';
 import { Alert, Button, Card, DelayedLoader, TextField } from '../../public/ui';

@@ -5,7 +5,7 @@ import type { Profile } from '../../../common/api/auth';
 import type { CustomerSummary } from '../../../common/api/customers';
 import type { Role } from '../../../common/roles';
 import { profileCan } from '../../test/abilities';
-import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { SelectAccountPage } from './SelectAccountPage';
 

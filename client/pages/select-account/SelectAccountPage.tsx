@@ -14,7 +14,7 @@ import { EndingLicencesPanel, seesEndingLicences } from '../../components/Ending
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { LoadError } from '../../components/LoadError';
-import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
+import { isStale, SearchBox, useSearchedPages } from '../../components/use-searched-pages';
 
 /**
  * Spec 2 "Select account": the user's accounts a page at a time, from the customer list API (the

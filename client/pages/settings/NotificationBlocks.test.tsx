@@ -7,7 +7,7 @@ import { NOTIFICATION_SETTINGS } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
 import { notificationStore } from '../../components/notify';
 import { profileCan } from '../../test/abilities';
-import { apiError, type FakeHandler, fakeApi } from '../../test/fakeApi';
+import { apiError, type FakeHandler, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { SettingsPage } from './SettingsPage';
 

@@ -9,10 +9,10 @@ import { myMembershipsQuery } from '../../api/settings';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { Pagination } from '../../components/Pagination';
-import { usePageInAddress } from '../../components/useSearchedPages';
+import { usePageInAddress } from '../../components/use-searched-pages';
 
 /** Blocks per page: as many as the profile lists accounts; more are reached page by page. */
-export const BLOCKS_PAGE_LENGTH = 50;
+const BLOCKS_PAGE_LENGTH = 50;
 
 /** The flags changed on the page and not saved yet, by membership id. */
 export type SettingsEdits = Record<number, Partial<NotificationSettings>>;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import { PROFILE_KEY } from '../../app/session';
 import { notificationStore } from '../../components/notify';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { SettingsPage } from './SettingsPage';
 

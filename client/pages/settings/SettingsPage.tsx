@@ -14,7 +14,7 @@ import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { ensureTranslations } from '../../i18n';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { useSchemaForm } from '../../components/use-schema-form';
 import { editFlag, hasNotificationBlocks, NotificationBlocks, type SettingsEdits } from './NotificationBlocks';
 
 interface Values extends Record<string, unknown> {

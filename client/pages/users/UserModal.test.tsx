@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
 import { notificationStore } from '../../components/notify';
-import { apiError, type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { apiError, type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { canEditStatus, UserModal } from './UserModal';
 

@@ -16,8 +16,8 @@ import { useProfile } from '../../app/session';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
-import { useIdempotencyKey } from '../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../components/use-schema-form';
+import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
 interface Values extends Record<string, unknown> {
   fullname: string;

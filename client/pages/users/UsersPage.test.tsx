@@ -2,7 +2,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
-import { type FakeAnswer, fakeApi } from '../../test/fakeApi';
+import { type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { UsersPage } from './UsersPage';
 

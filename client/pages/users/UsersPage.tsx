@@ -13,7 +13,7 @@ import { Pagination } from '../../components/Pagination';
 import { UserModal } from './UserModal';
 import { usePageTitle } from '../../app/title';
 import { LoadError } from '../../components/LoadError';
-import { isStale, SearchBox, useSearchedPages } from '../../components/useSearchedPages';
+import { isStale, SearchBox, useSearchedPages } from '../../components/use-searched-pages';
 
 interface ModalState {
   opened: boolean;

@@ -14,7 +14,7 @@ import { spendCaptcha } from './store';
  * of used challenge signatures, so any app node can check an answer another node issued, and an
  * answer works once.
  */
-export const CAPTCHA_VALIDITY_MS = 5 * 60 * 1000;
+const CAPTCHA_VALIDITY_MS = 5 * 60 * 1000;
 
 const hex = (max: number) =>
   z

@@ -1,7 +1,7 @@
 import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_ERRORS, type DownloadAnalytics } from '../../../common/api/analytics';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { addDays, utcToday } from '../../../common/licence-status';
 import type { Platform } from '../../../common/domain';
 import { backfillDownloadAnalytics } from '../../db/migrations/012_download_analytics';
 import { backfillDownloadsToDate } from '../../db/migrations/014_downloads_to_date';

@@ -8,7 +8,7 @@ import {
   type DownloadAnalyticsQuery,
   defaultRange,
 } from '../../../common/api/analytics';
-import { addDays } from '../../../common/licenceStatus';
+import { addDays } from '../../../common/licence-status';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import * as repo from './repo';
@@ -17,7 +17,7 @@ import * as repo from './repo';
  * The download analytics of a range of UTC days (docs/decisions/039). A missing end takes the
  * default length from the given one; the contract has refused reversed and too long ranges.
  */
-export function rangeOf(query: DownloadAnalyticsQuery): repo.Range {
+function rangeOf(query: DownloadAnalyticsQuery): repo.Range {
   const fallback = defaultRange();
   const length = ANALYTICS_DEFAULT_DAYS - 1;
   const to = query.to ?? (query.from ? addDays(query.from, length) : fallback.to);
@@ -26,7 +26,7 @@ export function rangeOf(query: DownloadAnalyticsQuery): repo.Range {
 }
 
 /** The newest published release of each product by semantic version; its newest pre-release when it has no release. */
-export function latestVersions(versions: { id: number; productKey: string; semVer: string; published: number }[]) {
+function latestVersions(versions: { id: number; productKey: string; semVer: string; published: number }[]) {
   const latest = new Map<string, { id: number; semVer: string }>();
   const rank = (v: { semVer: string }) => (semver.prerelease(v.semVer) ? 0 : 1);
   for (const version of versions) {

@@ -27,7 +27,7 @@ import * as tokens from './tokens';
  * Only a signed-in product manager or a product token reaches the body, so a slow one is not a cheap
  * way to hold connections.
  */
-export const UPLOAD_BODY_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+const UPLOAD_BODY_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 const manageVersions = access.can('manageVersions');
 

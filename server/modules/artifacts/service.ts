@@ -16,8 +16,8 @@ import * as repo from './repo';
  * stored, and the previous object removed after. A published version's artifacts stay as they are.
  */
 
-export const VERSION_NOT_FOUND = 'Version not found';
-export const PUBLISHED = "A published version's artifacts cannot be changed";
+const VERSION_NOT_FOUND = 'Version not found';
+const PUBLISHED = "A published version's artifacts cannot be changed";
 
 /** What the default file names end with, by platform. */
 const EXTENSIONS: Record<Platform, string> = {
@@ -49,7 +49,7 @@ export function checkFileName(name: string): string {
   return trimmed;
 }
 
-export const defaultFileName = (productKey: string, semVer: string, platform: Platform) =>
+const defaultFileName = (productKey: string, semVer: string, platform: Platform) =>
   `${productKey}-${semVer}-${platform}.${EXTENSIONS[platform]}`;
 
 /** `1.0.0+build.5` in a storage key: only the characters keys allow. */

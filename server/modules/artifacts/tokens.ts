@@ -14,7 +14,7 @@ import * as repo from './repo';
  */
 
 export const TOKEN_PREFIX = 'pt_';
-export const PRODUCT_NOT_FOUND = 'Product not found';
+const PRODUCT_NOT_FOUND = 'Product not found';
 
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 

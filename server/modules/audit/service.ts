@@ -22,7 +22,7 @@ function parseData(raw: string): Record<string, unknown> {
 }
 
 /** An entry as spec section 3 names its fields; what the action wrote stays in `data`. */
-export function toLogEntry(row: AuditRow): LogEntry {
+function toLogEntry(row: AuditRow): LogEntry {
   const data = parseData(row.data);
   return {
     id: row.id,
@@ -54,7 +54,7 @@ export async function listLogs(
 }
 
 /** Every entry of the filter, newest first, read a batch at a time by keyset. */
-export async function* logEntries(
+async function* logEntries(
   ctx: AppContext,
   customerId: number,
   action: AuditAction | undefined,
@@ -70,7 +70,7 @@ export async function* logEntries(
   }
 }
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'date',
   'actorEmail',
   'action',

@@ -10,10 +10,10 @@ import * as repo from './repo';
  * purpose can hold an account's owner off for minutes at most, never hours.
  */
 export const BACKOFF_AFTER_FAILURES = 5;
-export const BACKOFF_FIRST_DELAY_MS = 60_000;
+const BACKOFF_FIRST_DELAY_MS = 60_000;
 export const BACKOFF_MAX_DELAY_MS = 15 * 60_000;
 /** Failures older than this are forgotten even without a success in between. */
-export const BACKOFF_MEMORY_MS = 24 * 60 * 60_000;
+const BACKOFF_MEMORY_MS = 24 * 60 * 60_000;
 
 /** The wait after `failures` failed sign-ins in a row: none before the threshold, then doubling up to the cap. */
 export function backoffDelay(failures: number): number {

@@ -18,9 +18,9 @@ import { hashToken } from './hash';
  * answers the same whether or not the new address has an account, and reserves nothing: the users
  * table decides at confirmation.
  */
-export const EMAIL_CHANGE_VALIDITY_MS = 24 * 60 * 60 * 1000;
+const EMAIL_CHANGE_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
-export const wrongPassword = () =>
+const wrongPassword = () =>
   new HttpError(
     400,
     ERROR_CODES.wrongPassword,
@@ -30,7 +30,7 @@ export const wrongPassword = () =>
 const invalidLink = () => new HttpError(400, ERROR_CODES.invalidToken, 'This link is invalid or has expired.');
 const addressTaken = () => emailTaken('This e-mail address is already used by another account');
 
-export function confirmEmailLink(baseUrl: string, locale: string, token: string) {
+function confirmEmailLink(baseUrl: string, locale: string, token: string) {
   return `${baseUrl}/${locale}/confirm-email/${encodeURIComponent(token)}`;
 }
 

@@ -155,16 +155,6 @@ export async function profileAccounts(db: DB, userId: number, limit: number) {
   };
 }
 
-export async function emailTakenByOther(db: DB, email: string, userId: number) {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where(emailEquals(email))
-    .where('id', '!=', userId)
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
 export async function updateProfile(
   db: DB,
   userId: number,

@@ -34,18 +34,18 @@ import { issuePasswordResetToken, newResetToken, resetPasswordLink } from './tok
  * When the next attempt will need a solved captcha, `details` names the captcha field, so the form
  * shows the captcha now instead of after one more refused attempt (HTTP 420 stays for other clients).
  */
-export const badCredentials = (captchaNext = false) =>
+const badCredentials = (captchaNext = false) =>
   new HttpError(
     401,
     ERROR_CODES.badCredentials,
     'Invalid e-mail or password',
     captchaNext ? fieldDetail('recaptchaResponse', ERROR_CODES.captchaRequired) : undefined,
   );
-export const captchaRequired = () =>
+const captchaRequired = () =>
   new HttpError(CAPTCHA_REQUIRED_STATUS, ERROR_CODES.captchaRequired, 'Please solve the captcha to continue');
-export const captchaInvalid = () =>
+const captchaInvalid = () =>
   new HttpError(CAPTCHA_REQUIRED_STATUS, ERROR_CODES.captchaInvalid, 'The captcha was not solved; please try again');
-export const invalidToken = () => new HttpError(400, ERROR_CODES.invalidToken, 'This token seems invalid.');
+const invalidToken = () => new HttpError(400, ERROR_CODES.invalidToken, 'This token seems invalid.');
 
 export const PROFILE_ACCOUNTS_LIMIT = 50;
 /** Sign-in attempts are kept this long: the captcha rules look back far less, the log may need more. */

@@ -22,7 +22,7 @@ export interface VersionOrder {
   preReleaseKey: string;
 }
 
-export const RELEASE_KEY = '2';
+const RELEASE_KEY = '2';
 
 /** The order columns of a valid semantic version; null when it is not one (or a part exceeds 2^53). */
 export function versionOrder(semVer: string): VersionOrder | null {

@@ -12,7 +12,7 @@ import {
 } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
-import { utcToday } from '../../../common/licenceStatus';
+import { utcToday } from '../../../common/licence-status';
 import { mayListEveryVersion } from './policy';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
@@ -26,7 +26,7 @@ import * as repo from './repo';
 import { versionOrder } from './semver-order';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
-export const VERSION_NOT_FOUND = 'Version not found';
+const VERSION_NOT_FOUND = 'Version not found';
 export const PRODUCT_EXISTS = 'A product with this key already exists';
 export const VERSION_EXISTS = 'This product already has a version with this semVer';
 export const PUBLISHED_LOCKED = 'A published version keeps its title and semVer: only its description and type change';

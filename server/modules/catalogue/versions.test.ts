@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_ERRORS } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { utcToday } from '../../../common/licenceStatus';
+import { utcToday } from '../../../common/licence-status';
 import type { AccessLevel, VersionType } from '../../../common/domain';
 import {
   addMembership,

@@ -19,7 +19,7 @@ import { insertMembership } from './store';
  * accountExecutive (docs/decisions/025-customer-list-and-account-executive.md).
  */
 
-export const NOT_AN_ACCOUNT_EXECUTIVE = 'This user is not an enabled account executive';
+const NOT_AN_ACCOUNT_EXECUTIVE = 'This user is not an enabled account executive';
 
 /** Enabled users of type accountExecutive whose name or e-mail holds the filter, by name. */
 export async function listAccountExecutiveCandidates(

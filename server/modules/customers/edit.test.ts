@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOMER_KEY_ALPHABET } from '../../../common/customerKey';
+import { CUSTOMER_KEY_ALPHABET } from '../../../common/customer-key';
 import { createCustomer, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 

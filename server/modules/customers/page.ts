@@ -1,4 +1,4 @@
-import { CUSTOMER_PAGE_LENGTH, type CustomerPage } from '../../../common/api/customerPage';
+import { CUSTOMER_PAGE_LENGTH, type CustomerPage } from '../../../common/api/customer-page';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';

@@ -12,7 +12,7 @@ import {
   SetAccountExecutiveBody,
   UpdateCustomerBody,
 } from '../../../common/api/customers';
-import { CustomerPage } from '../../../common/api/customerPage';
+import { CustomerPage } from '../../../common/api/customer-page';
 import { ErrorBody } from '../../../common/api/errors';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';

@@ -1,5 +1,5 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licenceStatus';
+import { addDays, LICENCE_GRACE_DAYS, utcToday } from '../../../common/licence-status';
 import { COUNT_CAP_STEP, countCap, SEARCH_COUNT_CAP_STEP } from '../../../common/pagination';
 import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
@@ -23,7 +23,7 @@ import {
  */
 
 /** Adding this word to the filter also lists customers whose licences have all ended (decisions.md). */
-export const SHOW_ALL_TOKEN = 'all!';
+const SHOW_ALL_TOKEN = 'all!';
 
 export interface CustomerSearchRow {
   id: number;
@@ -49,7 +49,7 @@ export interface MemberScope {
  * matches, evenly through the alphabet. Beyond it the matches are few there, and the page is taken
  * from the trigram index instead (docs/decisions/049-dense-searches.md).
  */
-export const NAME_WALK_ROWS_PER_ROW = 100;
+const NAME_WALK_ROWS_PER_ROW = 100;
 
 /** `sortedMatches`: the page as it was before decision 049 (every match sorted), for bench:scale. */
 export type CustomerSearchPlan = 'auto' | 'sortedMatches';
@@ -70,7 +70,7 @@ export function parseCustomerFilter(filter: string | undefined): { text: string;
 
 /**
  * The last end date (YYYY-MM-DD) of a licence that has ended beyond its grace period on `today`. A
- * licence still counts during its grace (common/licenceStatus.ts, decisions.md), so a customer in
+ * licence still counts during its grace (common/licence-status.ts, decisions.md), so a customer in
  * grace, the one most in need of a renewal, stays on the default list.
  */
 export function lastEndedDate(today: Date): string {

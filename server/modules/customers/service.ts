@@ -8,7 +8,7 @@ import type {
   UpdateCustomerBody,
 } from '../../../common/api/customers';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { generateCustomerKey } from '../../../common/customerKey';
+import { generateCustomerKey } from '../../../common/customer-key';
 import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import { isUniqueViolation } from '../../db';
@@ -30,7 +30,7 @@ import { type MemberScope, searchCustomers } from './search-repo';
  * where they are the account executive member; a client those where they hold a client role. Only
  * enabled memberships count; a disabled account sees none.
  */
-export function memberScopeOf(user: Parameters<typeof customerScopeOf>[0]): MemberScope | undefined | null {
+function memberScopeOf(user: Parameters<typeof customerScopeOf>[0]): MemberScope | undefined | null {
   const scope = customerScopeOf(user, 'viewCustomer');
   if ('every' in scope) return undefined;
   if ('none' in scope) return null;
@@ -109,7 +109,7 @@ export async function syncCustomer(
   throw notConfigured('The connection to SalesForce is not configured on this portal.');
 }
 
-export const CUSTOMER_KEY_TAKEN = 'A customer with this key already exists';
+const CUSTOMER_KEY_TAKEN = 'A customer with this key already exists';
 const customerKeyTaken = () =>
   new HttpError(
     409,

@@ -21,11 +21,11 @@ import { insertCustomization } from '../licences/repo';
 import * as repo from './repo';
 import { type CustomizableType, isCustomizable, validateConfig } from './schemas';
 
-export const LICENCE_NOT_FOUND = 'License not found';
-export const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
-export const NOT_CUSTOMIZABLE = 'This product offers no customization';
-export const CUSTOMIZATION_EXISTS = 'This customer already has a customization of this product';
-export const CONFIG_INVALID = 'The configuration does not follow the schema of its product';
+const LICENCE_NOT_FOUND = 'License not found';
+const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
+const NOT_CUSTOMIZABLE = 'This product offers no customization';
+const CUSTOMIZATION_EXISTS = 'This customer already has a customization of this product';
+const CONFIG_INVALID = 'The configuration does not follow the schema of its product';
 
 function toApiCustomization(row: repo.CustomizationRow): Customization {
   return {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, type AccessLevel, VERSION_TYPES, type VersionType } from '../../../common/domain';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { addDays, utcToday } from '../../../common/licence-status';
 import {
   addMembership,
   createCustomer,

@@ -14,7 +14,7 @@ import { actorOf } from '../../plugins/session';
 import { DOWNLOAD_CACHE_CONTROL, sendArtifact } from './serve';
 import * as service from './service';
 
-export const TOO_MANY_WRONG_SECRETS = 'Too many wrong download secrets from this address; try again later';
+const TOO_MANY_WRONG_SECRETS = 'Too many wrong download secrets from this address; try again later';
 
 /**
  * Downloads of artifacts (docs/decisions/038): by a signed-in member of the customer, and by the

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretDownloadPath } from '../../../common/api/catalogue';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { addDays, utcToday } from '../../../common/licence-status';
 import { findLicence } from '../licences/repo';
 import { settleDownloadRecords } from './service';
 import {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { HttpError, notFound } from '../../http-error';
 import { ArtifactMissingError, type ByteRange } from '../../integrations/storage';
-import { attachment } from '../licensing/routes';
+import { attachment } from '../licence-files/routes';
 
 /**
  * Sends an artifact's bytes the way download clients expect (docs/decisions/038): the whole file or
@@ -37,7 +37,7 @@ function contentTypeOf(artifact: ArtifactToSend): string {
 }
 
 /** The artifact's strong ETag: its sha256, so any two copies of the same bytes agree. */
-export const etagOf = (sha256: string) => `"${sha256}"`;
+const etagOf = (sha256: string) => `"${sha256}"`;
 
 /** If-None-Match: weak comparison (RFC 9110 13.1.2), `*` matches any current representation. */
 function noneMatch(header: string | undefined, etag: string): boolean {
@@ -55,7 +55,7 @@ export type RangeAnswer = { kind: 'whole' } | { kind: 'part'; range: ByteRange }
  * is ignored, as is a request for several ranges: the whole file answers both, which every client
  * takes (multipart/byteranges is for viewers fetching pieces, not for downloads).
  */
-export function parseRange(header: string | undefined, size: number): RangeAnswer {
+function parseRange(header: string | undefined, size: number): RangeAnswer {
   if (!header) return { kind: 'whole' };
   const match = /^bytes=\s*(\d*)-(\d*)\s*$/i.exec(header.trim());
   if (!match) return { kind: 'whole' };
@@ -83,7 +83,7 @@ function rangeStillValid(ifRange: string | undefined, etag: string, lastModified
 }
 
 /** Whether the answer is a download to record: the whole file, or a range from its first byte. */
-export function countsAsDownload(answer: RangeAnswer): boolean {
+function countsAsDownload(answer: RangeAnswer): boolean {
   return answer.kind === 'whole' || (answer.kind === 'part' && answer.range.start === 0);
 }
 
@@ -161,7 +161,7 @@ export async function sendArtifact(
   return reply.send(body);
 }
 
-export const RANGE_NOT_SATISFIABLE = 'The requested range is beyond the end of the file';
+const RANGE_NOT_SATISFIABLE = 'The requested range is beyond the end of the file';
 
 function fileHeaders(reply: FastifyReply, artifact: ArtifactToSend): FastifyReply {
   return reply

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { type Platform, VISIBLE_VERSION_TYPES } from '../../../common/domain';
-import { allowsDownload, licenceStatus, utcToday } from '../../../common/licenceStatus';
+import { allowsDownload, licenceStatus, utcToday } from '../../../common/licence-status';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../http-error';
@@ -9,7 +9,7 @@ import type { CustomerAccess } from '../../plugins/access';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
 import { insertNotification } from '../notifications/repo';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
-import { LICENCE_EXPIRED } from '../licensing/licence-file';
+import { LICENCE_EXPIRED } from '../licence-files/licence-file';
 import * as repo from './repo';
 import type { ArtifactToSend } from './serve';
 
@@ -98,7 +98,7 @@ export async function authorizeDownload(
 const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
 
 /** Whether `given` is the licence's secret, in time that does not depend on where they differ. */
-export function secretMatches(given: string, stored: string): boolean {
+function secretMatches(given: string, stored: string): boolean {
   return crypto.timingSafeEqual(sha256(given), sha256(stored));
 }
 

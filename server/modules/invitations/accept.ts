@@ -26,7 +26,7 @@ import * as repo from './repo';
  * the first changes nothing.
  */
 
-export const INVITATION_MESSAGES = {
+const INVITATION_MESSAGES = {
   invalid: 'This invitation link is invalid.',
   expired: 'This invitation has expired. Ask the person who invited you to send it again.',
   cancelled: 'This invitation has been cancelled.',

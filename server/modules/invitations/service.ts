@@ -22,13 +22,13 @@ import { isMember } from '../members/repo';
 import { invitationLink, issueInvitationKey, unsealInvitationKey } from './keys';
 import * as repo from './repo';
 
-export const INVITATION_NOT_FOUND = 'Invitation not found';
-export const ALREADY_MEMBER = 'This person is already a member of this customer';
-export const INVITATION_PENDING = 'An invitation to this address is already pending: resend it instead';
-export const ROLE_NOT_ALLOWED = 'You cannot invite someone with this role';
-export const LOCALE_NOT_ALLOWED = 'You cannot choose the language of an invitation';
-export const INVITATION_EXPIRED = 'This invitation has expired: resend it to get a new link';
-export const LINK_UNAVAILABLE = 'The link of this invitation cannot be shown again: resend it to get a new one';
+const INVITATION_NOT_FOUND = 'Invitation not found';
+const ALREADY_MEMBER = 'This person is already a member of this customer';
+const INVITATION_PENDING = 'An invitation to this address is already pending: resend it instead';
+const ROLE_NOT_ALLOWED = 'You cannot invite someone with this role';
+const LOCALE_NOT_ALLOWED = 'You cannot choose the language of an invitation';
+const INVITATION_EXPIRED = 'This invitation has expired: resend it to get a new link';
+const LINK_UNAVAILABLE = 'The link of this invitation cannot be shown again: resend it to get a new one';
 
 const VALIDITY_MS = INVITATION_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 

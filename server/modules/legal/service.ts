@@ -12,19 +12,19 @@ import { notFound } from '../../http-error';
 import { renderMarkdown } from '../../markdown';
 
 /** A configured copy that answers slower than this is out of reach: the reader gets the shipped one. */
-export const EXTERNAL_TIMEOUT_MS = 5000;
+const EXTERNAL_TIMEOUT_MS = 5000;
 /** Legal texts are a few tens of KB; a bigger answer is not one of them. */
 export const EXTERNAL_MAX_BYTES = 512 * 1024;
 /** How long a fetched copy is served before it is fetched again. */
-export const EXTERNAL_CACHE_MS = 5 * 60_000;
+const EXTERNAL_CACHE_MS = 5 * 60_000;
 /** How long the shipped copy stands in for an unreachable configured one before it is tried again. */
-export const FALLBACK_CACHE_MS = 60_000;
+const FALLBACK_CACHE_MS = 60_000;
 
 /** Shipped with the portal, next to this module: the server reads them where it runs from. */
 const BUNDLED_ROOT = new URL('./documents/', import.meta.url);
 
 /** The page has its own translated title; a leading '# Title' in the document would repeat it. */
-export function withoutLeadingTitle(markdown: string): string {
+function withoutLeadingTitle(markdown: string): string {
   return markdown.replace(/^\s*#\s[^\n]*\n+/, '');
 }
 
@@ -33,7 +33,7 @@ const render = (markdown: string) => renderMarkdown(withoutLeadingTitle(markdown
 // The shipped files do not change while the server runs.
 const bundledHtml = new Map<string, Promise<string>>();
 
-export function bundledDocument(document: LegalDocument, locale: Locale): Promise<string> {
+function bundledDocument(document: LegalDocument, locale: Locale): Promise<string> {
   const key = `${locale}/${document}`;
   let html = bundledHtml.get(key);
   if (!html) {

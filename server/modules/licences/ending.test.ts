@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { addDays, utcToday } from '../../../common/licence-status';
 import type { Role } from '../../../common/roles';
 import { addMembership, createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';

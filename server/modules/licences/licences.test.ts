@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LICENCE_ERRORS } from '../../../common/api/licences';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { addDays, utcToday } from '../../../common/licence-status';
 import type { Role } from '../../../common/roles';
 import { recordDownload } from '../downloads/repo';
 import { createCustomer, createLicence, createProduct, createVersion, signedIn } from '../../test/factories';

@@ -12,7 +12,7 @@ import {
   type LicenceListQuery,
   type UpdateLicenceBody,
 } from '../../../common/api/licences';
-import { addDays, licenceStatus, utcToday } from '../../../common/licenceStatus';
+import { addDays, licenceStatus, utcToday } from '../../../common/licence-status';
 import { countCap } from '../../../common/pagination';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
@@ -24,17 +24,17 @@ import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { licenceAbilities } from './policy';
 import * as repo from './repo';
 
-export const LICENCE_NOT_FOUND = 'License not found';
+const LICENCE_NOT_FOUND = 'License not found';
 export const UNKNOWN_PRODUCT = 'This product does not exist';
 export const LICENCE_EXISTS = 'This customer already has a license for this product: renew it instead';
-export const END_BEFORE_START = 'The end date must be after the start date';
+const END_BEFORE_START = 'The end date must be after the start date';
 
 /**
  * A licence's download secret: 32 random bytes (256 bits) in base64url, 43 characters. It is the
  * credential of the secret download URL, stored as it is (the portal shows it to those who may
  * download), unique in the database; rotating it replaces it at once.
  */
-export function newDownloadSecret(): string {
+function newDownloadSecret(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
@@ -51,7 +51,7 @@ function parseData(raw: string): LicenceData {
  * A licence as the caller may see it: the download secret only for roles that download, the latest
  * download only for roles that see a licence's details (spec section 2, common/permissions.ts).
  */
-export function toApiLicence(row: repo.LicenceRow, access: Pick<CustomerAccess, 'role'>, today = utcToday()): Licence {
+function toApiLicence(row: repo.LicenceRow, access: Pick<CustomerAccess, 'role'>, today = utcToday()): Licence {
   const can = licenceAbilities(access, row);
   return {
     id: row.id,

@@ -9,9 +9,9 @@ import { memberAbilities, mayChangeStatus } from './policy';
 import * as repo from './repo';
 import type { Caller } from '../../policy';
 
-export const MEMBER_NOT_FOUND = 'Member not found';
-export const CANNOT_EDIT_SELF = 'You cannot change your own membership';
-export const ROLE_NOT_MANAGED = 'You cannot change the status of a member with this role';
+const MEMBER_NOT_FOUND = 'Member not found';
+const CANNOT_EDIT_SELF = 'You cannot change your own membership';
+const ROLE_NOT_MANAGED = 'You cannot change the status of a member with this role';
 
 const toApiMember = (row: repo.MemberRow, caller: Pick<Caller, 'id'>, access: CustomerAccess): Member => ({
   id: row.id,

@@ -14,7 +14,7 @@ import * as repo from './repo';
  */
 
 /** lastSeenAt is written at most this often, so reads stay reads. */
-export const TOUCH_INTERVAL_MS = 60_000;
+const TOUCH_INTERVAL_MS = 60_000;
 
 export interface ResolvedSession {
   user: SessionUser;

@@ -20,7 +20,7 @@ export const FIRST_PASSWORD_LINK_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 export const EMAIL_TAKEN = 'A user with this e-mail already exists';
 
 /** The API calls the full name `fullname` here (spec section 3, "User"). */
-export function toApiUser(row: repo.UserRow): User {
+function toApiUser(row: repo.UserRow): User {
   return {
     id: row.id,
     fullname: row.fullName,

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Customization } from '../../../../common/api/customizations';
 import { notificationStore } from '../../../components/notify';
-import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
+import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { CustomizationModal, type CustomizedLicence } from './CustomizationModal';
 

@@ -18,17 +18,17 @@ import { apiErrorText } from '../../../components/forms';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { LoadError } from '../../../components/LoadError';
 import { notify } from '../../../components/notify';
-import { useSchemaForm } from '../../../components/useSchemaForm';
+import { useSchemaForm } from '../../../components/use-schema-form';
 import { ConfigProblems, configProblemsOf } from './ConfigProblems';
 import { CustomizationExample } from './CustomizationExample';
-import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
+import { useIdempotencyKey } from '../../../components/use-idempotency-key';
 
 /** Message keys of the form's own checks (client/i18n `customization.errors.*`). */
 const INVALID_JSON = 'customization.errors.invalidJson';
 const REQUIRED = 'errors.required';
 
 /** The configuration as written: a JSON object, or null when it is not one. */
-export function parseConfig(text: string): CustomConfig | null {
+function parseConfig(text: string): CustomConfig | null {
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as CustomConfig) : null;

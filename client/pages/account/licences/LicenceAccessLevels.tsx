@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { licencesQuery } from '../../../api/licences';
-import { productLabel } from './productLabel';
+import { productLabel } from './product-label';
 
 /**
  * The header's access levels (spec 2, the customer's own contacts of a sales-led customer): what

@@ -1,11 +1,11 @@
 import { Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Licence } from '../../../../common/api/licences';
-import { allowsDownload } from '../../../../common/licenceStatus';
+import { allowsDownload } from '../../../../common/licence-status';
 import { licenceFileUrl } from '../../../api/licences';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
-import { productLabel } from './productLabel';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
+import { productLabel } from './product-label';
 
 /**
  * The download cell (spec 2, roles with `download`): the licence file, and the download key copied

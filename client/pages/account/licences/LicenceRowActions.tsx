@@ -2,7 +2,7 @@ import { Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Licence } from '../../../../common/api/licences';
 import { PencilIcon } from '../../../components/icons';
-import { productLabel } from './productLabel';
+import { productLabel } from './product-label';
 
 export interface LicenceRowActionsProps {
   licence: Licence;

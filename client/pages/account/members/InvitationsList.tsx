@@ -11,9 +11,9 @@ import {
   resendInvitation,
   TEAM_PAGE_LENGTH,
 } from '../../../api/members';
-import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
-import { useCustomerAccess } from '../../../app/customerAccess';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
+import { useCustomerAccess } from '../../../app/customer-access';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
@@ -21,7 +21,7 @@ import { apiErrorText } from '../../../components/forms';
 import { LoadError } from '../../../components/LoadError';
 import { notify } from '../../../components/notify';
 import { Pagination } from '../../../components/Pagination';
-import { isStale, useSearchedPages } from '../../../components/useSearchedPages';
+import { isStale, useSearchedPages } from '../../../components/use-searched-pages';
 import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
 
 /**

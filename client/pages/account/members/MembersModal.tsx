@@ -9,8 +9,8 @@ import { createInvitation, memberKeys, updateMemberStatus } from '../../../api/m
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../../components/FormModal';
 import { apiErrorText } from '../../../components/forms';
 import { notify } from '../../../components/notify';
-import { useSchemaForm } from '../../../components/useSchemaForm';
-import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../../components/use-schema-form';
+import { useIdempotencyKey } from '../../../components/use-idempotency-key';
 
 /** Spec 8's "Oh snap... {error}" when the save failed, then Cancel and the submit button. */
 function FormFooter({ error, saving, submit }: { error: unknown; saving: boolean; submit: string }) {
@@ -40,7 +40,7 @@ interface InviteValues extends Record<string, unknown> {
 }
 
 /** The invite form's request: the locale only from those who may choose it (spec section 6). */
-export function invitationBody(values: InviteValues, customerId: number, chooseLocale: boolean) {
+function invitationBody(values: InviteValues, customerId: number, chooseLocale: boolean) {
   return {
     invitedEmail: values.invitedEmail,
     invitedFullName: values.invitedFullName,

@@ -7,7 +7,7 @@ import type { Member } from '../../../../common/api/members';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
 import { customerCan, invitationCan, memberCan } from '../../../test/abilities';
-import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
+import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { adminProfile, CurrentLocation, renderPage } from '../../../test/render';
 import { MembersSection } from '../sections/MembersSection';
 

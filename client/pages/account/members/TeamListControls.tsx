@@ -1,6 +1,6 @@
 import { Group, NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { SearchBox } from '../../../components/useSearchedPages';
+import { SearchBox } from '../../../components/use-searched-pages';
 
 /** The badge colour of a member's or an invitation's status. */
 export const TEAM_STATUS_COLORS = { enabled: 'teal', disabled: 'gray', pending: 'blue', expired: 'orange' } as const;

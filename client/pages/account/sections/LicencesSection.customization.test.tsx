@@ -7,7 +7,7 @@ import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
 import { customerCan, licenceCan } from '../../../test/abilities';
-import { type FakeHandler, fakeApi } from '../../../test/fakeApi';
+import { type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { LicencesSection } from './LicencesSection';
 

@@ -6,8 +6,8 @@ import { useSearchParams } from 'react-router';
 import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import { formatDayMonthYear, formatLocalDayMonthYear } from '../../../../common/format';
-import { LICENCE_STATUS_COLOURS } from '../../../../common/licenceStatus';
-import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { LICENCE_STATUS_COLOURS } from '../../../../common/licence-status';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { LICENCES_PAGE_LENGTH, licenceQuery, licencesQuery } from '../../../api/licences';
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
@@ -17,22 +17,22 @@ import { apiErrorText } from '../../../components/forms';
 import { PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
 import { Pagination } from '../../../components/Pagination';
-import { usePageInAddress } from '../../../components/useSearchedPages';
+import { usePageInAddress } from '../../../components/use-searched-pages';
 import { AccountSection } from '../AccountSection';
 import { LicenceDownloadCell } from '../licences/LicenceDownloadCell';
 import { CustomizationModal } from '../licences/CustomizationModal';
 import { LicenceRowActions } from '../licences/LicenceRowActions';
-import { productLabel } from '../licences/productLabel';
+import { productLabel } from '../licences/product-label';
 import '../licences/licences.css';
 
 // The licence form (with its JSON editor) is fetched when it is first opened: most of those who
 // see the table never open it. The modal around it is not: a modal that opens as its code arrives
 // neither takes nor traps the focus (Mantine's focus trap starts with the modal), so the modal opens
 // at once, with the focus in it, and shows the loader until the form comes.
-const LicenceForm = lazy(() => import('../licences/LicenceModal').then((module) => ({ default: module.LicenceForm })));
+const LicenceForm = lazy(() => import('../licences/LicenceForm').then((module) => ({ default: module.LicenceForm })));
 
 /** The address parameter that opens a licence's renewal (`/accounts/{id}?renew={licenceId}`). */
-export const RENEW_PARAM = 'renew';
+const RENEW_PARAM = 'renew';
 
 interface ModalState {
   opened: boolean;

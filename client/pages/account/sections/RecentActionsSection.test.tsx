@@ -6,7 +6,7 @@ import type { LogEntry, LogList } from '../../../../common/api/logs';
 import { formatDateTime } from '../../../../common/format';
 import type { Role } from '../../../../common/roles';
 import { customerCan } from '../../../test/abilities';
-import { fakeApi } from '../../../test/fakeApi';
+import { fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { RecentActionsSection } from './RecentActionsSection';
 

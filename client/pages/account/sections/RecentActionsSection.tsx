@@ -7,20 +7,20 @@ import type { LogEntry } from '../../../../common/api/logs';
 import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from '../../../../common/audit';
 import { formatDateTime } from '../../../../common/format';
 import { DEFAULT_PAGE_LENGTH } from '../../../../common/pagination';
-import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { logExportUrl, logPageQuery, type LogPosition } from '../../../api/logs';
 import { useLocale } from '../../../app/locale';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { Pagination } from '../../../components/Pagination';
-import { usePageInAddress } from '../../../components/useSearchedPages';
+import { usePageInAddress } from '../../../components/use-searched-pages';
 import { AccountSection } from '../AccountSection';
 import { LoadError } from '../../../components/LoadError';
 
 type TFunction = ReturnType<typeof useTranslation>['t'];
 
 /** What happened, in words: a download and an accepted invitation say what and by whom; others by name. */
-export function describeEntry(entry: LogEntry, t: TFunction): string {
+function describeEntry(entry: LogEntry, t: TFunction): string {
   if (entry.action === 'downloadArtifact') {
     const values = {
       product: entry.productName ?? t('recentActions.unknownProduct'),

@@ -8,7 +8,7 @@ import type { Role } from '../../../../common/roles';
 import { browser } from '../../../api/downloads';
 import { notificationStore } from '../../../components/notify';
 import { customerCan, licenceCan } from '../../../test/abilities';
-import { apiError, type FakeHandler, fakeApi } from '../../../test/fakeApi';
+import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { VersionsSection } from './VersionsSection';
 

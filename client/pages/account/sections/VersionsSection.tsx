@@ -7,12 +7,12 @@ import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import { VERSION_PAGE_LENGTH } from '../../../../common/api/catalogue';
 import { previousReleasesCount, versionsQueryOptions } from '../../../api/catalogue';
-import { FIRST_SCREEN_FRESH_MS } from '../../../api/customerPage';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { allLicencesQuery, licencesQuery } from '../../../api/licences';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { LoadError } from '../../../components/LoadError';
 import { AccountSection } from '../AccountSection';
-import { useArtifactDownload } from '../versions/useArtifactDownload';
+import { useArtifactDownload } from '../versions/use-artifact-download';
 import { VersionCard } from '../versions/VersionCard';
 import { newestWithFiles, PRODUCT_PARAM } from '../versions/preselect';
 

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Version } from '../../../../common/api/catalogue';
 import type { VersionType } from '../../../../common/domain';
 import { useLocale } from '../../../app/locale';
-import { fileSize } from '../../../components/fileSize';
-import type { useArtifactDownload } from './useArtifactDownload';
+import { fileSize } from '../../../components/file-size';
+import type { useArtifactDownload } from './use-artifact-download';
 import './versions.css';
 
 const TYPE_COLOURS: Record<VersionType, string> = {

@@ -1,8 +1,8 @@
 import { schemaResolver } from '@mantine/form';
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, utcToday } from '../../../../common/licenceStatus';
-import type { FormSchema } from '../../../components/useSchemaForm';
-import { CreateLicenceForm, createValues, INVALID_JSON, renewLicenceForm } from './licenceForm';
+import { addDays, addMonths, utcToday } from '../../../../common/licence-status';
+import type { FormSchema } from '../../../components/use-schema-form';
+import { CreateLicenceForm, createValues, INVALID_JSON, renewLicenceForm } from './licence-form';
 
 /** The message each refused field shows, as the form reads the schema (its first problem per field). */
 const problems = (schema: FormSchema, values: unknown) =>

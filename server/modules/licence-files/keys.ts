@@ -16,7 +16,7 @@ export interface SigningKeyPair {
 }
 
 /** A generated key's id: 72 random bits in base64url (12 characters). */
-export const newKeyId = () => crypto.randomBytes(9).toString('base64url');
+const newKeyId = () => crypto.randomBytes(9).toString('base64url');
 
 export function generateSigningKeyPair(): SigningKeyPair {
   const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');

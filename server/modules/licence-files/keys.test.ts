@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LicenceSigningKeyList } from '../../../common/api/licensing';
+import { LicenceSigningKeyList } from '../../../common/api/licence-files';
 import { buildApp } from '../../app';
 import { systemActor } from '../../actor';
 import { createContext } from '../../context';
@@ -15,7 +15,7 @@ const newPem = () =>
   crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 async function publishedKeys(t: TestApp) {
-  const response = await request(t.app, null, { method: 'GET', url: '/api/licensing/keys' });
+  const response = await request(t.app, null, { method: 'GET', url: '/api/licence-files/keys' });
   expect(response.statusCode).toBe(200);
   return { response, keys: LicenceSigningKeyList.parse(response.json()).data };
 }
@@ -53,7 +53,7 @@ describe('sealing a private key', () => {
   });
 });
 
-describe('GET /api/licensing/keys with a generated key', () => {
+describe('GET /api/licence-files/keys with a generated key', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

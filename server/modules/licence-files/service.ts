@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { LicenceSigningKeyList } from '../../../common/api/licensing';
+import type { LicenceSigningKeyList } from '../../../common/api/licence-files';
 import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
@@ -133,7 +133,7 @@ export async function rotateSigningKey(
   });
 }
 
-/** `GET /api/licensing/keys`: every published key, the active one first. */
+/** `GET /api/licence-files/keys`: every published key, the active one first. */
 export async function listPublishedKeys(ctx: AppContext, _actor: Actor): Promise<LicenceSigningKeyList> {
   const rows = await repo.listSigningKeys(ctx.db);
   return {

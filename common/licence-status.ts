@@ -11,7 +11,7 @@ import type { LicenceStatus } from './domain';
  */
 
 /** A licence ending within this many calendar months is in `warning` (spec section 9). */
-export const LICENCE_WARNING_MONTHS = 3;
+const LICENCE_WARNING_MONTHS = 3;
 /** Days after its end date during which a licence is in `grace` (still downloadable). */
 export const LICENCE_GRACE_DAYS = 30;
 

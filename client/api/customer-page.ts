@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { CustomerPage } from '../../common/api/customerPage';
+import { CustomerPage } from '../../common/api/customer-page';
 import type { InvitationSort } from '../../common/api/invitations';
 import type { MemberSort } from '../../common/api/members';
 import { api } from './client';
@@ -16,7 +16,7 @@ import { customerPagePath, takePreloaded } from './preload';
 export const FIRST_SCREEN_FRESH_MS = 30_000;
 
 /** `GET /api/customers/{id}/page`: the customer and the first page of each list its role sees. */
-export const getCustomerPage = (customerId: number) => {
+const getCustomerPage = (customerId: number) => {
   const path = customerPagePath(customerId);
   return api.get(path, { schema: CustomerPage, preloaded: takePreloaded(path) });
 };

@@ -12,9 +12,9 @@ import { ApiError } from '../../api/client';
 import { useLocale } from '../../app/locale';
 import { useProfile } from '../../app/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { copyToClipboard } from '../../components/copyToClipboard';
+import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { DataTable } from '../../components/DataTable';
-import { fileSize } from '../../components/fileSize';
+import { fileSize } from '../../components/file-size';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 

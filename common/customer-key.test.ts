@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_KEY_ALPHABET, CUSTOMER_KEY_LENGTH, generateCustomerKey, isValidCustomerKey } from './customerKey';
+import { CUSTOMER_KEY_ALPHABET, CUSTOMER_KEY_LENGTH, generateCustomerKey, isValidCustomerKey } from './customer-key';
 
 const mathRandomInt = (n: number) => Math.floor(Math.random() * n);
 

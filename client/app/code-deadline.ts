@@ -1,10 +1,10 @@
 /** A page's code that does not come (decision 048): a light module, the sign-in pages use it too. */
 
 /** How long a page's code may take to arrive before the page gives up on it (a request that hangs). */
-export const CODE_DEADLINE_MS = 30_000;
+const CODE_DEADLINE_MS = 30_000;
 
 /** The code of a page that has not arrived within CODE_DEADLINE_MS: handled as a failed fetch. */
-export class ChunkLoadError extends Error {
+class ChunkLoadError extends Error {
   override name = 'ChunkLoadError';
 }
 

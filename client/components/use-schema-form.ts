@@ -1,9 +1,9 @@
 import { schemaResolver, type UseFormInput, type UseFormReturnType, useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { useTranslation } from '../i18n/useTranslation';
+import { useTranslation } from '../i18n/use-translation';
 import { fieldErrorsOf, translateFieldErrors } from './forms';
-import { stopKeepingTypedValues, takeTypedValue } from './typedBeforeHydration';
-import { useFocusFirstInvalid } from './useFocusFirstInvalid';
+import { stopKeepingTypedValues, takeTypedValue } from './typed-before-hydration';
+import { useFocusFirstInvalid } from './use-focus-first-invalid';
 
 /** A schema of common/ (zod implements Standard Schema), the one the server checks the request with. */
 export type FormSchema = Parameters<typeof schemaResolver>[0];

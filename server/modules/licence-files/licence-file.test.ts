@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../../../common/api/licensing';
-import { addDays, utcToday } from '../../../common/licenceStatus';
+import { LicenceFile, LicenceFilePayload, LicenceSigningKeyList } from '../../../common/api/licence-files';
+import { addDays, utcToday } from '../../../common/licence-status';
 import { systemActor } from '../../actor';
 import { createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
@@ -77,7 +77,7 @@ function errorOf(response: LightMyRequestResponse) {
 }
 
 async function publishedKeys() {
-  const response = await request(t.app, null, { method: 'GET', url: '/api/licensing/keys' });
+  const response = await request(t.app, null, { method: 'GET', url: '/api/licence-files/keys' });
   return LicenceSigningKeyList.parse(response.json()).data;
 }
 

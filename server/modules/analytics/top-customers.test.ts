@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../../common/licenceStatus';
+import { addDays } from '../../../common/licence-status';
 import { backfillDownloadsToDate } from '../../db/migrations/014_downloads_to_date';
 import { recordDownload } from '../downloads/repo';
 import { createCustomer, createLicence, createProduct, createVersion } from '../../test/factories';

@@ -11,7 +11,7 @@ export const endingLicenceKeys = {
 };
 
 /** `GET /api/licenses/ending`: the licences ending in the next 90 days that the caller may renew, soonest first. */
-export const listEndingLicences = (pageOffset: number, signal?: AbortSignal) =>
+const listEndingLicences = (pageOffset: number, signal?: AbortSignal) =>
   api.get('/licenses/ending', {
     schema: EndingLicenceList,
     query: { pageOffset, pageLength: ENDING_LICENCES_PAGE_LENGTH },

@@ -16,7 +16,7 @@ export const BOOT_FAILURE_TEXTS = {
 } as const;
 
 /** How long the loader waits for the application before it says so. */
-export const BOOT_GIVE_UP_MS = 8_000;
+const BOOT_GIVE_UP_MS = 8_000;
 
 /**
  * The loader's script, inlined in the page by vite.config.ts (the page's own scripts are what may be

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProductToken } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { ProductTokensSection } from './ProductTokensSection';
 

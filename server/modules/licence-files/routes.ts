@@ -2,7 +2,12 @@ import contentDisposition from 'content-disposition';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../../common/api/errors';
-import { LicenceFile, LicenceFileParams, LicenceFileQuery, LicenceSigningKeyList } from '../../../common/api/licensing';
+import {
+  LicenceFile,
+  LicenceFileParams,
+  LicenceFileQuery,
+  LicenceSigningKeyList,
+} from '../../../common/api/licence-files';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import { licenceFile } from './licence-file';
@@ -27,17 +32,17 @@ export function attachment(fileName: string): string {
 }
 
 /** Signed licence files and the public keys that verify them (docs/licence-files.md). */
-export async function licensingRoutes(app: FastifyInstance) {
+export async function licenceFileRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
 
   api.get(
-    '/licensing/keys',
+    '/licence-files/keys',
     {
       config: { access: access.public },
       schema: {
         operationId: 'listLicenceSigningKeys',
-        tags: ['licensing'],
+        tags: ['licence-files'],
         summary: 'The public keys that verify licence files: the active one first, then the retired ones',
         description:
           'Ed25519 keys, PEM SubjectPublicKeyInfo. A retired key signs no more but stays published, so that the files it signed still verify.',

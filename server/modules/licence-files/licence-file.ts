@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { LICENCE_FILE_FORMAT, type LicenceFile, type LicenceFilePayload } from '../../../common/api/licensing';
-import { allowsDownload, licenceStatus, utcToday } from '../../../common/licenceStatus';
+import { LICENCE_FILE_FORMAT, type LicenceFile, type LicenceFilePayload } from '../../../common/api/licence-files';
+import { allowsDownload, licenceStatus, utcToday } from '../../../common/licence-status';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
@@ -19,7 +19,7 @@ export const LICENCE_NOT_FOUND = 'This customer has no license of this product';
 export const LICENCE_EXPIRED = 'Your license is expired, please contact your account manager';
 
 /** The payload as it travels (base64url of its UTF-8 JSON) and its signature over those very characters. */
-export function signPayload(payload: LicenceFilePayload, privateKey: crypto.KeyObject) {
+function signPayload(payload: LicenceFilePayload, privateKey: crypto.KeyObject) {
   const encoded = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
   const signature = crypto.sign(null, Buffer.from(encoded, 'ascii'), privateKey).toString('base64url');
   return { payload: encoded, signature };

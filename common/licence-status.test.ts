@@ -9,7 +9,7 @@ import {
   licenceStatus,
   localToday,
   utcToday,
-} from './licenceStatus';
+} from './licence-status';
 
 describe('licenceStatus (decisions.md, "Licences and downloads")', () => {
   const today = '2026-04-15';

@@ -13,12 +13,12 @@ import {
 } from '../../api/artifacts';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
-import { copyToClipboard } from '../../components/copyToClipboard';
+import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
-import { useSchemaForm } from '../../components/useSchemaForm';
-import { useIdempotencyKey } from '../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../components/use-schema-form';
+import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
 /**
  * A product's API tokens (decision 036), for productManager and admin: the list (name, created, last

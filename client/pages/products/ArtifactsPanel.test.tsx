@@ -6,7 +6,7 @@ import type { Version } from '../../../common/api/catalogue';
 import { FormModal } from '../../components/FormModal';
 import { notificationStore } from '../../components/notify';
 import { profileCan } from '../../test/abilities';
-import { apiError, fakeApi } from '../../test/fakeApi';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { ArtifactsPanel } from './ArtifactsPanel';
 

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { Licence } from '../../../../common/api/licences';
 import { ACCESS_LEVELS } from '../../../../common/domain';
 import { formatDayMonthYear } from '../../../../common/format';
-import { isCalendarDay } from '../../../../common/licenceStatus';
-import { endingLicenceKeys } from '../../../api/endingLicences';
+import { isCalendarDay } from '../../../../common/licence-status';
+import { endingLicenceKeys } from '../../../api/ending-licences';
 import {
   createLicence,
   licenceKeys,
@@ -15,14 +15,14 @@ import {
   replaceDownloadSecret,
 } from '../../../api/licences';
 import { useLocale } from '../../../app/locale';
-import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../../components/FormModal';
+import { ModalCancelButton, useFormModal, useModalMutation } from '../../../components/FormModal';
 import { apiErrorText } from '../../../components/forms';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { notify } from '../../../components/notify';
-import { useSchemaForm } from '../../../components/useSchemaForm';
-import { productLabel } from './productLabel';
-import { CreateLicenceForm, createValues, type LicenceFormValues, renewLicenceForm, renewValues } from './licenceForm';
-import { useIdempotencyKey } from '../../../components/useIdempotencyKey';
+import { useSchemaForm } from '../../../components/use-schema-form';
+import { productLabel } from './product-label';
+import { CreateLicenceForm, createValues, type LicenceFormValues, renewLicenceForm, renewValues } from './licence-form';
+import { useIdempotencyKey } from '../../../components/use-idempotency-key';
 
 function useReloadLicences(customerId: number) {
   const queryClient = useQueryClient();
@@ -256,37 +256,18 @@ function RenewForm({ licence }: { licence: Licence }) {
   );
 }
 
-export interface LicenceModalProps {
-  opened: boolean;
+interface LicenceFormProps {
   customerId: number;
   /** the licence to renew or edit, or null to add one */
   licence: Licence | null;
   /** a new value gives a fresh form */
   formKey: number;
-  onClose: () => void;
 }
 
-/** The form of the licence modal: to renew or edit `licence`, or to add one when it is null. */
-export function LicenceForm({
-  customerId,
-  licence,
-  formKey,
-}: Pick<LicenceModalProps, 'customerId' | 'licence' | 'formKey'>) {
+/**
+ * Spec "Licence create/renew" modal, its content (the licences section holds the modal): to renew or
+ * edit `licence`, or to add one when it is null.
+ */
+export function LicenceForm({ customerId, licence, formKey }: LicenceFormProps) {
   return licence ? <RenewForm key={formKey} licence={licence} /> : <CreateForm key={formKey} customerId={customerId} />;
-}
-
-/** Spec "Licence create/renew" modal. */
-export function LicenceModal({ opened, customerId, licence, formKey, onClose }: LicenceModalProps) {
-  const { t } = useTranslation();
-  return (
-    <FormModal
-      opened={opened}
-      onClose={onClose}
-      size="lg"
-      title={licence ? t('licences.modal.renewTitle') : t('licences.modal.createTitle')}
-      data-testid="licence-modal"
-    >
-      <LicenceForm customerId={customerId} licence={licence} formKey={formKey} />
-    </FormModal>
-  );
 }

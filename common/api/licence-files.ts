@@ -12,7 +12,7 @@ export const LICENCE_SIGNING_ALGORITHMS = ['Ed25519'] as const;
 export type LicenceSigningAlgorithm = (typeof LICENCE_SIGNING_ALGORITHMS)[number];
 
 /** A published public key: the active one, and those retired (they no longer sign, files they signed still verify). */
-export const LicenceSigningKey = z.object({
+const LicenceSigningKey = z.object({
   keyId: z.string(),
   algorithm: z.enum(LICENCE_SIGNING_ALGORITHMS),
   /** PEM, SubjectPublicKeyInfo */
@@ -21,7 +21,7 @@ export const LicenceSigningKey = z.object({
   /** null for the active key */
   retiredAt: z.nullable(z.string()),
 });
-export type LicenceSigningKey = z.infer<typeof LicenceSigningKey>;
+type LicenceSigningKey = z.infer<typeof LicenceSigningKey>;
 
 export const LicenceSigningKeyList = z.object({ data: z.array(LicenceSigningKey) });
 export type LicenceSigningKeyList = z.infer<typeof LicenceSigningKeyList>;

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { REQUIRED } from '../../../../common/api/common';
 import { CreateLicenceBody, LICENCE_ERRORS, type Licence, UpdateLicenceBody } from '../../../../common/api/licences';
 import type { AccessLevel } from '../../../../common/domain';
-import { addMonths, isCalendarDay, localToday } from '../../../../common/licenceStatus';
+import { addMonths, isCalendarDay, localToday } from '../../../../common/licence-status';
 
 /** The data field's own message when its text is not JSON at all (client/i18n `licences.errors.invalidJson`). */
 export const INVALID_JSON = 'licences.errors.invalidJson';

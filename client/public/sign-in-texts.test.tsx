@@ -5,10 +5,10 @@ import type { Locale } from '../../common/roles';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { Translator } from '../i18n/translate';
-import { apiError, fakeApi } from '../test/fakeApi';
+import { apiError, fakeApi } from '../test/fake-api';
 import { builtinConfig } from '../test/render';
 import { PublicApp } from './PublicApp';
-import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './signInTexts';
+import { omitSections, pickSections, SIGN_IN_TEXT_SECTIONS } from './sign-in-texts';
 
 /** The sign-in pages' translator holding only their sections, which records every key it lacks. */
 function signInTranslator(locale: Locale, missing: string[]) {

@@ -7,8 +7,8 @@ import { CUSTOMER_ABILITIES } from '../../common/api/abilities';
 import type { Customer } from '../../common/api/customers';
 import type { Role } from '../../common/roles';
 import { customerCan } from '../test/abilities';
-import { apiError, fakeApi } from '../test/fakeApi';
-import { useCustomerAccess } from './customerAccess';
+import { apiError, fakeApi } from '../test/fake-api';
+import { useCustomerAccess } from './customer-access';
 
 const customer = (yourRole: Role): Customer => ({
   id: 7,

@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { secretDownloadPath, type Version } from '../../../../common/api/catalogue';
 import type { Licence } from '../../../../common/api/licences';
 import type { Platform } from '../../../../common/domain';
-import { allowsDownload } from '../../../../common/licenceStatus';
+import { allowsDownload } from '../../../../common/licence-status';
 import { browser, checkDownload, downloadUrl } from '../../../api/downloads';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copyToClipboard';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
 
 /** Spec 4 "Download": how long an artifact stays marked loading after its check answered. */
-export const LOADING_RESET_MS = 1000;
+const LOADING_RESET_MS = 1000;
 
 const keyOf = (versionId: number, platform: Platform) => `${versionId}:${platform}`;
 
