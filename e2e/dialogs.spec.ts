@@ -56,8 +56,8 @@ async function tabThrough(page: Page, dialog: Locator, key: string, presses: num
       if (!node.contains(event.target as Node)) leave(event.target as Element);
     };
     // the focus dropped to the page itself (no element outside takes it)
-    const onFocusOut = (event: FocusEvent) => {
-      if (event.relatedTarget === null) queueMicrotask(() => !node.contains(document.activeElement) && leave(null));
+    const onFocusOut = (event: Event) => {
+      if ((event as FocusEvent).relatedTarget === null) queueMicrotask(() => !node.contains(document.activeElement) && leave(null));
     };
     document.addEventListener('keydown', onKey, true);
     document.addEventListener('focusin', onFocusIn, true);

@@ -3,7 +3,7 @@
 // TEST_DATABASE_URL is set) PostgreSQL, the OpenAPI document's lint (Spectral), the client and
 // server build with the client's size budget, and the browser journeys in Chromium when one is
 // found. Ends with "N passed, N failed"; skipped parts are named.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,11 +48,55 @@ function run(label, command, args, env = {}) {
 
 /** A check that is one pass or one failure (typecheck, lint, build). */
 function check(label, command, args, env) {
-  if (run(label, command, args, env)) passed++;
+  count(label, run(label, command, args, env));
+}
+
+function count(label, ok) {
+  if (ok) passed++;
   else {
     failed++;
     failures.push(label);
   }
+}
+
+/**
+ * Checks that each keep one core busy (tsc, ESLint, Prettier are single-threaded), run side by side
+ * on the machine's cores: each one's output is printed whole when it ends, and its wall clock goes
+ * into the table. The processor seconds of processes that ran together cannot be told apart: the
+ * group's total is its own row.
+ */
+async function checksTogether(group, checks) {
+  const t0 = performance.now();
+  const cpu0 = childCpuSeconds();
+  const results = await Promise.all(
+    checks.map(
+      ({ label, command, args }) =>
+        new Promise((resolve) => {
+          const started = performance.now();
+          const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+          child.on('close', (status) => {
+            console.log(`\n=== ${label} ===`);
+            process.stdout.write(Buffer.concat(output));
+            resolve({ label, ok: status === 0, seconds: (performance.now() - started) / 1000 });
+          });
+        }),
+    ),
+  );
+  for (const result of results) {
+    timings.push({ label: `  ${result.label}`, seconds: result.seconds, cpu: null, ok: result.ok });
+    count(result.label, result.ok);
+  }
+  const cpu = cpu0 === null ? null : childCpuSeconds() - cpu0;
+  timings.splice(timings.length - results.length, 0, {
+    label: `${group} (together)`,
+    seconds: (performance.now() - t0) / 1000,
+    cpu,
+    ok: results.every((result) => result.ok),
+  });
 }
 
 /** Vitest projects: counts each test from the JSON report. */
@@ -95,7 +139,9 @@ function readJson(file) {
  */
 function printTimings() {
   const total = (performance.now() - started) / 1000;
-  const cpuTotal = timings.every((t) => t.cpu !== null) ? timings.reduce((sum, t) => sum + t.cpu, 0) : null;
+  // the rows of checks run together (indented) have their group's row above them
+  const stages = timings.filter((t) => !t.label.startsWith(' '));
+  const cpuTotal = stages.every((t) => t.cpu !== null) ? stages.reduce((sum, t) => sum + t.cpu, 0) : null;
   const rows = [
     ...timings.map((t) => [t.label, t.seconds, t.cpu, t.ok ? '' : 'failed']),
     ['total', total, cpuTotal, ''],
@@ -118,9 +164,11 @@ function findChromium() {
   return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
-check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
-check('lint (ESLint)', bin('eslint'), ['.']);
-check('format (Prettier)', bin('prettier'), ['--check', '.']);
+await checksTogether('static checks', [
+  { label: 'typecheck', command: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { label: 'lint (ESLint)', command: bin('eslint'), args: ['.'] },
+  { label: 'format (Prettier)', command: bin('prettier'), args: ['--check', '.'] },
+]);
 // The API tests are two vitest projects: `api` (files sharing their worker's modules) and
 // `api-isolated` (files that replace a module); vitest.config.ts says which file is which.
 const API_PROJECTS = ['api', 'api-isolated'];
@@ -137,17 +185,21 @@ if (process.env.TEST_DATABASE_URL) {
   }
 }
 
-// the OpenAPI document that integrators' tools read: Spectral's OpenAPI rules, no warning allowed
-check('API document (Spectral)', process.execPath, [
-  '--import',
-  'tsx',
-  path.join(root, 'scripts', 'api-document.ts'),
-  '--lint',
+await checksTogether('document and builds', [
+  // the OpenAPI document that integrators' tools read: Spectral's OpenAPI rules, no warning allowed
+  {
+    label: 'API document (Spectral)',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(root, 'scripts', 'api-document.ts'), '--lint'],
+  },
+  { label: 'client build', command: bin('vite'), args: ['build', '--logLevel', 'warn'] },
+  // the server compiled to plain JavaScript, as production runs it (server/main-built.test.ts starts it)
+  {
+    label: 'server build',
+    command: process.execPath,
+    args: [path.join(root, 'scripts', 'build-server.mjs'), '--stamp'],
+  },
 ]);
-
-check('client build', bin('vite'), ['build', '--logLevel', 'warn']);
-// the server compiled to plain JavaScript, as production runs it (server/main-built.test.ts starts it)
-check('server build', process.execPath, [path.join(root, 'scripts', 'build-server.mjs'), '--stamp']);
 check('client size budget', process.execPath, [path.join(root, 'scripts', 'check-bundle-size.mjs')]);
 
 const chromium = findChromium();
