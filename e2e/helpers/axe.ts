@@ -109,9 +109,45 @@ export async function setPreferredLocale(page: Page, locale: Locale): Promise<vo
   expect(answer.status(), `PATCH /api/auth/me: ${await answer.text()}`).toBe(200);
 }
 
-/** Opens `path` under `locale` and waits for the page's own content (not the loader). */
+/**
+ * Opens `path` under `locale` and waits for the page's own content (not the loader).
+ *
+ * From a page of the signed-in application in the same language, the application's own router goes
+ * there (the address pushed, then the `popstate` it listens to), as a click on a link would: the
+ * document, its scripts and the axe-core it was given stay, where a load would fetch, run and give
+ * them again. Once the previous page's heading has left the document the new page is there; should
+ * it not leave (the same page component at another address), the page is loaded instead.
+ */
 export async function openPage(page: Page, locale: Locale, path: string, ready?: (page: Page) => Locator) {
-  await page.goto(`/${locale}${path === '/' ? '' : path}`);
+  const target = `/${locale}${path === '/' ? '' : path}`;
+  if (!(await navigateInApp(page, locale, target))) await page.goto(target);
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   if (ready) await expect(ready(page).first()).toBeVisible();
+}
+
+/** How long the previous page's heading may take to leave after an in-application navigation. */
+const IN_APP_NAVIGATION_MS = 3_000;
+
+async function navigateInApp(page: Page, locale: Locale, target: string): Promise<boolean> {
+  const url = page.url();
+  // the same address again is a reload: the page starts afresh, as before
+  if (!url.startsWith('http') || !new URL(url).pathname.startsWith(`/${locale}`)) return false;
+  if (new URL(url).pathname === target) return false;
+  if ((await page.getByTestId('user-menu').count()) === 0) return false;
+  const heading = await page
+    .locator('h1')
+    .first()
+    .elementHandle({ timeout: 1_000 })
+    .catch(() => null);
+  if (heading === null) return false;
+  await page.evaluate((address) => {
+    window.history.pushState(null, '', address);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, target);
+  const left = await page
+    .waitForFunction((previous) => !previous.isConnected, heading, { timeout: IN_APP_NAVIGATION_MS })
+    .then(() => true)
+    .catch(() => false);
+  await heading.dispose();
+  return left;
 }
