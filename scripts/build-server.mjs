@@ -91,9 +91,8 @@ const packagesAsNodeImportsThem = {
 /** Bundles the server into `outdir` (dist-server by default) and copies the files it reads. */
 export async function buildServer(outdir = path.join(root, 'dist-server')) {
   fs.rmSync(path.join(outdir, 'server'), { recursive: true, force: true });
-  await build({
+  const options = {
     absWorkingDir: root,
-    entryPoints: { 'server/main': 'server/main.ts', 'server/cli': 'server/cli.ts' },
     outdir,
     bundle: true,
     platform: 'node',
@@ -107,7 +106,17 @@ export async function buildServer(outdir = path.join(root, 'dist-server')) {
     sourcesContent: false,
     tsconfig: path.join(root, 'tsconfig.json'),
     logLevel: 'warning',
+  };
+  // The server: what it loads only when configured (the S3 store and its SDK) stays a chunk of its
+  // own, loaded at first use, so a portal without it never holds it in memory.
+  await build({
+    ...options,
+    entryPoints: { 'server/main': 'server/main.ts' },
+    splitting: true,
+    chunkNames: 'server/chunks/[name]-[hash]',
   });
+  // The command line, one file: it loads its commands' modules as it runs them.
+  await build({ ...options, entryPoints: { 'server/cli': 'server/cli.ts' } });
   fs.cpSync(path.join(root, 'server/modules/legal/documents'), path.join(outdir, 'server/documents'), {
     recursive: true,
   });

@@ -12,7 +12,8 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { DialectName } from './dialect';
 import { initialMigration } from './migrations/001_initial';
 import { searchMigration } from './migrations/002_search';
@@ -100,6 +101,8 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       }
     : undefined;
   if (dialect === 'postgres') {
+    // PostgreSQL's client is loaded only for a PostgreSQL database (a SQLite portal never loads it).
+    const pg = loadPg();
     // pg returns int8 (count(*), bigint) as strings; our counts and sizes fit in a JS number.
     pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
     // A connection attempt gives up after 5 s, so a request meets an unreachable database with a 503
@@ -109,7 +112,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     // Without a listener, an idle connection's error (the server restarting) would end the process.
     pool.on('error', (error) => report(error));
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: withNamedStatements(pool) as pg.Pool }),
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) as typeof pool }),
       plugins: [new CamelCasePlugin()],
       log,
     });
@@ -234,4 +237,9 @@ export const nowIso = () => new Date().toISOString();
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** `pg`, required when first needed (openDatabase is synchronous; `pg` is a CommonJS package). */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
 }

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * Per-IP rate limits for the routes that guard accounts (sign-in, password reset, sign-up,
@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
  */
 async function rateLimitPlugin(app: FastifyInstance) {
   const { redisUrl } = app.ctx.config;
-  const redis = redisUrl ? connectRedis(app, redisUrl) : null;
+  const redis = redisUrl ? await connectRedis(app, redisUrl) : null;
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'portal-rate-limit-' } : {}),
@@ -20,7 +20,9 @@ async function rateLimitPlugin(app: FastifyInstance) {
   });
 }
 
-function connectRedis(app: FastifyInstance, url: string): Redis {
+/** Loads the Redis client only when a store is configured (a portal without one never loads it). */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   // Without an offline queue a command fails at once while Redis is away, instead of holding the
   // request until a reconnection.
   const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
