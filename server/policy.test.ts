@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ROLES } from '../common/roles';
+import { artifactsMayChange, mayDeleteArtifact, mayUploadArtifact } from './modules/artifacts/policy';
 import { profileAbilities } from './modules/auth/policy';
 import { mayListEveryVersion, productAbilities, versionAbilities } from './modules/catalogue/policy';
 import { customerAbilities } from './modules/customers/policy';
+import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './modules/downloads/policy';
 import { invitationAbilities, mayChooseLocale, mayInviteAs } from './modules/invitations/policy';
 import { licenceAbilities } from './modules/licences/policy';
 import { mayChangeStatus, mayEditSettings, memberAbilities } from './modules/members/policy';
@@ -144,5 +147,80 @@ describe('profile policy', () => {
       brandToRoot: true,
       brandToAccount: false,
     });
+  });
+});
+
+describe('artifacts policy', () => {
+  const pm = { type: 'productManager' } as const;
+
+  it("changes an unpublished version's files, never a published one's", () => {
+    expect(artifactsMayChange({ published: false })).toBe(true);
+    expect(artifactsMayChange({ published: true })).toBe(false);
+  });
+
+  it('lets who manages versions upload and remove while the version is unpublished', () => {
+    expect(mayUploadArtifact(pm, { published: false })).toBe(true);
+    expect(mayDeleteArtifact(pm, { published: false })).toBe(true);
+    expect(mayUploadArtifact({ type: 'admin' }, { published: false })).toBe(true);
+    expect(mayUploadArtifact(pm, { published: true })).toBe(false);
+    expect(mayDeleteArtifact(pm, { published: true })).toBe(false);
+  });
+
+  it('lets nobody else upload or remove, not even a support engineer who reads the customers', () => {
+    for (const type of ['supportEngineer', 'accountExecutive', 'client'] as const) {
+      expect(mayUploadArtifact({ type }, { published: false })).toBe(false);
+      expect(mayDeleteArtifact({ type }, { published: false })).toBe(false);
+    }
+    expect(mayUploadArtifact(null, { published: false })).toBe(false);
+  });
+
+  it("is what a version's abilities say of its files", () => {
+    for (const published of [false, true]) {
+      const can = versionAbilities(pm, { published });
+      expect([can.upload, can.deleteArtifacts]).toEqual([
+        mayUploadArtifact(pm, { published }),
+        mayDeleteArtifact(pm, { published }),
+      ]);
+    }
+  });
+});
+
+describe('downloads policy', () => {
+  it('lets the roles that download download: a technical contact and a project manager, not an end user', () => {
+    const downloaders = ROLES.filter((role) => mayDownload({ role }));
+    expect(downloaders.sort()).toEqual(
+      ['accountExecutive', 'admin', 'businessOwner', 'supportEngineer', 'technicalContact'].sort(),
+    );
+    expect(mayDownload(null)).toBe(false);
+  });
+
+  it("is what a licence's abilities say of downloading", () => {
+    for (const role of ROLES) {
+      expect(licenceAbilities({ role }, { customizationType: 'none' }).download).toBe(mayDownload({ role }));
+    }
+  });
+
+  it('opens the types of the access level: a stable licence no beta, a beta licence no alpha', () => {
+    expect(typesOpenTo({ accessLevel: 'stable' })).toEqual(['stable', 'maintenance', 'eol']);
+    expect(typesOpenTo({ accessLevel: 'beta' })).toContain('beta');
+    expect(typesOpenTo({ accessLevel: 'beta' })).not.toContain('alpha');
+    expect(typesOpenTo({ accessLevel: 'alpha' })).toContain('alpha');
+  });
+
+  it('covers a published version of the licence product of a type it opens, nothing else', () => {
+    const licence = { productKey: 'server', accessLevel: 'beta' } as const;
+    const version = { productKey: 'server', published: true, type: 'beta' } as const;
+    expect(licenceCovers(licence, version)).toBe(true);
+    expect(licenceCovers(licence, { ...version, published: false })).toBe(false);
+    expect(licenceCovers(licence, { ...version, productKey: 'desktop' })).toBe(false);
+    expect(licenceCovers(licence, { ...version, type: 'alpha' })).toBe(false);
+    expect(licenceCovers({ ...licence, accessLevel: 'stable' }, version)).toBe(false);
+  });
+
+  it('serves downloads through the grace period, not a day after', () => {
+    const today = '2026-06-30';
+    expect(licenceAllowsDownload({ endDate: '2027-01-01' }, today)).toBe(true);
+    expect(licenceAllowsDownload({ endDate: '2026-05-31' }, today)).toBe(true);
+    expect(licenceAllowsDownload({ endDate: '2026-05-30' }, today)).toBe(false);
   });
 });
