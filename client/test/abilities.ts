@@ -3,7 +3,9 @@ import type {
   InvitationAbilities,
   LicenceAbilities,
   MemberAbilities,
+  ProductAbilities,
   ProfileAbilities,
+  VersionAbilities,
 } from '../../common/api/abilities';
 import { canGlobally, canInCustomer, invitableRoles } from '../../common/permissions';
 import { globalRole, type MemberRole, type Role, type UserType } from '../../common/roles';
@@ -78,6 +80,19 @@ export function memberCan(role: Role, member: { role: MemberRole; self?: boolean
 export function invitationCan(role: Role): InvitationAbilities {
   const team = canInCustomer(role, 'viewTeam');
   return { cancel: team, resend: team, copyLink: canInCustomer(role, 'copyInvitationLink') };
+}
+
+/** A product, for the type of the caller (catalogue/policy.ts). */
+export function productCan(type: UserType): ProductAbilities {
+  const role = globalRole(type);
+  return { edit: canGlobally(role, 'editProduct'), manageVersions: canGlobally(role, 'manageVersions') };
+}
+
+/** A version, for the type of the caller: its files change only while it is unpublished (artifacts/policy.ts). */
+export function versionCan(type: UserType, version: { published: boolean }): VersionAbilities {
+  const manage = canGlobally(globalRole(type), 'manageVersions');
+  const unpublished = manage && !version.published;
+  return { edit: manage, publish: unpublished, upload: unpublished, deleteArtifacts: unpublished };
 }
 
 /** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */
