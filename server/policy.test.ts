@@ -4,6 +4,7 @@ import { artifactsMayChange, mayDeleteArtifact, mayUploadArtifact } from './modu
 import { profileAbilities } from './modules/auth/policy';
 import { mayListEveryVersion, productAbilities, versionAbilities } from './modules/catalogue/policy';
 import { customerAbilities } from './modules/customers/policy';
+import { customizationAbilities, mayCustomize, offersCustomization } from './modules/customizations/policy';
 import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './modules/downloads/policy';
 import { invitationAbilities, mayChooseLocale, mayInviteAs } from './modules/invitations/policy';
 import { licenceAbilities } from './modules/licences/policy';
@@ -222,5 +223,35 @@ describe('downloads policy', () => {
     expect(licenceAllowsDownload({ endDate: '2027-01-01' }, today)).toBe(true);
     expect(licenceAllowsDownload({ endDate: '2026-05-31' }, today)).toBe(true);
     expect(licenceAllowsDownload({ endDate: '2026-05-30' }, today)).toBe(false);
+  });
+});
+
+describe('customizations policy', () => {
+  it('offers a customization for a product with a customization type only', () => {
+    expect(offersCustomization({ customizationType: 'lke' })).toBe(true);
+    expect(offersCustomization({ customizationType: 'ogma' })).toBe(true);
+    expect(offersCustomization({ customizationType: 'none' })).toBe(false);
+  });
+
+  it('lets who manages licences customize, and nobody a product that offers none', () => {
+    const customizers = ROLES.filter((role) => mayCustomize({ role }, { customizationType: 'lke' }));
+    expect(customizers.sort()).toEqual(['accountExecutive', 'admin', 'productManager']);
+    expect(mayCustomize({ role: 'admin' }, { customizationType: 'none' })).toBe(false);
+    expect(mayCustomize(null, { customizationType: 'lke' })).toBe(false);
+  });
+
+  it('lets a support engineer read a customization, not change it', () => {
+    expect(customizationAbilities({ role: 'supportEngineer' }, { customizationType: 'lke' })).toEqual({ edit: false });
+    expect(customizationAbilities({ role: 'accountExecutive' }, { customizationType: 'lke' })).toEqual({ edit: true });
+  });
+
+  it("is what a licence's abilities say of customizing", () => {
+    for (const role of ROLES) {
+      for (const customizationType of ['none', 'lke'] as const) {
+        expect(licenceAbilities({ role }, { customizationType }).customize).toBe(
+          mayCustomize({ role }, { customizationType }),
+        );
+      }
+    }
   });
 });

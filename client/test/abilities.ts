@@ -1,5 +1,6 @@
 import type {
   CustomerAbilities,
+  CustomizationAbilities,
   InvitationAbilities,
   LicenceAbilities,
   MemberAbilities,
@@ -93,6 +94,11 @@ export function versionCan(type: UserType, version: { published: boolean }): Ver
   const manage = canGlobally(globalRole(type), 'manageVersions');
   const unpublished = manage && !version.published;
   return { edit: manage, publish: unpublished, upload: unpublished, deleteArtifacts: unpublished };
+}
+
+/** A customization of a licence, for the caller's role in its customer (customizations/policy.ts). */
+export function customizationCan(role: Role, customizationType = 'lke'): CustomizationAbilities {
+  return { edit: canInCustomer(role, 'manageLicences') && customizationType !== 'none' };
 }
 
 /** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */
