@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../common/api/errors';
 import { ROLES } from '../common/roles';
+import { type Actor, systemActor } from './actor';
+import { HttpError } from './http-error';
 import { artifactsMayChange, mayDeleteArtifact, mayUploadArtifact } from './modules/artifacts/policy';
 import { profileAbilities } from './modules/auth/policy';
 import { mayListEveryVersion, productAbilities, versionAbilities } from './modules/catalogue/policy';
@@ -9,6 +12,8 @@ import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from '
 import { invitationAbilities, mayChooseLocale, mayInviteAs } from './modules/invitations/policy';
 import { licenceAbilities } from './modules/licences/policy';
 import { mayChangeStatus, mayEditSettings, memberAbilities } from './modules/members/policy';
+import { authorizeUserCreate, authorizeUserUpdate, mayChangeUserStatus, userAbilities } from './modules/users/policy';
+import { callerOf } from './policy';
 
 /** The policies' finer rules, case by case (spec sections 2, 4 and 6; docs/decisions/056). */
 const me = { id: 1 };
@@ -253,5 +258,55 @@ describe('customizations policy', () => {
         );
       }
     }
+  });
+});
+
+describe('users policy', () => {
+  const admin = { id: 1, type: 'admin' } as const;
+  const asUser = (user: typeof admin): Actor => ({
+    kind: 'user',
+    user: { ...user, email: 'admin@example.com', fullName: 'Admin', status: 'enabled', preferredLocale: 'en' },
+    ip: '127.0.0.1',
+    userAgent: null,
+    sessionHash: null,
+  });
+
+  it("lets an admin edit any account and change another's status, not their own", () => {
+    expect(userAbilities(admin, { id: 2 })).toEqual({ edit: true, changeStatus: true });
+    expect(userAbilities(admin, { id: 1 })).toEqual({ edit: true, changeStatus: false });
+    expect(mayChangeUserStatus(admin, { id: 1 })).toBe(false);
+  });
+
+  it('lets no one else edit an account', () => {
+    for (const type of ['productManager', 'supportEngineer', 'accountExecutive', 'client'] as const) {
+      expect(userAbilities({ id: 1, type }, { id: 2 })).toEqual({ edit: false, changeStatus: false });
+    }
+    expect(userAbilities(null, { id: 2 })).toEqual({ edit: false, changeStatus: false });
+  });
+
+  it('refuses disabling one own account, and lets the admin disable another or keep their own enabled', () => {
+    const refusal = (() => {
+      try {
+        authorizeUserUpdate(asUser(admin), 1, { status: 'disabled' });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refusal).toBeInstanceOf(HttpError);
+    expect(refusal).toMatchObject({ statusCode: 403, code: ERROR_CODES.cannotDisableSelf });
+    expect(() => authorizeUserUpdate(asUser(admin), 2, { status: 'disabled' })).not.toThrow();
+    expect(() => authorizeUserUpdate(asUser(admin), 1, { status: 'enabled', fullname: 'Me' })).not.toThrow();
+  });
+
+  it('lets only the command line set a password at creation', () => {
+    expect(() => authorizeUserCreate(systemActor('cli'), { password: 'x' })).not.toThrow();
+    expect(() => authorizeUserCreate(asUser(admin), { password: 'x' })).toThrow(HttpError);
+    expect(() => authorizeUserCreate(asUser(admin), {})).not.toThrow();
+  });
+
+  it('computes abilities for a signed-in user only', () => {
+    expect(callerOf(asUser(admin))).toMatchObject({ id: 1, type: 'admin' });
+    expect(callerOf(systemActor('cli'))).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import type {
   MemberAbilities,
   ProductAbilities,
   ProfileAbilities,
+  UserAbilities,
   VersionAbilities,
 } from '../../common/api/abilities';
 import { canGlobally, canInCustomer, invitableRoles } from '../../common/permissions';
@@ -99,6 +100,12 @@ export function versionCan(type: UserType, version: { published: boolean }): Ver
 /** A customization of a licence, for the caller's role in its customer (customizations/policy.ts). */
 export function customizationCan(role: Role, customizationType = 'lke'): CustomizationAbilities {
   return { edit: canInCustomer(role, 'manageLicences') && customizationType !== 'none' };
+}
+
+/** A user account on the Users page, as an admin sees it: their own keeps its status (users/policy.ts). */
+export function userCan(options: { self?: boolean; type?: UserType } = {}): UserAbilities {
+  const edit = canGlobally(globalRole(options.type ?? 'admin'), 'manageUsers');
+  return { edit, changeStatus: edit && options.self !== true };
 }
 
 /** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */

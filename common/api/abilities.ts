@@ -88,3 +88,8 @@ export type VersionAbilities = z.infer<typeof VersionAbilities>;
 const CUSTOMIZATION_ABILITIES = ['edit'] as const;
 export const CustomizationAbilities = flags(CUSTOMIZATION_ABILITIES);
 export type CustomizationAbilities = z.infer<typeof CustomizationAbilities>;
+
+/** One user account (the Users page): `changeStatus` is refused on one's own account. */
+const USER_ABILITIES = ['edit', 'changeStatus'] as const;
+export const UserAbilities = flags(USER_ABILITIES);
+export type UserAbilities = z.infer<typeof UserAbilities>;
