@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../common/api/errors';
+import { ROLES } from '../common/roles';
+import { type Actor, systemActor } from './actor';
+import { HttpError } from './http-error';
+import { artifactsMayChange, mayDeleteArtifact, mayUploadArtifact } from './modules/artifacts/policy';
 import { profileAbilities } from './modules/auth/policy';
 import { mayListEveryVersion, productAbilities, versionAbilities } from './modules/catalogue/policy';
 import { customerAbilities } from './modules/customers/policy';
+import { customizationAbilities, mayCustomize, offersCustomization } from './modules/customizations/policy';
+import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './modules/downloads/policy';
 import { invitationAbilities, mayChooseLocale, mayInviteAs } from './modules/invitations/policy';
 import { licenceAbilities } from './modules/licences/policy';
 import { mayChangeStatus, mayEditSettings, memberAbilities } from './modules/members/policy';
+import { authorizeUserCreate, authorizeUserUpdate, mayChangeUserStatus, userAbilities } from './modules/users/policy';
+import { callerOf } from './policy';
 
 /** The policies' finer rules, case by case (spec sections 2, 4 and 6; docs/decisions/056). */
 const me = { id: 1 };
@@ -144,5 +153,160 @@ describe('profile policy', () => {
       brandToRoot: true,
       brandToAccount: false,
     });
+  });
+});
+
+describe('artifacts policy', () => {
+  const pm = { type: 'productManager' } as const;
+
+  it("changes an unpublished version's files, never a published one's", () => {
+    expect(artifactsMayChange({ published: false })).toBe(true);
+    expect(artifactsMayChange({ published: true })).toBe(false);
+  });
+
+  it('lets who manages versions upload and remove while the version is unpublished', () => {
+    expect(mayUploadArtifact(pm, { published: false })).toBe(true);
+    expect(mayDeleteArtifact(pm, { published: false })).toBe(true);
+    expect(mayUploadArtifact({ type: 'admin' }, { published: false })).toBe(true);
+    expect(mayUploadArtifact(pm, { published: true })).toBe(false);
+    expect(mayDeleteArtifact(pm, { published: true })).toBe(false);
+  });
+
+  it('lets nobody else upload or remove, not even a support engineer who reads the customers', () => {
+    for (const type of ['supportEngineer', 'accountExecutive', 'client'] as const) {
+      expect(mayUploadArtifact({ type }, { published: false })).toBe(false);
+      expect(mayDeleteArtifact({ type }, { published: false })).toBe(false);
+    }
+    expect(mayUploadArtifact(null, { published: false })).toBe(false);
+  });
+
+  it("is what a version's abilities say of its files", () => {
+    for (const published of [false, true]) {
+      const can = versionAbilities(pm, { published });
+      expect([can.upload, can.deleteArtifacts]).toEqual([
+        mayUploadArtifact(pm, { published }),
+        mayDeleteArtifact(pm, { published }),
+      ]);
+    }
+  });
+});
+
+describe('downloads policy', () => {
+  it('lets the roles that download download: a technical contact and a project manager, not an end user', () => {
+    const downloaders = ROLES.filter((role) => mayDownload({ role }));
+    expect(downloaders.sort()).toEqual(
+      ['accountExecutive', 'admin', 'businessOwner', 'supportEngineer', 'technicalContact'].sort(),
+    );
+    expect(mayDownload(null)).toBe(false);
+  });
+
+  it("is what a licence's abilities say of downloading", () => {
+    for (const role of ROLES) {
+      expect(licenceAbilities({ role }, { customizationType: 'none' }).download).toBe(mayDownload({ role }));
+    }
+  });
+
+  it('opens the types of the access level: a stable licence no beta, a beta licence no alpha', () => {
+    expect(typesOpenTo({ accessLevel: 'stable' })).toEqual(['stable', 'maintenance', 'eol']);
+    expect(typesOpenTo({ accessLevel: 'beta' })).toContain('beta');
+    expect(typesOpenTo({ accessLevel: 'beta' })).not.toContain('alpha');
+    expect(typesOpenTo({ accessLevel: 'alpha' })).toContain('alpha');
+  });
+
+  it('covers a published version of the licence product of a type it opens, nothing else', () => {
+    const licence = { productKey: 'server', accessLevel: 'beta' } as const;
+    const version = { productKey: 'server', published: true, type: 'beta' } as const;
+    expect(licenceCovers(licence, version)).toBe(true);
+    expect(licenceCovers(licence, { ...version, published: false })).toBe(false);
+    expect(licenceCovers(licence, { ...version, productKey: 'desktop' })).toBe(false);
+    expect(licenceCovers(licence, { ...version, type: 'alpha' })).toBe(false);
+    expect(licenceCovers({ ...licence, accessLevel: 'stable' }, version)).toBe(false);
+  });
+
+  it('serves downloads through the grace period, not a day after', () => {
+    const today = '2026-06-30';
+    expect(licenceAllowsDownload({ endDate: '2027-01-01' }, today)).toBe(true);
+    expect(licenceAllowsDownload({ endDate: '2026-05-31' }, today)).toBe(true);
+    expect(licenceAllowsDownload({ endDate: '2026-05-30' }, today)).toBe(false);
+  });
+});
+
+describe('customizations policy', () => {
+  it('offers a customization for a product with a customization type only', () => {
+    expect(offersCustomization({ customizationType: 'lke' })).toBe(true);
+    expect(offersCustomization({ customizationType: 'ogma' })).toBe(true);
+    expect(offersCustomization({ customizationType: 'none' })).toBe(false);
+  });
+
+  it('lets who manages licences customize, and nobody a product that offers none', () => {
+    const customizers = ROLES.filter((role) => mayCustomize({ role }, { customizationType: 'lke' }));
+    expect(customizers.sort()).toEqual(['accountExecutive', 'admin', 'productManager']);
+    expect(mayCustomize({ role: 'admin' }, { customizationType: 'none' })).toBe(false);
+    expect(mayCustomize(null, { customizationType: 'lke' })).toBe(false);
+  });
+
+  it('lets a support engineer read a customization, not change it', () => {
+    expect(customizationAbilities({ role: 'supportEngineer' }, { customizationType: 'lke' })).toEqual({ edit: false });
+    expect(customizationAbilities({ role: 'accountExecutive' }, { customizationType: 'lke' })).toEqual({ edit: true });
+  });
+
+  it("is what a licence's abilities say of customizing", () => {
+    for (const role of ROLES) {
+      for (const customizationType of ['none', 'lke'] as const) {
+        expect(licenceAbilities({ role }, { customizationType }).customize).toBe(
+          mayCustomize({ role }, { customizationType }),
+        );
+      }
+    }
+  });
+});
+
+describe('users policy', () => {
+  const admin = { id: 1, type: 'admin' } as const;
+  const asUser = (user: typeof admin): Actor => ({
+    kind: 'user',
+    user: { ...user, email: 'admin@example.com', fullName: 'Admin', status: 'enabled', preferredLocale: 'en' },
+    ip: '127.0.0.1',
+    userAgent: null,
+    sessionHash: null,
+  });
+
+  it("lets an admin edit any account and change another's status, not their own", () => {
+    expect(userAbilities(admin, { id: 2 })).toEqual({ edit: true, changeStatus: true });
+    expect(userAbilities(admin, { id: 1 })).toEqual({ edit: true, changeStatus: false });
+    expect(mayChangeUserStatus(admin, { id: 1 })).toBe(false);
+  });
+
+  it('lets no one else edit an account', () => {
+    for (const type of ['productManager', 'supportEngineer', 'accountExecutive', 'client'] as const) {
+      expect(userAbilities({ id: 1, type }, { id: 2 })).toEqual({ edit: false, changeStatus: false });
+    }
+    expect(userAbilities(null, { id: 2 })).toEqual({ edit: false, changeStatus: false });
+  });
+
+  it('refuses disabling one own account, and lets the admin disable another or keep their own enabled', () => {
+    const refusal = (() => {
+      try {
+        authorizeUserUpdate(asUser(admin), 1, { status: 'disabled' });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refusal).toBeInstanceOf(HttpError);
+    expect(refusal).toMatchObject({ statusCode: 403, code: ERROR_CODES.cannotDisableSelf });
+    expect(() => authorizeUserUpdate(asUser(admin), 2, { status: 'disabled' })).not.toThrow();
+    expect(() => authorizeUserUpdate(asUser(admin), 1, { status: 'enabled', fullname: 'Me' })).not.toThrow();
+  });
+
+  it('lets only the command line set a password at creation', () => {
+    expect(() => authorizeUserCreate(systemActor('cli'), { password: 'x' })).not.toThrow();
+    expect(() => authorizeUserCreate(asUser(admin), { password: 'x' })).toThrow(HttpError);
+    expect(() => authorizeUserCreate(asUser(admin), {})).not.toThrow();
+  });
+
+  it('computes abilities for a signed-in user only', () => {
+    expect(callerOf(asUser(admin))).toMatchObject({ id: 1, type: 'admin' });
+    expect(callerOf(systemActor('cli'))).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import {
   invitableRoles,
 } from '../common/permissions';
 import { globalRole, type MemberRole, type Role } from '../common/roles';
-import type { SessionUser } from './actor';
+import type { Actor, SessionUser } from './actor';
 import type { CustomerAccess } from './plugins/access';
 
 /**
@@ -18,6 +18,13 @@ import type { CustomerAccess } from './plugins/access';
  * abilities (`can`) that answers carry.
  */
 export type Caller = Pick<SessionUser, 'id' | 'type' | 'status'>;
+
+/**
+ * The signed-in user an answer's abilities are computed for; null for any other actor (a product
+ * token, a job, the command line), whose answers carry no ability: `can` tells a person what the
+ * screens may offer them.
+ */
+export const callerOf = (actor: Actor): SessionUser | null => (actor.kind === 'user' ? actor.user : null);
 
 /** The role held in the customer holds the capability there. */
 export const holds = (access: Pick<CustomerAccess, 'role'> | null, capability: CustomerCapability): boolean =>

@@ -20,6 +20,8 @@ export interface JsonEditorProps {
   /** Shown while the editor is empty. */
   placeholder?: string;
   required?: boolean;
+  /** The text is shown, selectable and copied, not changed. */
+  readOnly?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function JsonEditor({
   minHeight = '10rem',
   placeholder,
   required,
+  readOnly,
 }: JsonEditorProps) {
   const { t } = useTranslation();
   const id = useId();
@@ -71,6 +74,7 @@ export function JsonEditor({
             minHeight={minHeight}
             placeholderText={placeholder}
             required={required}
+            readOnly={readOnly}
           />
         </Suspense>
       </Box>

@@ -1,9 +1,13 @@
 import type {
   CustomerAbilities,
+  CustomizationAbilities,
   InvitationAbilities,
   LicenceAbilities,
   MemberAbilities,
+  ProductAbilities,
   ProfileAbilities,
+  UserAbilities,
+  VersionAbilities,
 } from '../../common/api/abilities';
 import { canGlobally, canInCustomer, invitableRoles } from '../../common/permissions';
 import { globalRole, type MemberRole, type Role, type UserType } from '../../common/roles';
@@ -78,6 +82,30 @@ export function memberCan(role: Role, member: { role: MemberRole; self?: boolean
 export function invitationCan(role: Role): InvitationAbilities {
   const team = canInCustomer(role, 'viewTeam');
   return { cancel: team, resend: team, copyLink: canInCustomer(role, 'copyInvitationLink') };
+}
+
+/** A product, for the type of the caller (catalogue/policy.ts). */
+export function productCan(type: UserType): ProductAbilities {
+  const role = globalRole(type);
+  return { edit: canGlobally(role, 'editProduct'), manageVersions: canGlobally(role, 'manageVersions') };
+}
+
+/** A version, for the type of the caller: its files change only while it is unpublished (artifacts/policy.ts). */
+export function versionCan(type: UserType, version: { published: boolean }): VersionAbilities {
+  const manage = canGlobally(globalRole(type), 'manageVersions');
+  const unpublished = manage && !version.published;
+  return { edit: manage, publish: unpublished, upload: unpublished, deleteArtifacts: unpublished };
+}
+
+/** A customization of a licence, for the caller's role in its customer (customizations/policy.ts). */
+export function customizationCan(role: Role, customizationType = 'lke'): CustomizationAbilities {
+  return { edit: canInCustomer(role, 'manageLicences') && customizationType !== 'none' };
+}
+
+/** A user account on the Users page, as an admin sees it: their own keeps its status (users/policy.ts). */
+export function userCan(options: { self?: boolean; type?: UserType } = {}): UserAbilities {
+  const edit = canGlobally(globalRole(options.type ?? 'admin'), 'manageUsers');
+  return { edit, changeStatus: edit && options.self !== true };
 }
 
 /** The type of a user whose profile shows `yourRole`: staff keep their type, anyone else is a client. */

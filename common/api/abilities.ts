@@ -83,3 +83,13 @@ export type ProductAbilities = z.infer<typeof ProductAbilities>;
 const VERSION_ABILITIES = ['edit', 'publish', 'upload', 'deleteArtifacts'] as const;
 export const VersionAbilities = flags(VERSION_ABILITIES);
 export type VersionAbilities = z.infer<typeof VersionAbilities>;
+
+/** One customization of a customer's licence: changing it (its configuration, version type and flag). */
+const CUSTOMIZATION_ABILITIES = ['edit'] as const;
+export const CustomizationAbilities = flags(CUSTOMIZATION_ABILITIES);
+export type CustomizationAbilities = z.infer<typeof CustomizationAbilities>;
+
+/** One user account (the Users page): `changeStatus` is refused on one's own account. */
+const USER_ABILITIES = ['edit', 'changeStatus'] as const;
+export const UserAbilities = flags(USER_ABILITIES);
+export type UserAbilities = z.infer<typeof UserAbilities>;

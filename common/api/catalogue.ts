@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
+import { ProductAbilities, VersionAbilities } from './abilities';
 import { MAX_ID, PageQuery, REQUIRED, RequiredText, wholeNumber } from './common';
 
 /**
@@ -27,6 +28,8 @@ export const Product = z.object({
   description: z.string(),
   customizationType: z.enum(CUSTOMIZATION_TYPES),
   isSaas: z.boolean(),
+  /** what the caller may do with it (server/modules/catalogue/policy.ts) */
+  can: ProductAbilities,
 });
 export type Product = z.infer<typeof Product>;
 
@@ -91,6 +94,8 @@ export const Version = z.object({
   releaseDate: z.nullable(z.string()),
   published: z.boolean(),
   artifacts: z.array(Artifact),
+  /** what the caller may do with it (server/modules/catalogue/policy.ts) */
+  can: VersionAbilities,
 });
 export type Version = z.infer<typeof Version>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { CUSTOMIZATION_TYPES, CUSTOMIZATION_VERSION_TYPES } from '../domain';
+import { CustomizationAbilities } from './abilities';
 import { MAX_ID } from './common';
 import { LicenceData } from './licences';
 
@@ -25,6 +26,8 @@ export const Customization = z.object({
   customConfig: CustomConfig,
   enabled: z.boolean(),
   updatedAt: z.string(),
+  /** what the caller may do with it (server/modules/customizations/policy.ts) */
+  can: CustomizationAbilities,
 });
 export type Customization = z.infer<typeof Customization>;
 

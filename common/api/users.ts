@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { LOCALES, STAFF_TYPES, USER_STATUSES, USER_TYPES } from '../roles';
+import { UserAbilities } from './abilities';
 import { Email, PageQuery, RequiredText } from './common';
 
 export const User = z.object({
@@ -9,6 +10,8 @@ export const User = z.object({
   type: z.enum(USER_TYPES),
   status: z.enum(USER_STATUSES),
   preferredLocale: z.enum(LOCALES),
+  /** what the caller may do with the account (server/modules/users/policy.ts) */
+  can: UserAbilities,
 });
 export type User = z.infer<typeof User>;
 

@@ -14,7 +14,7 @@ import type { JsonEditorProps } from '../JsonEditor';
 // editor's Ctrl+M lets someone who wants Tab to indent turn it on).
 setIgnoreTab(true);
 
-export interface JsonEditorViewProps extends Pick<JsonEditorProps, 'value' | 'onChange' | 'required'> {
+export interface JsonEditorViewProps extends Pick<JsonEditorProps, 'value' | 'onChange' | 'required' | 'readOnly'> {
   inputId: string;
   errorId?: string;
   invalid: boolean;
@@ -38,7 +38,7 @@ function describe(textarea: HTMLTextAreaElement, props: JsonEditorViewProps) {
  * separate chunk) when an editor is first shown.
  */
 export default function PrismJson(props: JsonEditorViewProps) {
-  const { value, onChange, minHeight } = props;
+  const { value, onChange, minHeight, readOnly = false } = props;
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<PrismEditor | null>(null);
   const onChangeRef = useRef(onChange);
@@ -59,6 +59,7 @@ export default function PrismJson(props: JsonEditorViewProps) {
         lineNumbers: true,
         // A long line wraps rather than widening the modal past a phone's screen.
         wordWrap: true,
+        readOnly,
         onUpdate: (text) => {
           if (!settingValue.current) onChangeRef.current(text);
         },
@@ -93,6 +94,12 @@ export default function PrismJson(props: JsonEditorViewProps) {
       }
     }
   }, [value]);
+
+  // read-only: the text is selected and copied, never changed (the editor marks it aria-readonly)
+  useEffect(() => {
+    const current = editor.current;
+    if (current && Boolean(current.options.readOnly) !== readOnly) current.setOptions({ readOnly });
+  }, [readOnly]);
 
   useEffect(() => {
     if (editor.current) describe(editor.current.textarea, props);

@@ -1,18 +1,21 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
 import { FormModal } from '../../components/FormModal';
 import { notificationStore } from '../../components/notify';
-import { profileCan } from '../../test/abilities';
+import type { UserType } from '../../../common/roles';
+import { profileCan, versionCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { ArtifactsPanel } from './ArtifactsPanel';
 
 const SHA = 'ab'.repeat(32);
 
-const version = (props: Partial<Version> = {}): Version => ({
+/** A version as the server answers it to `viewer` (a product manager unless said), with its `can`. */
+const version = ({ viewer = 'productManager', ...props }: Partial<Version> & { viewer?: UserType } = {}): Version => ({
+  can: versionCan(viewer, { published: props.published ?? false }),
   id: 5,
   productKey: 'server',
   productName: 'Graph Server',
@@ -108,7 +111,7 @@ describe('ArtifactsPanel', () => {
   });
 
   it('offers no upload or removal to a role that does not manage versions', () => {
-    renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />, {
+    renderPage(<ArtifactsPanel version={version({ viewer: 'supportEngineer' })} onChanged={() => {}} />, {
       profile: {
         ...adminProfile,
         type: 'supportEngineer',
@@ -118,6 +121,19 @@ describe('ArtifactsPanel', () => {
     });
     expect(screen.getByTestId('artifact-linux')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();
+  });
+
+  it("follows the version's can, not the role: a removal without an upload, or nothing at all", () => {
+    const removeOnly = { edit: true, publish: false, upload: false, deleteArtifacts: true };
+    renderPage(<ArtifactsPanel version={version({ can: removeOnly })} onChanged={() => {}} />);
+    expect(screen.getByRole('button', { name: REMOVE_LINUX })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upload|Replace/ })).toBeNull();
+    cleanup();
+    const nothing = { ...removeOnly, deleteArtifacts: false };
+    renderPage(<ArtifactsPanel version={version({ can: nothing })} onChanged={() => {}} />);
+    expect(screen.getByTestId('artifact-linux')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upload|Replace|Remove/ })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
   });
 
   it('says what to do with a version without files: upload one per platform, or from a release pipeline', () => {

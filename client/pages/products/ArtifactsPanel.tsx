@@ -6,11 +6,9 @@ import { useTranslation } from 'react-i18next';
 import type { Artifact, Version } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { PLATFORMS, type Platform } from '../../../common/domain';
-import { canGlobally } from '../../../common/permissions';
 import { deleteArtifact, uploadArtifact } from '../../api/artifacts';
 import { ApiError } from '../../api/client';
 import { useLocale } from '../../app/locale';
-import { useProfile } from '../../app/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { DataTable } from '../../components/DataTable';
@@ -41,14 +39,17 @@ function failureText(error: unknown, t: TFunction): string {
 
 /**
  * A version's artifacts (decision 036): platform, file name, size and sha256 (shortened, with a copy
- * button); for an unpublished version and those who manage versions, an upload per platform with its
- * progress, and the removal of an uploaded file after a confirmation. Uploading a platform that has a
- * file replaces it, which the button says.
+ * button); where the version's `can.upload` says so (an unpublished version, for those who manage
+ * versions), an upload per platform with its progress, and where `can.deleteArtifacts` says so, the
+ * removal of an uploaded file after a confirmation. Uploading a platform that has a file replaces it,
+ * which the button says.
  */
 export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const canUpload = canGlobally(useProfile().data?.yourRole, 'manageVersions') && !version.published;
+  const canUpload = version.can.upload;
+  const canRemove = version.can.deleteArtifacts;
+  const actions = canUpload || canRemove;
   const [uploads, setUploads] = useState<Partial<Record<Platform, UploadState>>>({});
   const [removing, setRemoving] = useState<Artifact | null>(null);
   // the platform whose file was just removed: its Remove button is gone, so its upload gets the focus
@@ -129,7 +130,7 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
               <Table.Th>{t('artifacts.columns.file')}</Table.Th>
               <Table.Th>{t('artifacts.columns.size')}</Table.Th>
               <Table.Th>{t('artifacts.columns.sha256')}</Table.Th>
-              {canUpload && <Table.Th>{t('artifacts.columns.actions')}</Table.Th>}
+              {actions && <Table.Th>{t('artifacts.columns.actions')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -158,7 +159,7 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
                       </Group>
                     )}
                   </Table.Td>
-                  {canUpload && (
+                  {actions && (
                     <Table.Td>
                       <Stack gap={4}>
                         {state?.progress != null ? (
@@ -170,23 +171,25 @@ export function ArtifactsPanel({ version, onChanged }: ArtifactsPanelProps) {
                           />
                         ) : (
                           <Group gap={4}>
-                            <FileButton onChange={(file) => void upload(platform, file)}>
-                              {(props) => (
-                                <Button
-                                  {...props}
-                                  size="compact-sm"
-                                  variant="light"
-                                  data-upload={platform}
-                                  aria-label={t(artifact ? 'artifacts.replaceLabel' : 'artifacts.uploadLabel', {
-                                    platform: platformName(platform),
-                                    file: artifact?.fileName,
-                                  })}
-                                >
-                                  {t(artifact ? 'artifacts.replace' : 'artifacts.upload')}
-                                </Button>
-                              )}
-                            </FileButton>
-                            {artifact && (
+                            {canUpload && (
+                              <FileButton onChange={(file) => void upload(platform, file)}>
+                                {(props) => (
+                                  <Button
+                                    {...props}
+                                    size="compact-sm"
+                                    variant="light"
+                                    data-upload={platform}
+                                    aria-label={t(artifact ? 'artifacts.replaceLabel' : 'artifacts.uploadLabel', {
+                                      platform: platformName(platform),
+                                      file: artifact?.fileName,
+                                    })}
+                                  >
+                                    {t(artifact ? 'artifacts.replace' : 'artifacts.upload')}
+                                  </Button>
+                                )}
+                              </FileButton>
+                            )}
+                            {canRemove && artifact && (
                               <Button
                                 size="compact-sm"
                                 variant="subtle"

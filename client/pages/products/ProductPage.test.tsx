@@ -1,15 +1,18 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Version } from '../../../common/api/catalogue';
+import type { Product, Version } from '../../../common/api/catalogue';
+import type { UserType } from '../../../common/roles';
 import { notificationStore } from '../../components/notify';
-import { profileCan } from '../../test/abilities';
+import { productCan, profileCan, versionCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { ProductPage } from './ProductPage';
 
-let versions: Version[];
-const version = (id: number, semVer: string, props: Partial<Version> = {}): Version => ({
+/** The versions the fake API holds; each answer adds the `can` the server computes for the caller. */
+type StoredVersion = Omit<Version, 'can'>;
+let versions: StoredVersion[];
+const version = (id: number, semVer: string, props: Partial<StoredVersion> = {}): StoredVersion => ({
   id,
   productKey: 'server',
   productName: 'Graph Server',
@@ -24,7 +27,22 @@ const version = (id: number, semVer: string, props: Partial<Version> = {}): Vers
   ...props,
 });
 
-function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productManager', key = 'server') {
+interface OpenOptions {
+  /** what the answers say the caller may do, instead of what the role may (to show the page follows `can`) */
+  productCan?: Product['can'];
+  versionCan?: (stored: StoredVersion) => Version['can'];
+}
+
+function open(
+  role: 'admin' | 'productManager' | 'supportEngineer' = 'productManager',
+  key = 'server',
+  options: OpenOptions = {},
+) {
+  const type: UserType = role;
+  const withCan = (stored: StoredVersion): Version => ({
+    ...stored,
+    can: options.versionCan?.(stored) ?? versionCan(type, stored),
+  });
   const api = fakeApi({
     'GET /api/products/server': () => ({
       status: 200,
@@ -34,12 +52,14 @@ function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productMan
         description: 'The database',
         customizationType: 'none',
         isSaas: false,
-      },
+        can: options.productCan ?? productCan(type),
+      } satisfies Product,
     }),
     'GET /api/products/gone': () => apiError(404, 'not_found', 'Product not found'),
     'GET /api/products/server/versions': (request) => {
       const offset = Number(request.query.get('pageOffset') ?? 0);
-      return { status: 200, body: { data: versions.slice(offset, offset + 10), offset, total: versions.length } };
+      const data = versions.slice(offset, offset + 10).map(withCan);
+      return { status: 200, body: { data, offset, total: versions.length } };
     },
     'GET /api/products/server/tokens': () => ({ status: 200, body: { data: [] } }),
     'PATCH /api/versions/2': (request) => {
@@ -48,11 +68,11 @@ function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productMan
         ? { ...versions[1], published: true, releaseDate: '2026-11-23' }
         : { ...versions[1], ...body };
       versions = versions.map((v) => (v.id === 2 ? patched : v));
-      return { status: 200, body: patched };
+      return { status: 200, body: withCan(patched) };
     },
     'PATCH /api/versions/1': (request) => {
       versions = versions.map((v) => (v.id === 1 ? { ...v, ...(request.body as object) } : v));
-      return { status: 200, body: versions[0] };
+      return { status: 200, body: withCan(versions[0]) };
     },
   });
   renderPage(<ProductPage />, {
@@ -98,6 +118,35 @@ describe('ProductPage', () => {
   it('shows the setup icon to an admin', async () => {
     open('admin');
     expect(await screen.findByTestId('product-edit')).toBeTruthy();
+  });
+
+  it("follows the answers' can, not the role: no setup icon, no Add, no publication the server would refuse", async () => {
+    open('admin', 'server', {
+      productCan: { edit: false, manageVersions: false },
+      versionCan: () => ({ edit: false, publish: false, upload: false, deleteArtifacts: false }),
+    });
+    const rows = await screen.findAllByTestId('version-row');
+    expect(screen.queryByTestId('product-edit')).toBeNull();
+    expect(screen.queryByTestId('version-add')).toBeNull();
+    expect(screen.queryByTestId('version-edit')).toBeNull();
+    expect(screen.queryByTestId('version-publish')).toBeNull();
+    expect(rows[0].querySelectorAll('td')).toHaveLength(3);
+  });
+
+  it("offers a version's publication where its can says so, and its edit where that says so", async () => {
+    open('productManager', 'server', {
+      versionCan: (stored) => ({
+        edit: stored.id === 1,
+        publish: stored.id === 1,
+        upload: false,
+        deleteArtifacts: false,
+      }),
+    });
+    // the first version is published, yet its answer offers the publication: the page shows what it is told
+    expect(within(await rowOf('1.10.0')).getByTestId('version-publish')).toBeTruthy();
+    expect(within(await rowOf('1.9.1-beta.1')).queryByTestId('version-publish')).toBeNull();
+    expect(within(await rowOf('1.9.1-beta.1')).queryByTestId('version-edit')).toBeNull();
+    expect(screen.getByTestId('version-add')).toBeTruthy();
   });
 
   it('answers an unknown product with the not-found view', async () => {

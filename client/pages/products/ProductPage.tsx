@@ -4,13 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { VERSION_PAGE_LENGTH, type Version } from '../../../common/api/catalogue';
-import { canGlobally } from '../../../common/permissions';
 import { catalogueKeys, productQuery, updateVersion, versionsQueryOptions } from '../../api/catalogue';
 import { ApiError } from '../../api/client';
 import { useLocalize } from '../../app/locale';
 import type { PrefetchPageData } from '../../app/prefetch-page-data';
 import { ROUTE_RULES, routeAccess } from '../../app/routing';
-import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DataTable } from '../../components/DataTable';
 import { DelayedLoader } from '../../components/DelayedLoader';
@@ -48,7 +46,6 @@ export function ProductPage() {
 function ProductView({ productKey }: { productKey: string }) {
   const { t } = useTranslation();
   const product = useQuery(productQuery(productKey));
-  const role = useProfile().data?.yourRole;
   const [edit, setEdit] = useState({ opened: false, formKey: 0 });
   usePageTitle(product.data?.name ?? t('products.title'));
   if (product.isError) {
@@ -60,7 +57,7 @@ function ProductView({ productKey }: { productKey: string }) {
     );
   }
   if (!product.data) return <DelayedLoader testId="product-loader" />;
-  const canEdit = canGlobally(role, 'editProduct');
+  const canEdit = product.data.can.edit;
   return (
     <Stack gap="md" py="md" data-testid="product-page">
       <PageHeader
@@ -88,12 +85,16 @@ function ProductView({ productKey }: { productKey: string }) {
           onClose={() => setEdit((e) => ({ ...e, opened: false }))}
         />
       )}
-      <VersionsTable productKey={productKey} canManage={canGlobally(role, 'manageVersions')} />
+      <VersionsTable productKey={productKey} canManage={product.data.can.manageVersions} />
       <ProductTokensSection productKey={productKey} />
     </Stack>
   );
 }
 
+/**
+ * The product's versions. `canManage` (the product's `can.manageVersions`) offers a new version; each
+ * row's own `can` offers its edit and its publication.
+ */
 function VersionsTable({ productKey, canManage }: { productKey: string; canManage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -106,6 +107,7 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
   });
   const [publishing, setPublishing] = useState<Version | null>(null);
   const rows = versions.data?.data ?? [];
+  const rowActions = rows.some((version) => version.can.edit || version.can.publish);
   const open = (version: Version | null) =>
     setModal((m) => ({ opened: true, versionId: version?.id ?? null, formKey: m.formKey + 1 }));
   const publish = useMutation({
@@ -153,7 +155,7 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
               <Table.Th>{t('catalogue.columns.version')}</Table.Th>
               <Table.Th>{t('catalogue.columns.type')}</Table.Th>
               <Table.Th>{t('catalogue.columns.releaseDate')}</Table.Th>
-              {canManage && <Table.Th>{t('catalogue.columns.actions')}</Table.Th>}
+              {rowActions && <Table.Th>{t('catalogue.columns.actions')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -175,19 +177,21 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
                     </Badge>
                   )}
                 </Table.Td>
-                {canManage && (
+                {rowActions && (
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button
-                        size="compact-sm"
-                        variant="subtle"
-                        onClick={() => open(version)}
-                        aria-label={t('catalogue.editVersion', { version: version.semVer })}
-                        data-testid="version-edit"
-                      >
-                        {t('catalogue.edit')}
-                      </Button>
-                      {!version.published && (
+                      {version.can.edit && (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          onClick={() => open(version)}
+                          aria-label={t('catalogue.editVersion', { version: version.semVer })}
+                          data-testid="version-edit"
+                        >
+                          {t('catalogue.edit')}
+                        </Button>
+                      )}
+                      {version.can.publish && (
                         <Button
                           size="compact-sm"
                           variant="light"
@@ -212,7 +216,7 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
         total={versions.data?.total ?? 0}
         onChange={setOffset}
       />
-      {canManage && (
+      {(canManage || rowActions) && (
         <VersionModal
           opened={modal.opened}
           productKey={productKey}

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../common/api/catalogue';
 import { notificationStore } from '../../components/notify';
-import { profileCan } from '../../test/abilities';
+import { productCan, profileCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { ProductsPage } from './ProductsPage';
@@ -15,6 +15,7 @@ const product = (key: string, name: string): Product => ({
   description: `${name} description`,
   customizationType: 'none',
   isSaas: false,
+  can: productCan('admin'),
 });
 
 function open(options: { role?: 'admin' | 'productManager'; locale?: 'en' | 'fr' } = {}) {
@@ -23,8 +24,9 @@ function open(options: { role?: 'admin' | 'productManager'; locale?: 'en' | 'fr'
     'POST /api/products': (request) => {
       const body = request.body as Product;
       if (body.key === 'taken') return apiError(409, 'product_exists', 'A product with this key already exists');
-      products = [...products, { ...body, isSaas: false }].sort((a, b) => a.name.localeCompare(b.name));
-      return { status: 201, body: { ...body, isSaas: false } };
+      const created = { ...body, isSaas: false, can: productCan('admin') };
+      products = [...products, created].sort((a, b) => a.name.localeCompare(b.name));
+      return { status: 201, body: created };
     },
   });
   renderPage(<ProductsPage />, {

@@ -27,16 +27,6 @@ interface Values extends Record<string, unknown> {
   status: UserStatus;
 }
 
-/**
- * Spec 4: the status field is enabled only if the edited user's e-mail differs from the signed-in
- * user's. The e-mail compared is the one the user has, not the one being typed, so that changing the
- * field cannot unlock one's own status. Unknown signed-in user: locked, the safe side.
- */
-export function canEditStatus(editedEmail: string, signedInEmail: string | null | undefined): boolean {
-  if (!signedInEmail) return false;
-  return editedEmail.trim().toLowerCase() !== signedInEmail.trim().toLowerCase();
-}
-
 /** The request a form sends: creating sends the type, editing the status when it may change. */
 function bodyOf(values: Values, user: User | null, statusEditable: boolean): CreateUserBody | UpdateUserBody {
   const common = { fullname: values.fullname, email: values.email, preferredLocale: values.preferredLocale };
@@ -54,7 +44,9 @@ function UserForm({ user }: FormProps) {
   const queryClient = useQueryClient();
   const me = useProfile().data;
   const { close } = useFormModal();
-  const statusEditable = user !== null && canEditStatus(user.email, me?.email);
+  // Spec 4: the status changes only for another user than the signed-in one. The server says so in
+  // the user's `can` (users/policy.ts), from the account being edited, not from what is typed.
+  const statusEditable = user?.can.changeStatus ?? false;
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: {
       fullname: user?.fullname ?? '',

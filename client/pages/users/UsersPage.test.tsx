@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
+import { userCan } from '../../test/abilities';
 import { type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { UsersPage } from './UsersPage';
 
+/** A row as the server answers it to the signed-in admin (user 1, Alice Martin): with its `can`. */
 const user = (id: number, fullname: string): User => ({
   id,
   fullname,
@@ -13,6 +15,7 @@ const user = (id: number, fullname: string): User => ({
   type: 'admin',
   status: 'enabled',
   preferredLocale: 'en',
+  can: userCan({ self: id === 1 }),
 });
 const everyone = [user(1, 'Alice Martin'), user(3, 'Priya Nair')];
 
@@ -62,6 +65,18 @@ describe('UsersPage', () => {
     expect(screen.queryByTestId('users-table')).toBeNull();
     const filters = api.calls('GET /api/users').map((r) => r.query.get('filter'));
     expect(filters).toEqual([null, 'zzz']);
+  });
+
+  it("offers each row's edit where its can says so, and opens it with the status as can says", async () => {
+    const locked = { ...user(4, 'Read Only'), can: { edit: false, changeStatus: false } };
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query, [...everyone, locked]) });
+    renderUsers();
+    const rows = await screen.findAllByTestId('user-row');
+    expect(rows.map((row) => within(row).queryByTestId('user-edit') !== null)).toEqual([true, true, false]);
+    fireEvent.click(within(rows[0]).getByTestId('user-edit'));
+    expect((within(await screen.findByRole('dialog')).getByLabelText('Status') as HTMLSelectElement).disabled).toBe(
+      true,
+    );
   });
 
   it('says so in French, title included', async () => {

@@ -103,15 +103,17 @@ export function UsersPage() {
                     </Badge>
                   </Table.Td>
                   <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={t('users.edit', { name: user.fullname || user.email })}
-                      title={t('users.edit', { name: user.fullname || user.email })}
-                      onClick={() => openModal(user)}
-                      data-testid="user-edit"
-                    >
-                      <PencilIcon size={16} />
-                    </ActionIcon>
+                    {user.can.edit && (
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('users.edit', { name: user.fullname || user.email })}
+                        title={t('users.edit', { name: user.fullname || user.email })}
+                        onClick={() => openModal(user)}
+                        data-testid="user-edit"
+                      >
+                        <PencilIcon size={16} />
+                      </ActionIcon>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

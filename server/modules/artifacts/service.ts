@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import { badRequest, HttpError, notFound } from '../../http-error';
 import { ArtifactTooLargeError } from '../../integrations/storage';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { artifactsMayChange } from './policy';
 import * as repo from './repo';
 
 /**
@@ -77,9 +78,12 @@ function formatBytes(bytes: number): string {
 
 const published = () => new HttpError(409, ERROR_CODES.versionPublished, PUBLISHED);
 
-async function versionOf(ctx: AppContext, versionId: number) {
-  const version = await repo.findVersion(ctx.db, versionId);
-  if (!version) throw notFound(VERSION_NOT_FOUND);
+/** The version whose files are to change: 404 when there is none, 409 once it is published (the policy). */
+async function changeableVersionOf(ctx: AppContext, versionId: number) {
+  const row = await repo.findVersion(ctx.db, versionId);
+  if (!row) throw notFound(VERSION_NOT_FOUND);
+  const version = { ...row, published: row.published === 1 };
+  if (!artifactsMayChange(version)) throw published();
   return version;
 }
 
@@ -92,8 +96,7 @@ export async function uploadArtifact(
   actor: Actor,
   input: { versionId: number; platform: Platform; fileName: string | null; body: Readable },
 ): Promise<Artifact> {
-  const version = await versionOf(ctx, input.versionId);
-  if (version.published) throw published();
+  const version = await changeableVersionOf(ctx, input.versionId);
   const fileName = input.fileName ?? defaultFileName(version.productKey, version.semVer, input.platform);
   const key = [keyPart(version.productKey), keyPart(version.semVer), input.platform, crypto.randomUUID()].join('/');
   const maxBytes = ctx.config.artifactMaxBytes;
@@ -167,8 +170,7 @@ export async function uploadArtifact(
 
 /** Removes an unpublished version's artifact of a platform, with a `deleteArtifact` entry. */
 export async function deleteArtifact(ctx: AppContext, actor: Actor, input: { versionId: number; platform: Platform }) {
-  const version = await versionOf(ctx, input.versionId);
-  if (version.published) throw published();
+  const version = await changeableVersionOf(ctx, input.versionId);
   const storageKey = await ctx.db.transaction().execute(async (trx) => {
     const removed = await repo.deleteArtifact(trx, version.id, input.platform);
     if (removed === null) throw notFound('Artifact not found');

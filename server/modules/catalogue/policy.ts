@@ -1,6 +1,7 @@
 import type { ProductAbilities, VersionAbilities } from '../../../common/api/abilities';
 import type { SessionUser } from '../../actor';
 import { holdsGlobally } from '../../policy';
+import { mayDeleteArtifact, mayUploadArtifact } from '../artifacts/policy';
 
 type User = Pick<SessionUser, 'type'>;
 
@@ -14,16 +15,16 @@ export function productAbilities(user: User | null): ProductAbilities {
 
 /**
  * A version: who manages versions edits it (a published one keeps its title and semVer), publishes it
- * once, and changes its files while it is unpublished (docs/decisions/036). A customer's contact, who
- * reads the versions their licence allows, may do none of it.
+ * once, and changes its files while it is unpublished (artifacts/policy.ts, docs/decisions/036). A
+ * customer's contact, who reads the versions their licence allows, may do none of it.
  */
 export function versionAbilities(user: User | null, version: { published: boolean }): VersionAbilities {
   const manage = user !== null && holdsGlobally(user, 'manageVersions');
   return {
     edit: manage,
     publish: manage && !version.published,
-    upload: manage && !version.published,
-    deleteArtifacts: manage && !version.published,
+    upload: mayUploadArtifact(user, version),
+    deleteArtifacts: mayDeleteArtifact(user, version),
   };
 }
 

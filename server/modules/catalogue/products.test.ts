@@ -37,6 +37,8 @@ describe('GET /api/products', () => {
         description: '',
         customizationType: 'lke',
         isSaas: false,
+        // an admin edits the product; a product manager only manages its versions
+        can: { edit: cookie === cookies.admin, manageVersions: true },
       });
     }
     for (const type of ['supportEngineer', 'accountExecutive', 'client'] as const) {
@@ -51,7 +53,16 @@ describe('POST /api/products', () => {
     expect((await call('POST', cookies.productManager, '/api/products', valid)).statusCode).toBe(403);
     const response = await call('POST', cookies.admin, '/api/products', valid);
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ ...valid, customizationType: 'none', isSaas: false });
+    expect(response.json()).toEqual({
+      ...valid,
+      customizationType: 'none',
+      isSaas: false,
+      can: { edit: true, manageVersions: true },
+    });
+    expect((await call('GET', cookies.productManager, '/api/products/graph-db')).json().can).toEqual({
+      edit: false,
+      manageVersions: true,
+    });
     expect((await call('GET', cookies.productManager, '/api/products/graph-db')).json().name).toBe('Graph DB');
   });
 

@@ -11,17 +11,19 @@ import {
   type VersionListQuery,
 } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { ACCESS_LEVELS, VISIBLE_VERSION_TYPES } from '../../../common/domain';
+import { ACCESS_LEVELS } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
-import { mayListEveryVersion } from './policy';
-import { type Actor, signedInUser } from '../../actor';
+import { type Actor, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
 import { renderMarkdown } from '../../markdown';
 import type { CustomerAccess } from '../../plugins/access';
+import { callerOf } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { typesOpenTo } from '../downloads/policy';
 import { insertNotification } from '../notifications/repo';
+import { mayListEveryVersion, productAbilities, versionAbilities } from './policy';
 import * as repo from './repo';
 import { versionOrder } from './semver-order';
 
@@ -33,12 +35,14 @@ export const PUBLISHED_LOCKED = 'A published version keeps its title and semVer:
 /** the message key of the notification members get when a version they may download is published */
 export const NEW_VERSION_MESSAGE = 'notification.newVersion';
 
-const toApiProduct = (row: repo.ProductRow): Product => ({
+/** A product as the API gives it, with what the caller may do with it (`can`). */
+const toApiProduct = (row: repo.ProductRow, caller: SessionUser | null): Product => ({
   key: row.key,
   name: row.name,
   description: row.description,
   customizationType: row.customizationType,
   isSaas: row.isSaas === 1,
+  can: productAbilities(caller),
 });
 
 async function productOf(db: DB, key: string) {
@@ -47,12 +51,13 @@ async function productOf(db: DB, key: string) {
   return row;
 }
 
-export async function listProducts(ctx: AppContext, _actor: Actor): Promise<ProductList> {
-  return { data: (await repo.listProducts(ctx.db)).map(toApiProduct) };
+export async function listProducts(ctx: AppContext, actor: Actor): Promise<ProductList> {
+  const caller = callerOf(actor);
+  return { data: (await repo.listProducts(ctx.db)).map((row) => toApiProduct(row, caller)) };
 }
 
-export async function getProduct(ctx: AppContext, _actor: Actor, input: { key: string }): Promise<Product> {
-  return toApiProduct(await productOf(ctx.db, input.key));
+export async function getProduct(ctx: AppContext, actor: Actor, input: { key: string }): Promise<Product> {
+  return toApiProduct(await productOf(ctx.db, input.key), callerOf(actor));
 }
 
 const productExists = () =>
@@ -104,27 +109,34 @@ export async function updateProduct(
   return getProduct(ctx, actor, input);
 }
 
-/** Versions as the API gives them: with their artifacts and their description rendered. */
-async function toApiVersions(db: DB, rows: repo.VersionRow[]): Promise<Version[]> {
+/**
+ * Versions as the API gives them: with their artifacts, their description rendered and what the
+ * caller may do with each (`can`).
+ */
+async function toApiVersions(db: DB, rows: repo.VersionRow[], caller: SessionUser | null): Promise<Version[]> {
   const artifacts = await repo.artifactsOf(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => ({
-    id: row.id,
-    productKey: row.productKey,
-    productName: row.productName,
-    title: row.title,
-    type: row.type,
-    semVer: row.semVer,
-    description: row.description,
-    descriptionHtml: renderMarkdown(row.description),
-    releaseDate: row.releaseDate,
-    published: row.published === 1,
-    artifacts: artifacts
-      .filter((artifact) => artifact.versionId === row.id)
-      .map(({ versionId: _versionId, ...artifact }) => ({ ...artifact, size: Number(artifact.size) })),
-  }));
+  return rows.map((row) => {
+    const published = row.published === 1;
+    return {
+      id: row.id,
+      productKey: row.productKey,
+      productName: row.productName,
+      title: row.title,
+      type: row.type,
+      semVer: row.semVer,
+      description: row.description,
+      descriptionHtml: renderMarkdown(row.description),
+      releaseDate: row.releaseDate,
+      published,
+      artifacts: artifacts
+        .filter((artifact) => artifact.versionId === row.id)
+        .map(({ versionId: _versionId, ...artifact }) => ({ ...artifact, size: Number(artifact.size) })),
+      can: versionAbilities(caller, { published }),
+    };
+  });
 }
 
 /**
@@ -139,23 +151,24 @@ export async function listVersions(
 ): Promise<VersionList> {
   const { db } = ctx;
   const { customerAccess, query, productKey } = input;
-  if (!customerAccess && !mayListEveryVersion(signedInUser(actor).user)) throw forbidden();
+  const caller = signedInUser(actor).user;
+  if (!customerAccess && !mayListEveryVersion(caller)) throw forbidden();
   await productOf(db, productKey);
   const page = { offset: query.pageOffset, length: query.pageLength };
   let filter: repo.VersionFilter = { productKey };
   if (customerAccess) {
     const licence = await repo.licenceOfProduct(db, customerAccess.customer.id, productKey);
     if (!licence) return { data: [], offset: query.pageOffset, total: 0 };
-    filter = { productKey, publishedTypes: VISIBLE_VERSION_TYPES[licence.accessLevel] };
+    filter = { productKey, publishedTypes: typesOpenTo(licence) };
   }
   const { rows, total } = await repo.listVersions(db, filter, page);
-  return { data: await toApiVersions(db, rows), offset: query.pageOffset, total };
+  return { data: await toApiVersions(db, rows, caller), offset: query.pageOffset, total };
 }
 
-export async function getVersion(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<Version> {
+export async function getVersion(ctx: AppContext, actor: Actor, input: { id: number }): Promise<Version> {
   const row = await repo.findVersion(ctx.db, input.id);
   if (!row) throw notFound(VERSION_NOT_FOUND);
-  const [version] = await toApiVersions(ctx.db, [row]);
+  const [version] = await toApiVersions(ctx.db, [row], callerOf(actor));
   return version;
 }
 
@@ -269,7 +282,7 @@ export async function updateVersion(
 async function notifyNewVersion(db: DB, id: number, today: string) {
   const version = await repo.findVersion(db, id);
   if (!version) return;
-  const accessLevels = ACCESS_LEVELS.filter((level) => VISIBLE_VERSION_TYPES[level].includes(version.type));
+  const accessLevels = ACCESS_LEVELS.filter((accessLevel) => typesOpenTo({ accessLevel }).includes(version.type));
   const userIds = await repo.newVersionRecipients(db, { productKey: version.productKey, accessLevels, today });
   for (const userId of userIds) {
     await insertNotification(db, {

@@ -61,6 +61,7 @@ describe('POST /api/products/{key}/versions', () => {
       published: false,
       releaseDate: null,
       artifacts: [],
+      can: { edit: true, publish: true, upload: true, deleteArtifacts: true },
     });
     expect(version.descriptionHtml).toContain('<li>one</li>');
     expect(version.descriptionHtml).toContain('href="https://example.com"');
@@ -148,6 +149,8 @@ describe('PATCH /api/versions/{id}', () => {
     expect(edited.json().descriptionHtml).toContain('<strong>bold</strong>');
     const published = await patch(id, { published: true });
     expect(published.json()).toMatchObject({ published: true, releaseDate: utcToday() });
+    // published: still edited (description and type), no longer published again nor its files changed
+    expect(published.json().can).toEqual({ edit: true, publish: false, upload: false, deleteArtifacts: false });
     expect((await patch(id, { published: false })).statusCode).toBe(400);
 
     for (const body of [{ title: 'Other' }, { semVer: '3.0.2' }]) {
@@ -212,6 +215,9 @@ describe('a customer view of the versions', () => {
     expect(await typesSeen('gated-alpha', owner)).toEqual(['eol', 'maintenance', 'stable', 'beta', 'alpha']);
     // staff see the customer's view too when they name it
     expect(await typesSeen('gated-stable', admin)).toEqual(['eol', 'maintenance', 'stable']);
+    const asOwner = await call('GET', owner, `/api/products/gated-alpha/versions?customerId=${customerId}`);
+    const nothing = { edit: false, publish: false, upload: false, deleteArtifacts: false };
+    expect(asOwner.json().data.map((v: { can: unknown }) => v.can)).toEqual(asOwner.json().data.map(() => nothing));
     expect(await semVersOf('/api/products/gated-stable/versions')).toContain('9.0.0');
   });
 

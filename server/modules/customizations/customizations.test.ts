@@ -188,6 +188,7 @@ describe('POST /api/customizations', () => {
       customConfig: LKE,
       enabled: false,
       updatedAt: expect.any(String),
+      can: { edit: true },
     });
     const licences = await t.app.ctx.db
       .selectFrom('licences')
@@ -274,7 +275,10 @@ describe('GET and PATCH /api/customizations/{id}', () => {
       versionType: 'stable',
       customConfig: LKE,
       enabled: true,
+      // a support engineer reads the licences' details, and does not manage them
+      can: { edit: false },
     });
+    expect((await get(executive.cookie, id)).json().can).toEqual({ edit: true });
   });
 
   it('PATCH needs a session (401), valid input (400), a role in its customer (404) that manages licences (403)', async () => {
@@ -345,9 +349,12 @@ describe('GET /api/customers/{id}/customizations', () => {
     expect(names).toContain('Graph Server');
     expect(names).toContain('Graph Toolkit');
     expect(all.json().data.every((c: { customerId: number }) => c.customerId === customerA.id)).toBe(true);
+    expect(all.json().data.map((c: { can: unknown }) => c.can)).toEqual(all.json().data.map(() => ({ edit: false })));
 
     const ofOgma = await list(executive.cookie, customerA.id, `?productKey=${ogmaKey}`);
-    expect(ofOgma.json().data).toEqual([expect.objectContaining({ productKey: ogmaKey, customConfig: OGMA })]);
+    expect(ofOgma.json().data).toEqual([
+      expect.objectContaining({ productKey: ogmaKey, customConfig: OGMA, can: { edit: true } }),
+    ]);
     expect((await list(admin.cookie, customerA.id, `?productKey=${noneKey}`)).json().data).toEqual([]);
     expect((await list(admin.cookie, customerB.id, `?productKey=${lkeKey}`)).json().data).toHaveLength(1);
   });

@@ -18,8 +18,9 @@ import { badRequest, conflict, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomization } from '../licences/repo';
+import { customizationAbilities, offersCustomization } from './policy';
 import * as repo from './repo';
-import { type CustomizableType, isCustomizable, validateConfig } from './schemas';
+import { type CustomizableType, validateConfig } from './schemas';
 
 const LICENCE_NOT_FOUND = 'License not found';
 const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
@@ -27,7 +28,8 @@ const NOT_CUSTOMIZABLE = 'This product offers no customization';
 const CUSTOMIZATION_EXISTS = 'This customer already has a customization of this product';
 const CONFIG_INVALID = 'The configuration does not follow the schema of its product';
 
-function toApiCustomization(row: repo.CustomizationRow): Customization {
+/** A customization as the API gives it, with what the caller's role in its customer allows (`can`). */
+function toApiCustomization(row: repo.CustomizationRow, access: CustomerAccess): Customization {
   return {
     id: row.id,
     customerId: row.customerId,
@@ -39,6 +41,7 @@ function toApiCustomization(row: repo.CustomizationRow): Customization {
     customConfig: JSON.parse(row.customConfig) as CustomConfig,
     enabled: row.enabled === 1,
     updatedAt: row.updatedAt,
+    can: customizationAbilities(access, row),
   };
 }
 
@@ -52,7 +55,7 @@ const notCustomizable = () => badRequest(NOT_CUSTOMIZABLE, [{ path: 'productKey'
 async function customizableTypeOf(db: DB, customerId: number, productKey: string): Promise<CustomizableType> {
   const product = await repo.findLicensedProduct(db, customerId, productKey);
   if (!product?.licensed) throw notFound(LICENCE_NOT_FOUND);
-  if (!isCustomizable(product.customizationType)) throw notCustomizable();
+  if (!offersCustomization(product)) throw notCustomizable();
   return product.customizationType;
 }
 
@@ -127,7 +130,7 @@ export async function createCustomization(
     if (isUniqueViolation(error)) throw conflict(CUSTOMIZATION_EXISTS);
     throw error;
   }
-  return toApiCustomization((await repo.findCustomization(ctx.db, id))!);
+  return toApiCustomization((await repo.findCustomization(ctx.db, id))!, input.customerAccess);
 }
 
 /** A customization of the route's customer (the access rule resolved it from the same id). */
@@ -142,7 +145,7 @@ export async function getCustomization(
   _actor: Actor,
   input: { customerAccess: CustomerAccess; id: number },
 ): Promise<Customization> {
-  return toApiCustomization(await customizationOf(ctx.db, input.customerAccess, input.id));
+  return toApiCustomization(await customizationOf(ctx.db, input.customerAccess, input.id), input.customerAccess);
 }
 
 /**
@@ -158,7 +161,7 @@ export async function updateCustomization(
 ): Promise<Customization> {
   const { user } = signedInUser(actor);
   const row = await customizationOf(ctx.db, input.customerAccess, input.id);
-  if (!isCustomizable(row.customizationType)) throw notCustomizable();
+  if (!offersCustomization(row)) throw notCustomizable();
   const { body } = input;
   checkConfig(row.customizationType, body.customConfig, user.preferredLocale);
 
@@ -181,7 +184,7 @@ export async function updateCustomization(
     changes.customConfig = JSON.stringify(body.customConfig);
     data.customConfig = { changed: changedKeys };
   }
-  if (Object.keys(changes).length === 0) return toApiCustomization(row);
+  if (Object.keys(changes).length === 0) return toApiCustomization(row, input.customerAccess);
 
   await ctx.db.transaction().execute(async (trx) => {
     await repo.updateCustomization(trx, row.id, changes);
@@ -192,7 +195,7 @@ export async function updateCustomization(
       data,
     });
   });
-  return toApiCustomization((await repo.findCustomization(ctx.db, row.id))!);
+  return toApiCustomization((await repo.findCustomization(ctx.db, row.id))!, input.customerAccess);
 }
 
 export async function listCustomizations(
@@ -201,5 +204,5 @@ export async function listCustomizations(
   input: { customerAccess: CustomerAccess; query: CustomizationListQuery },
 ): Promise<CustomizationList> {
   const rows = await repo.listCustomizations(ctx.db, input.customerAccess.customer.id, input.query.productKey);
-  return { data: rows.map(toApiCustomization) };
+  return { data: rows.map((row) => toApiCustomization(row, input.customerAccess)) };
 }

@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { type Platform, VISIBLE_VERSION_TYPES } from '../../../common/domain';
-import { allowsDownload, licenceStatus, utcToday } from '../../../common/licence-status';
+import type { Platform } from '../../../common/domain';
+import { utcToday } from '../../../common/licence-status';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import { HttpError, notFound } from '../../http-error';
+import { forbidden, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
 import { insertNotification } from '../notifications/repo';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
 import { LICENCE_EXPIRED } from '../licence-files/licence-file';
+import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './policy';
 import * as repo from './repo';
 import type { ArtifactToSend } from './serve';
 
@@ -45,9 +46,7 @@ function grantOf(
 ): DownloadGrant {
   if (
     !row ||
-    row.published !== 1 ||
-    row.productKey !== licence.productKey ||
-    !VISIBLE_VERSION_TYPES[licence.accessLevel].includes(row.type) ||
+    !licenceCovers(licence, { productKey: row.productKey, published: row.published === 1, type: row.type }) ||
     row.artifactId === null ||
     row.fileName === null ||
     row.storageKey === null ||
@@ -57,7 +56,7 @@ function grantOf(
   ) {
     throw refused();
   }
-  if (!allowsDownload(licenceStatus(licence.endDate, utcToday()))) {
+  if (!licenceAllowsDownload(licence, utcToday())) {
     throw new HttpError(403, ERROR_CODES.licenceExpired, LICENCE_EXPIRED);
   }
   return {
@@ -77,9 +76,9 @@ function grantOf(
 }
 
 /**
- * `GET /api/download/{platform}?customerId&versionId`: the customer's licence of the version's
- * product must allow the version's type and downloads, the version be published and have an
- * artifact for the platform.
+ * `GET /api/download/{platform}?customerId&versionId`: the caller's role in the customer must
+ * download (mayDownload), the customer's licence of the version's product cover the version and
+ * still serve downloads (downloads/policy.ts), and the version have an artifact for the platform.
  */
 export async function authorizeDownload(
   ctx: AppContext,
@@ -87,6 +86,8 @@ export async function authorizeDownload(
   input: { customerAccess: CustomerAccess; platform: Platform; versionId: number },
 ): Promise<DownloadGrant> {
   const { user } = signedInUser(actor);
+  // the route's rule asked the same of the role; the policy says it once for both
+  if (!mayDownload(input.customerAccess)) throw forbidden();
   const row = await repo.findVersionArtifact(ctx.db, input.versionId, input.platform);
   if (!row) throw refused();
   const licenceId = await findLicenceIdOf(ctx.db, input.customerAccess.customer.id, row.productKey);
@@ -117,12 +118,7 @@ export async function authorizeSecretDownload(
   if (licence.productKey !== input.productKey) throw refused();
   const row =
     input.semVer === 'latest'
-      ? await repo.findLatestDownloadable(
-          ctx.db,
-          licence.productKey,
-          VISIBLE_VERSION_TYPES[licence.accessLevel],
-          input.platform,
-        )
+      ? await repo.findLatestDownloadable(ctx.db, licence.productKey, typesOpenTo(licence), input.platform)
       : await repo.findVersionArtifactBySemVer(ctx.db, licence.productKey, input.semVer, input.platform);
   return grantOf(licence, row, input.platform, null);
 }

@@ -1,23 +1,26 @@
 import type { LicenceAbilities } from '../../../common/api/abilities';
+import type { CustomizationType } from '../../../common/domain';
 import type { CustomerAccess } from '../../plugins/access';
 import { holds } from '../../policy';
+import { mayCustomize } from '../customizations/policy';
+import { mayDownload } from '../downloads/policy';
 
 /**
  * What the caller may do with a licence of a customer, from the role held there (spec section 6):
- * renew, edit and customize with manageLicences, download (and so read the download secret) with
- * download, the details (latest download) with viewLicenceDetails. A customization needs a product
- * whose customization type is not `none`.
+ * renew and edit with manageLicences, customize as customizations/policy.ts says (manageLicences, and
+ * a product whose customization type is not `none`), download (and so read the download secret) as
+ * downloads/policy.ts says, the details (latest download) with viewLicenceDetails.
  */
 export function licenceAbilities(
   access: Pick<CustomerAccess, 'role'>,
-  licence: { customizationType: string },
+  licence: { customizationType: CustomizationType },
 ): LicenceAbilities {
   const manage = holds(access, 'manageLicences');
   return {
     renew: manage,
     edit: manage,
-    customize: manage && licence.customizationType !== 'none',
-    download: holds(access, 'download'),
+    customize: mayCustomize(access, licence),
+    download: mayDownload(access),
     viewDetails: holds(access, 'viewLicenceDetails'),
   };
 }

@@ -1,6 +1,7 @@
 import { checkPassword } from '../../../common/password';
 import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
 import type { Actor } from '../../actor';
+import { callerOf } from '../../policy';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { badRequest, emailTaken, notFound } from '../../http-error';
@@ -8,7 +9,7 @@ import { hashPassword } from '../auth/password';
 import { revokeResetTokens } from '../auth/repo';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
 import { endUserSessions } from '../sessions/service';
-import { authorizeUserCreate, authorizeUserUpdate } from './policy';
+import { authorizeUserCreate, authorizeUserUpdate, userAbilities } from './policy';
 import * as repo from './repo';
 
 /**
@@ -19,8 +20,11 @@ export const FIRST_PASSWORD_LINK_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const EMAIL_TAKEN = 'A user with this e-mail already exists';
 
-/** The API calls the full name `fullname` here (spec section 3, "User"). */
-function toApiUser(row: repo.UserRow): User {
+/**
+ * The API calls the full name `fullname` here (spec section 3, "User"); `can` is what the actor may
+ * do with the account (none for the command line, which reads no screen).
+ */
+function toApiUser(row: repo.UserRow, actor: Actor): User {
   return {
     id: row.id,
     fullname: row.fullName,
@@ -28,17 +32,18 @@ function toApiUser(row: repo.UserRow): User {
     type: row.type,
     status: row.status,
     preferredLocale: row.preferredLocale,
+    can: userAbilities(callerOf(actor), row),
   };
 }
 
-export async function listUsers(ctx: AppContext, _actor: Actor, query: UserListQuery): Promise<UserList> {
+export async function listUsers(ctx: AppContext, actor: Actor, query: UserListQuery): Promise<UserList> {
   const { rows, total, capped } = await repo.listUsers(ctx.db, {
     offset: query.pageOffset,
     length: query.pageLength,
     filter: query.filter,
   });
   return {
-    results: rows.map(toApiUser),
+    results: rows.map((row) => toApiUser(row, actor)),
     pageOffset: query.pageOffset,
     pageLength: query.pageLength,
     totalHits: total,
@@ -46,10 +51,10 @@ export async function listUsers(ctx: AppContext, _actor: Actor, query: UserListQ
   };
 }
 
-export async function getUser(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<User> {
+export async function getUser(ctx: AppContext, actor: Actor, input: { id: number }): Promise<User> {
   const row = await repo.findUserById(ctx.db, input.id);
   if (!row) throw notFound('User not found');
-  return toApiUser(row);
+  return toApiUser(row, actor);
 }
 
 /** What creates a user: the API's body, plus a password only the operator command line may give. */
@@ -100,7 +105,7 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
     if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
-  return toApiUser(row);
+  return toApiUser(row, actor);
 }
 
 /**
@@ -158,5 +163,5 @@ export async function updateUser(
     throw error;
   }
   if (!row) throw notFound('User not found');
-  return toApiUser(row);
+  return toApiUser(row, actor);
 }

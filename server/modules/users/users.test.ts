@@ -84,7 +84,21 @@ describe('GET /api/users', () => {
       type: 'admin',
       status: 'enabled',
       preferredLocale: 'en',
+      // the admin's own row: edited, but its status stays (users/policy.ts)
+      can: { edit: true, changeStatus: false },
     });
+  });
+
+  it("lets the admin change every other row's status (can on each row)", async () => {
+    const other = await createUser(app.ctx.db, { fullName: 'Status Row', type: 'productManager' });
+    const response = await asAdmin({ method: 'GET', url: '/api/users?pageLength=100' });
+    const rows: { id: number; can: unknown }[] = response.json().results;
+    expect(rows.find((u) => u.id === other.id)?.can).toEqual({ edit: true, changeStatus: true });
+    expect(rows.filter((u) => u.id !== admin.id).every((u) => (u.can as { changeStatus: boolean }).changeStatus)).toBe(
+      true,
+    );
+    const one = await asAdmin({ method: 'GET', url: `/api/users/${admin.id}` });
+    expect(one.json().can).toEqual({ edit: true, changeStatus: false });
   });
 
   it('filters by full name, e-mail or id, whatever the case', async () => {
@@ -139,6 +153,7 @@ describe('POST /api/users', () => {
       type: 'supportEngineer',
       status: 'enabled',
       preferredLocale: 'fr',
+      can: { edit: true, changeStatus: true },
     });
     const row = await app.ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.passwordHash).toBeNull();
@@ -253,6 +268,7 @@ describe('PATCH /api/users/:id', () => {
       type: 'accountExecutive',
       status: 'enabled',
       preferredLocale: 'fr',
+      can: { edit: true, changeStatus: true },
     });
     const empty = await asAdmin({ method: 'PATCH', url: `/api/users/${user.id}`, payload: {} });
     expect(empty.json()).toEqual(response.json());

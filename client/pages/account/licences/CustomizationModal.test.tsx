@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Customization } from '../../../../common/api/customizations';
 import { notificationStore } from '../../../components/notify';
+import { customizationCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { CustomizationModal, type CustomizedLicence } from './CustomizationModal';
@@ -25,6 +26,8 @@ const customization = (props: Partial<Customization> = {}): Customization => ({
   customConfig: { branding: { applicationName: 'Acme Graph' } },
   enabled: true,
   updatedAt: '2026-11-20T10:00:00.000Z',
+  // as the server answers it to an account executive, who manages the customer's licences
+  can: customizationCan('accountExecutive'),
   ...props,
 });
 
@@ -127,6 +130,28 @@ describe('CustomizationModal', () => {
       customConfig: { branding: { applicationName: 'Acme Graph' } },
     });
     expect(notificationStore.getSnapshot()[0].message).toBe('The customization of Graph Server was updated');
+  });
+
+  it('shows a customization its can does not let the caller change, without saving, validating or examples', async () => {
+    const { api } = open(5, {
+      'GET /api/customizations/5': () => ({
+        status: 200,
+        body: customization({ can: customizationCan('supportEngineer') }),
+      }),
+    });
+    const view = await editor();
+    expect(JSON.parse(view.value)).toEqual({ branding: { applicationName: 'Acme Graph' } });
+    expect(view.getAttribute('aria-readonly')).toBe('true');
+    expect(screen.getByTestId('customization-read-only').textContent).toBe(
+      'You can read this customization, not change it.',
+    );
+    expect((screen.getByLabelText('Version type') as HTMLSelectElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Enabled') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByTestId('customization-validate')).toBeNull();
+    expect(screen.queryByText(/another customer/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(api.calls('PATCH /api/customizations/5')).toHaveLength(0);
   });
 
   it('disables Validate while the configuration is empty, and lists each problem with its path', async () => {

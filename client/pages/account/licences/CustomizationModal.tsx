@@ -73,6 +73,8 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
   const queryClient = useQueryClient();
   const { close } = useFormModal();
   const editing = customization !== null;
+  // what the server answered the caller may do with it: reading only shows what is stored
+  const readOnly = customization !== null && !customization.can.edit;
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: {
       versionType: customization?.versionType ?? 'stable',
@@ -127,10 +129,16 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
   return (
     <form ref={ref} onSubmit={onSubmit((values) => save.mutate(values))} noValidate data-testid="customization-form">
       <Stack gap="sm">
+        {readOnly && (
+          <Alert color="gray" data-testid="customization-read-only">
+            {t('customization.readOnly')}
+          </Alert>
+        )}
         <Group grow align="flex-end" wrap="wrap">
           <NativeSelect
             label={t('customization.versionType')}
             name="versionType"
+            disabled={readOnly}
             miw="10rem"
             data={CUSTOMIZATION_VERSION_TYPES.map((value) => ({
               value,
@@ -141,6 +149,7 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
           <Switch
             label={t('customization.enabled')}
             name="enabled"
+            disabled={readOnly}
             mb={8}
             {...form.getInputProps('enabled', { type: 'checkbox' })}
           />
@@ -152,32 +161,37 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
           error={form.errors.customConfig as string | undefined}
           minHeight="12rem"
           required
+          readOnly={readOnly}
         />
-        <Group justify="flex-start">
-          <Button
-            variant="light"
-            disabled={configEmpty}
-            loading={validation.isPending}
-            onClick={() => {
-              const checked = form.validateField('customConfig');
-              if (!checked.hasError) validation.mutate(form.getValues());
-            }}
-            data-testid="customization-validate"
-          >
-            {t('customization.validate')}
-          </Button>
-        </Group>
+        {!readOnly && (
+          <Group justify="flex-start">
+            <Button
+              variant="light"
+              disabled={configEmpty}
+              loading={validation.isPending}
+              onClick={() => {
+                const checked = form.validateField('customConfig');
+                if (!checked.hasError) validation.mutate(form.getValues());
+              }}
+              data-testid="customization-validate"
+            >
+              {t('customization.validate')}
+            </Button>
+          </Group>
+        )}
         {validation.data && <ConfigProblems problems={validation.data.problems} />}
         {validation.isError && (
           <Alert color="red" role="alert" data-testid="customization-validate-error">
             {t('customization.invalid', { error: apiErrorText(validation.error, t) })}
           </Alert>
         )}
-        <CustomizationExample
-          customerId={licence.customerId}
-          productKey={licence.productKey}
-          onLoad={(example) => setConfig(writeConfig(example.customConfig))}
-        />
+        {!readOnly && (
+          <CustomizationExample
+            customerId={licence.customerId}
+            productKey={licence.productKey}
+            onLoad={(example) => setConfig(writeConfig(example.customConfig))}
+          />
+        )}
         {save.error ? (
           <Alert color="red" role="alert" data-testid="customization-feedback">
             {t(editing ? 'customization.updateError' : 'customization.createError', {
@@ -188,9 +202,11 @@ function CustomizationFormBody({ licence, customization }: FormProps) {
         {saveProblems.length > 0 && <ConfigProblems problems={saveProblems} />}
         <Group justify="flex-end">
           <ModalCancelButton>{t('customization.cancel')}</ModalCancelButton>
-          <Button type="submit" loading={save.isPending}>
-            {t('customization.save')}
-          </Button>
+          {!readOnly && (
+            <Button type="submit" loading={save.isPending}>
+              {t('customization.save')}
+            </Button>
+          )}
         </Group>
       </Stack>
     </form>
@@ -227,7 +243,8 @@ export interface CustomizationModalProps {
 /**
  * Spec "Customization modal": titled with the customer's name and the product's; version type,
  * enabled, the configuration in a JSON editor, a validate action and example loading. Creates the
- * licence's customization when it has none, else edits it.
+ * licence's customization when it has none, else edits it; one whose `can.edit` is false (a role
+ * that reads the licences' details without managing them) is shown, not changed.
  */
 export function CustomizationModal({ opened, customerName, licence, formKey, onClose }: CustomizationModalProps) {
   return (

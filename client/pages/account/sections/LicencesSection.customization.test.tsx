@@ -6,7 +6,7 @@ import type { Customization } from '../../../../common/api/customizations';
 import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { notificationStore } from '../../../components/notify';
-import { customerCan, licenceCan } from '../../../test/abilities';
+import { customerCan, customizationCan, licenceCan } from '../../../test/abilities';
 import { type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { LicencesSection } from './LicencesSection';
@@ -52,7 +52,8 @@ const licences = [
   licence(3, { productKey: 'graph-cloud', productName: 'Graph Cloud', isSaas: true }),
 ];
 
-const customization: Customization = {
+/** The stored customization; each answer adds the `can` the server computes for the caller's role. */
+const customization: Omit<Customization, 'can'> = {
   id: 5,
   customerId: 7,
   customerName: 'Acme Analytics',
@@ -74,7 +75,10 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}) {
       const data = licences.map((row) => ({ ...row, can: licenceCan(role, row.customizationType) }));
       return { status: 200, body: { data, offset: 0, total: licences.length } };
     },
-    'GET /api/customizations/5': () => ({ status: 200, body: customization }),
+    'GET /api/customizations/5': () => ({
+      status: 200,
+      body: { ...customization, can: customizationCan(role, customization.customizationType) },
+    }),
     ...routes,
   });
   renderPage(<LicencesSection customer={customer(role)} />, {
@@ -114,7 +118,7 @@ describe('LicencesSection: the customization action', () => {
     const { api, listed } = open('productManager', {
       'PATCH /api/customizations/5': ({ body }) => ({
         status: 200,
-        body: { ...customization, ...(body as Partial<Customization>) },
+        body: { ...customization, ...(body as Partial<Customization>), can: customizationCan('productManager') },
       }),
     });
     fireEvent.click(within(await rowOf('Graph Server')).getByRole('button', { name: 'Customization of Graph Server' }));

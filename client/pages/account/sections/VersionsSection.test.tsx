@@ -7,7 +7,7 @@ import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { browser } from '../../../api/downloads';
 import { notificationStore } from '../../../components/notify';
-import { customerCan, licenceCan } from '../../../test/abilities';
+import { customerCan, licenceCan, typeOfRole, versionCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
 import { VersionsSection } from './VersionsSection';
@@ -57,8 +57,8 @@ const licences = [
 const licencesFor = (role: Role, rows: LicenceRow[]): Licence[] =>
   rows.map((row) => ({ ...row, can: licenceCan(role, row.customizationType) }));
 
-/** 23 versions of a product, newest first: 1.22.0 down to 1.0.0. */
-const versionsOf = (productKey: string, productName: string): Version[] =>
+/** 23 versions of a product, newest first: 1.22.0 down to 1.0.0 (the `can` is added by the answer). */
+const versionsOf = (productKey: string, productName: string): Omit<Version, 'can'>[] =>
   Array.from({ length: 23 }, (_, i) => {
     const minor = 22 - i;
     return {
@@ -96,12 +96,16 @@ const versionsOf = (productKey: string, productName: string): Version[] =>
     };
   });
 
+/** A page of versions as the server answers it to a user holding `role` in the customer (with its `can`). */
 const pageOf =
-  (all: Version[]): FakeHandler =>
+  (all: Omit<Version, 'can'>[], role: Role): FakeHandler =>
   ({ query }) => {
     const offset = Number(query.get('pageOffset'));
     const length = Number(query.get('pageLength'));
-    return { status: 200, body: { data: all.slice(offset, offset + length), offset, total: all.length } };
+    const data: Version[] = all
+      .slice(offset, offset + length)
+      .map((version) => ({ ...version, can: versionCan(typeOfRole(role), version) }));
+    return { status: 200, body: { data, offset, total: all.length } };
   };
 
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
@@ -110,8 +114,8 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/
       status: 200,
       body: { data: licencesFor(role, licences), offset: 0, total: 3 },
     }),
-    'GET /api/products/server/versions': pageOf(versionsOf('server', 'Graph Server')),
-    'GET /api/products/viewer/versions': pageOf(versionsOf('viewer', 'Graph Viewer').slice(0, 2)),
+    'GET /api/products/server/versions': pageOf(versionsOf('server', 'Graph Server'), role),
+    'GET /api/products/viewer/versions': pageOf(versionsOf('viewer', 'Graph Viewer').slice(0, 2), role),
     'GET /api/download/linux': () => ({ status: 200, body: { ok: true } }),
     ...routes,
   });
@@ -198,7 +202,7 @@ describe('VersionsSection: products and versions', () => {
         const length = Number(query.get('pageLength'));
         return { status: 200, body: { data: many.slice(0, length), offset: 0, total: many.length } };
       },
-      'GET /api/products/product-1/versions': pageOf([]),
+      'GET /api/products/product-1/versions': pageOf([], 'technicalContact'),
     });
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(12));
     expect(screen.getAllByRole('option').at(-1)?.textContent).toBe('Product 12');
@@ -277,7 +281,9 @@ describe('VersionsSection: products and versions', () => {
     let calls = 0;
     open('technicalContact', {
       'GET /api/products/server/versions': (request) =>
-        calls++ === 0 ? apiError(500, 'internal_error', 'boom') : pageOf(versionsOf('server', 'Graph Server'))(request),
+        calls++ === 0
+          ? apiError(500, 'internal_error', 'boom')
+          : pageOf(versionsOf('server', 'Graph Server'), 'technicalContact')(request),
     });
     const alert = await screen.findByTestId('versions-load-error');
     expect(alert.textContent).toContain('The versions could not be loaded: An error has occurred...');
