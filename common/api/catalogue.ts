@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
-import { MAX_ID, PageQuery, REQUIRED, RequiredText, wholeNumber } from './common';
+import { listOf, MAX_ID, PageQuery, REQUIRED, RequiredText, wholeNumber } from './common';
 
 /**
  * The catalogue (spec sections 3, 5 and 7): products, their versions and the versions' artifacts,
@@ -95,7 +95,7 @@ export const Version = z.object({
 export type Version = z.infer<typeof Version>;
 
 /** Newest first by semantic version (1.10.0 before 1.9.0, a release before its pre-releases). */
-export const VersionList = z.object({ data: z.array(Version), offset: z.int(), total: z.int() });
+export const VersionList = listOf(Version);
 export type VersionList = z.infer<typeof VersionList>;
 
 export const VERSION_PAGE_LENGTH = 10;

@@ -62,4 +62,12 @@ export const PageQuery = z.object({
 
 export const IdParam = z.object({ id: wholeNumber(1, MAX_ID) });
 
+/**
+ * The one envelope of a paged list (spec section 3, "List responses": data with offset and total),
+ * the users list aside, whose shape the spec fixes. `totalCapped`: the count stopped at `total` and
+ * there are more (common/pagination countCap, decision 013); false where a list counts exactly.
+ */
+export const listOf = <Item extends z.core.SomeType>(item: Item) =>
+  z.object({ data: z.array(item), offset: z.int(), total: z.int(), totalCapped: z.boolean() });
+
 export const Ok = z.object({ ok: z.literal(true) });

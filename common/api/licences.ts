@@ -3,7 +3,7 @@ import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, LICENCE_STATUSES } from '../domain'
 import { isCalendarDay, utcToday } from '../licence-status';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { LicenceAbilities } from './abilities';
-import { PageQuery, REQUIRED, wholeNumber } from './common';
+import { listOf, PageQuery, REQUIRED, wholeNumber } from './common';
 
 /**
  * Licences (spec sections 3, 5 and 7). Paths keep the spec's spelling (`/api/customers/{id}/licenses`,
@@ -64,7 +64,7 @@ export const Licence = z.object({
 });
 export type Licence = z.infer<typeof Licence>;
 
-export const LicenceList = z.object({ data: z.array(Licence), offset: z.int(), total: z.int() });
+export const LicenceList = listOf(Licence);
 export type LicenceList = z.infer<typeof LicenceList>;
 
 /** `GET /api/customers/{id}/licenses`: offset pages (10 by default), by product name. */
@@ -151,14 +151,6 @@ export const EndingLicenceQuery = z.object({
 });
 export type EndingLicenceQuery = z.infer<typeof EndingLicenceQuery>;
 
-/**
- * `totalCapped`: the count stopped at `total` and there are more (common/pagination countCap, decision
- * 013): across every customer the list can be long.
- */
-export const EndingLicenceList = z.object({
-  data: z.array(EndingLicence),
-  offset: z.int(),
-  total: z.int(),
-  totalCapped: z.optional(z.boolean()),
-});
+/** Its count stops at a cap (`totalCapped`, decision 013): across every customer the list can be long. */
+export const EndingLicenceList = listOf(EndingLicence);
 export type EndingLicenceList = z.infer<typeof EndingLicenceList>;

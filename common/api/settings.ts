@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from '../domain';
 import { MEMBER_ROLES } from '../roles';
-import { PageQuery } from './common';
+import { listOf, PageQuery } from './common';
 import { NotificationSettings } from './customers';
 
 /**
@@ -37,5 +37,5 @@ export const MyMembershipsQuery = z.object({
   pageOffset: PageQuery.shape.pageOffset,
   pageLength: PageQuery.shape.pageLength,
 });
-export const MyMemberships = z.object({ data: z.array(MembershipSettings), offset: z.int(), total: z.int() });
+export const MyMemberships = listOf(MembershipSettings);
 export type MyMemberships = z.infer<typeof MyMemberships>;

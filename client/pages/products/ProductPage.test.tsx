@@ -39,7 +39,10 @@ function open(role: 'admin' | 'productManager' | 'supportEngineer' = 'productMan
     'GET /api/products/gone': () => apiError(404, 'not_found', 'Product not found'),
     'GET /api/products/server/versions': (request) => {
       const offset = Number(request.query.get('pageOffset') ?? 0);
-      return { status: 200, body: { data: versions.slice(offset, offset + 10), offset, total: versions.length } };
+      return {
+        status: 200,
+        body: { data: versions.slice(offset, offset + 10), offset, total: versions.length, totalCapped: false },
+      };
     },
     'GET /api/products/server/tokens': () => ({ status: 200, body: { data: [] } }),
     'PATCH /api/versions/2': (request) => {

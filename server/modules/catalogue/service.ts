@@ -145,11 +145,11 @@ export async function listVersions(
   let filter: repo.VersionFilter = { productKey };
   if (customerAccess) {
     const licence = await repo.licenceOfProduct(db, customerAccess.customer.id, productKey);
-    if (!licence) return { data: [], offset: query.pageOffset, total: 0 };
+    if (!licence) return { data: [], offset: query.pageOffset, total: 0, totalCapped: false };
     filter = { productKey, publishedTypes: VISIBLE_VERSION_TYPES[licence.accessLevel] };
   }
   const { rows, total } = await repo.listVersions(db, filter, page);
-  return { data: await toApiVersions(db, rows), offset: query.pageOffset, total };
+  return { data: await toApiVersions(db, rows), offset: query.pageOffset, total, totalCapped: false };
 }
 
 export async function getVersion(ctx: AppContext, _actor: Actor, input: { id: number }): Promise<Version> {

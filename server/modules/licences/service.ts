@@ -96,7 +96,12 @@ export async function listLicences(
     length: query.pageLength,
   });
   const today = utcToday();
-  return { data: rows.map((row) => toApiLicence(row, customerAccess, today)), offset: query.pageOffset, total };
+  return {
+    data: rows.map((row) => toApiLicence(row, customerAccess, today)),
+    offset: query.pageOffset,
+    total,
+    totalCapped: false,
+  };
 }
 
 export async function getLicence(
