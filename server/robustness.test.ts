@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import en from '../client/i18n/en.json';
+import fr from '../client/i18n/fr.json';
 import { SESSION_COOKIE } from '../common/constants';
 import { ERROR_CODES } from '../common/api/errors';
 import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
@@ -49,7 +51,17 @@ const StrictErrorBody = z
       .object({
         code: z.string().min(1),
         message: z.string().min(1),
-        details: z.array(z.object({ path: z.string(), message: z.string() }).strict()).optional(),
+        details: z
+          .array(
+            z
+              .object({
+                path: z.string(),
+                message: z.string(),
+                values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+              })
+              .strict(),
+          )
+          .optional(),
       })
       .strict(),
   })
@@ -419,6 +431,24 @@ afterAll(async () => {
   fs.rmSync(artifactsDir, { recursive: true, force: true });
 });
 
+/** Whether `key` names a text in one language's texts. */
+function hasText(texts: unknown, key: string): boolean {
+  let node = texts;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}
+
+/**
+ * A detail's message is a message key with a text in both languages, never a sentence. The problems
+ * of a customization's configuration (JSON pointers under customConfig/) are the exception: they are
+ * written in the caller's language by the configuration's schema (docs/decisions/033).
+ */
+const isTranslatable = (detail: { path: string; message: string }) =>
+  detail.path.startsWith('customConfig/') || (hasText(en, detail.message) && hasText(fr, detail.message));
+
 /**
  * A 5xx is a failure, except the one deliberate answer of a feature whose outside service is not
  * configured (503 with the code not_configured): that is the route's documented answer, not a crash.
@@ -437,7 +467,9 @@ function problemOf(response: { statusCode: number; body: string }): string | nul
       response.statusCode === 503 && parsed.success && parsed.data.error.code === ERROR_CODES.notConfigured;
     return notConfigured ? null : `status ${response.statusCode}`;
   }
-  return parsed.success ? null : `status ${response.statusCode} with another error body`;
+  if (!parsed.success) return `status ${response.statusCode} with another error body`;
+  const untranslated = (parsed.data.error.details ?? []).find((detail) => !isTranslatable(detail));
+  return untranslated ? `detail message "${untranslated.message.slice(0, 80)}" is no message key` : null;
 }
 
 describe('never a 500: hostile input on every API route', () => {

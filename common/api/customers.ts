@@ -3,7 +3,7 @@ import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } fro
 import { ROLES } from '../roles';
 import { isValidCustomerKey } from '../customer-key';
 import { CustomerAbilities } from './abilities';
-import { listOf, MAX_ID, PageQuery, RequiredText } from './common';
+import { givenOnce, listOf, MAX_ID, PageQuery, RequiredText } from './common';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
 export const NotificationSettings = z.object(
@@ -92,7 +92,7 @@ export type SetAccountExecutiveBody = z.infer<typeof SetAccountExecutiveBody>;
 
 /** `GET /api/customers/{id}/account-executive/candidates?filter`: enabled account executives to pick from. */
 export const AccountExecutiveCandidatesQuery = z.object({
-  filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
+  filter: z.optional(z.string({ error: givenOnce }).check(z.trim(), z.maxLength(200))),
 });
 const AccountExecutiveCandidate = z.object({ id: z.int(), fullName: z.string(), email: z.string() });
 type AccountExecutiveCandidate = z.infer<typeof AccountExecutiveCandidate>;

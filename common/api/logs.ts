@@ -1,9 +1,9 @@
 import { z } from 'zod/mini';
 import { AUDIT_ACTIONS } from '../audit';
-import { listOf, PageQuery } from './common';
+import { givenOnce, listOf, PageQuery } from './common';
 
 /** An action filter: one of the vocabulary, given once. */
-const ActionFilter = z.optional(z.enum(AUDIT_ACTIONS, { error: 'must be one of the audit actions, given once' }));
+const ActionFilter = z.optional(z.enum(AUDIT_ACTIONS, { error: givenOnce }));
 
 /** `GET /api/customers/{id}/logs`: newest first, one page, optionally of one action. */
 export const LogQuery = z.object({

@@ -17,7 +17,7 @@ export const UpdateNotificationSettingsBody = z
   )
   .check(
     z.refine((body) => Object.values(body).some((value) => value !== undefined), {
-      message: 'at least one setting',
+      message: 'notificationSettings.errors.noneGiven',
     }),
   );
 export type UpdateNotificationSettingsBody = z.infer<typeof UpdateNotificationSettingsBody>;

@@ -17,8 +17,9 @@ import { mayListEveryVersion } from './policy';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
-import { badRequest, fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
+import { fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
 import { renderMarkdown } from '../../markdown';
+import { invalidField } from '../../validation';
 import type { CustomerAccess } from '../../plugins/access';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertNotification } from '../notifications/repo';
@@ -165,7 +166,7 @@ const versionExists = () =>
 /** A semVer the contract's expression accepts but semver cannot order (a part beyond 2^53). */
 function checkOrderable(semVer: string) {
   if (!versionOrder(semVer)) {
-    throw badRequest(`semVer: ${CATALOGUE_ERRORS.semVer}`, [{ path: 'semVer', message: CATALOGUE_ERRORS.semVer }]);
+    throw invalidField('semVer', CATALOGUE_ERRORS.semVer);
   }
 }
 
