@@ -31,6 +31,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/security/connections.test.ts',
   'server/security/route-exceptions.test.ts',
   'server/serializer.test.ts',
+  'server/validation.test.ts',
 ];
 
 /**

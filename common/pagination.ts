@@ -12,17 +12,17 @@ export interface PageInfo {
   canGoNext: boolean;
 }
 
-/** `capped`: the list has more than `total` entries (see countCap), so there is always a next page. */
-export function pageInfo(offset: number, pageLength: number, total: number, capped = false): PageInfo {
+/** `totalCapped`: the list has more than `total` entries (see countCap), so there is always a next page. */
+export function pageInfo(offset: number, pageLength: number, total: number, totalCapped = false): PageInfo {
   const length = Math.max(1, pageLength);
   const page = Math.floor(Math.max(0, offset) / length);
   const pageCount = Math.max(1, Math.ceil(Math.max(0, total) / length));
   return {
     page,
     pageCount,
-    visible: pageCount > 1 || capped,
+    visible: pageCount > 1 || totalCapped,
     canGoBack: page > 0,
-    canGoNext: page < pageCount - 1 || capped,
+    canGoNext: page < pageCount - 1 || totalCapped,
   };
 }
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, ErrorBody, type ErrorCode } from '../common/api/errors';
+import { ERROR_CODES, ErrorBody, type ErrorCode, type ErrorDetail } from '../common/api/errors';
 
 /** An error with an HTTP status and a stable code; the error handler turns it into the one error body. */
 export class HttpError extends Error {
@@ -6,7 +6,7 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    readonly details?: { path: string; message: string }[],
+    readonly details?: ErrorDetail[],
     /** headers the answer carries, such as Retry-After */
     readonly headers?: Record<string, string>,
   ) {
@@ -14,7 +14,7 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: { path: string; message: string }[]) =>
+export const badRequest = (message: string, details?: ErrorDetail[]) =>
   new HttpError(400, ERROR_CODES.validation, message, details);
 export const unauthenticated = (message = 'Authentication required') =>
   new HttpError(401, ERROR_CODES.unauthenticated, message);

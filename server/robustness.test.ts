@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import en from '../client/i18n/en.json';
+import fr from '../client/i18n/fr.json';
 import { SESSION_COOKIE } from '../common/constants';
 import { ERROR_CODES } from '../common/api/errors';
 import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
@@ -49,7 +51,17 @@ const StrictErrorBody = z
       .object({
         code: z.string().min(1),
         message: z.string().min(1),
-        details: z.array(z.object({ path: z.string(), message: z.string() }).strict()).optional(),
+        details: z
+          .array(
+            z
+              .object({
+                path: z.string(),
+                message: z.string(),
+                values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+              })
+              .strict(),
+          )
+          .optional(),
       })
       .strict(),
   })
@@ -310,20 +322,31 @@ let fixture: Fixture;
 const artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-robust-artifacts-'));
 let adminEmail: string;
 let adminCookie: string;
-let openApi: { paths: Record<string, Record<string, OpenApiOperation>> };
+/** The OpenAPI document's operations by method and path shape (see operationKey). */
+let operations: Map<string, OpenApiOperation>;
 
 interface OpenApiOperation {
+  operationId?: string;
   parameters?: { in: string; name: string }[];
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
 }
 
+/**
+ * An operation's key whatever its path parameters are called: the document may name one otherwise
+ * than its route (`/api/invitations/:key` and `/:id` share `/api/invitations/{invitation}` there,
+ * server/openapi.ts renameParams). OpenAPI allows one template per shape, so the shape is enough.
+ */
+const operationKey = (method: string, path: string) =>
+  `${method.toLowerCase()} ${path.replace(/\{[^}/]+\}|:\w+/g, '{}')}`;
+
 /** Body fields and query parameters the route's schema declares, read from the OpenAPI document. */
 function documentedInput(row: MatrixRow): Documented {
-  const path = row.url.replace(/:(\w+)/g, '{$1}');
-  const operation = openApi.paths[path]?.[row.method.toLowerCase()];
+  const operation = operations.get(operationKey(row.method, row.url));
+  // A route the document lacks would be probed without its fields: say so rather than probe less.
+  if (!operation) throw new Error(`${row.method} ${row.url} has no operation in the OpenAPI document`);
   return {
-    bodyFields: Object.keys(operation?.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
-    queryParams: (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+    bodyFields: Object.keys(operation.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+    queryParams: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
   };
 }
 
@@ -412,12 +435,37 @@ beforeAll(async () => {
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();
-  openApi = (await app.inject({ url: '/api/docs/json' })).json();
+  const openApi: { paths: Record<string, Record<string, OpenApiOperation>> } = (
+    await app.inject({ url: '/api/docs/json' })
+  ).json();
+  operations = new Map(
+    Object.entries(openApi.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, operation]) => [operationKey(method, path), operation] as const),
+    ),
+  );
 });
 afterAll(async () => {
   await t?.close();
   fs.rmSync(artifactsDir, { recursive: true, force: true });
 });
+
+/** Whether `key` names a text in one language's texts. */
+function hasText(texts: unknown, key: string): boolean {
+  let node = texts;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}
+
+/**
+ * A detail's message is a message key with a text in both languages, never a sentence. The problems
+ * of a customization's configuration (JSON pointers under customConfig/) are the exception: they are
+ * written in the caller's language by the configuration's schema (docs/decisions/033).
+ */
+const isTranslatable = (detail: { path: string; message: string }) =>
+  detail.path.startsWith('customConfig/') || (hasText(en, detail.message) && hasText(fr, detail.message));
 
 /**
  * A 5xx is a failure, except the one deliberate answer of a feature whose outside service is not
@@ -437,7 +485,9 @@ function problemOf(response: { statusCode: number; body: string }): string | nul
       response.statusCode === 503 && parsed.success && parsed.data.error.code === ERROR_CODES.notConfigured;
     return notConfigured ? null : `status ${response.statusCode}`;
   }
-  return parsed.success ? null : `status ${response.statusCode} with another error body`;
+  if (!parsed.success) return `status ${response.statusCode} with another error body`;
+  const untranslated = (parsed.data.error.details ?? []).find((detail) => !isTranslatable(detail));
+  return untranslated ? `detail message "${untranslated.message.slice(0, 80)}" is no message key` : null;
 }
 
 describe('never a 500: hostile input on every API route', () => {
@@ -446,6 +496,16 @@ describe('never a 500: hostile input on every API route', () => {
     expect(documentedInput(me).bodyFields).toEqual(expect.arrayContaining(['email', 'fullName', 'preferredLocale']));
     const users = MATRIX.find((row) => row.method === 'GET' && row.url === '/api/users')!;
     expect(documentedInput(users).queryParams).toEqual(expect.arrayContaining(['pageOffset', 'pageLength', 'filter']));
+    // documented under another parameter name (/api/invitations/{invitation}), found all the same
+    const cancel = MATRIX.find((row) => row.method === 'DELETE' && row.url === '/api/invitations/:id')!;
+    expect(operations.get(operationKey(cancel.method, cancel.url))).toMatchObject({ operationId: 'cancelInvitation' });
+    const byKey = MATRIX.find((row) => row.method === 'GET' && row.url === '/api/invitations/:key')!;
+    expect(operations.get(operationKey(byKey.method, byKey.url))).toMatchObject({ operationId: 'getInvitationByKey' });
+  });
+
+  it('finds every route of the matrix in the OpenAPI document', () => {
+    const missing = MATRIX.filter((row) => !operations.has(operationKey(row.method, row.url)));
+    expect(missing.map((row) => `${row.method} ${row.url}`)).toEqual([]);
   });
 
   for (const row of MATRIX) {

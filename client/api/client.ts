@@ -1,10 +1,7 @@
 import type { ZodMiniType } from 'zod/mini';
-import { ErrorBody } from '../../common/api/errors';
+import { ErrorBody, type ErrorDetail } from '../../common/api/errors';
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorDetail };
 
 /** Every failed call surfaces as one of these, whatever went wrong (HTTP error, network, bad body). */
 export class ApiError extends Error {

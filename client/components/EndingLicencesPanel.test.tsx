@@ -27,7 +27,10 @@ const endingAnswer =
   ({ query }) => {
     const offset = Number(query.get('pageOffset') ?? 0);
     const length = Number(query.get('pageLength') ?? 10);
-    return { status: 200, body: { data: all.slice(offset, offset + length), offset, total: all.length } };
+    return {
+      status: 200,
+      body: { data: all.slice(offset, offset + length), offset, total: all.length, totalCapped: false },
+    };
   };
 
 const rows = () => screen.getAllByTestId('ending-licence');
@@ -97,7 +100,10 @@ describe('EndingLicencesPanel', () => {
     fakeApi({ 'GET /api/licenses/ending': () => new Promise((resolve) => (answer = resolve)) });
     renderPage(<EndingLicencesPanel />);
     expect(await screen.findByTestId('ending-licences-loader')).toBeTruthy();
-    answer({ status: 200, body: { data: [licence(1, 'Acme Analytics', '2026-12-03')], offset: 0, total: 1 } });
+    answer({
+      status: 200,
+      body: { data: [licence(1, 'Acme Analytics', '2026-12-03')], offset: 0, total: 1, totalCapped: false },
+    });
     await screen.findByTestId('ending-licence');
     expect(screen.queryByTestId('ending-licences-loader')).toBeNull();
   });
@@ -108,7 +114,10 @@ describe('EndingLicencesPanel', () => {
       'GET /api/licenses/ending': () =>
         calls++ === 0
           ? apiError(503, 'http_error', 'Service Unavailable')
-          : { status: 200, body: { data: [licence(1, 'Acme Analytics', '2026-12-03')], offset: 0, total: 1 } },
+          : {
+              status: 200,
+              body: { data: [licence(1, 'Acme Analytics', '2026-12-03')], offset: 0, total: 1, totalCapped: false },
+            },
     });
     renderPage(<EndingLicencesPanel />);
     const error = await screen.findByTestId('ending-licences-error');
@@ -162,7 +171,7 @@ describe('who sees the licences ending soon', () => {
       ],
       offset: 0,
       total: 2,
-      capped: false,
+      totalCapped: false,
     },
   });
 

@@ -119,6 +119,7 @@ export function EndingLicencesPanel() {
             offset={list.offset}
             pageLength={ENDING_LICENCES_PAGE_LENGTH}
             total={list.total}
+            totalCapped={list.totalCapped}
             onChange={setOffset}
           />
         )}

@@ -9,7 +9,7 @@ export interface PaginationProps {
   pageLength: number;
   total: number;
   /** the list has more than `total` entries (its count stopped there): next stays open */
-  capped?: boolean;
+  totalCapped?: boolean;
   onChange: (offset: number) => void;
 }
 
@@ -20,9 +20,9 @@ type Direction = 'previous' | 'next';
  * Reaching the last (or first) page disables the button just pressed; a disabled button cannot keep
  * the focus, so it moves to the other one instead of falling back to the top of the page.
  */
-export function Pagination({ offset, pageLength, total, capped = false, onChange }: PaginationProps) {
+export function Pagination({ offset, pageLength, total, totalCapped = false, onChange }: PaginationProps) {
   const { t } = useTranslation();
-  const info = pageInfo(offset, pageLength, total, capped);
+  const info = pageInfo(offset, pageLength, total, totalCapped);
   const buttons = { previous: useRef<HTMLButtonElement>(null), next: useRef<HTMLButtonElement>(null) };
   // The button pressed and the page it was pressed on, until the list shows another page.
   const pressed = useRef<{ direction: Direction; offset: number } | null>(null);
@@ -59,7 +59,10 @@ export function Pagination({ offset, pageLength, total, capped = false, onChange
         <ChevronLeftIcon />
       </ActionIcon>
       <Text size="sm" aria-live="polite">
-        {t(capped ? 'pagination.pageOfMore' : 'pagination.page', { page: info.page + 1, pageCount: info.pageCount })}
+        {t(totalCapped ? 'pagination.pageOfMore' : 'pagination.page', {
+          page: info.page + 1,
+          pageCount: info.pageCount,
+        })}
       </Text>
       <ActionIcon
         ref={buttons.next}

@@ -17,11 +17,19 @@ describe('apiErrorText', () => {
   });
 
   it('translates the first rule key of a validation error', () => {
-    const error = new ApiError(400, 'validation_error', 'password: password.error.too_short', [
+    const error = new ApiError(400, 'validation_error', 'password: The password must be at least 15 characters long.', [
       { path: 'password', message: 'password.error.too_short' },
     ]);
     expect(apiErrorText(error, tEn)).toBe(en.password.error.too_short);
     expect(apiErrorText(error, tFr)).toBe(fr.password.error.too_short);
+  });
+
+  it('fills in the values the rule key’s text names', () => {
+    const error = new ApiError(400, 'validation_error', 'name: This text must be at most 200 characters long.', [
+      { path: 'name', message: 'errors.tooLong', values: { max: 200 } },
+    ]);
+    expect(apiErrorText(error, tEn)).toBe('This text must be at most 200 characters long.');
+    expect(apiErrorText(error, tFr)).toBe('Ce texte doit compter au plus 200 caractères.');
   });
 
   it('keeps the API’s own message for codes without a translation, and falls back to the generic text', () => {
@@ -62,6 +70,17 @@ describe('fieldErrorsOf', () => {
       { path: 'fullname', message: 'Too small: expected string to have >=1 characters' },
     ]);
     expect(fieldErrorsOf(error, tFr)).toEqual({ email: fr.email.invalid, fullname: fr.errors.invalidField });
+  });
+
+  it('fills in the values a rule key’s text names', () => {
+    const error = new ApiError(400, 'validation_error', 'invalid', [
+      { path: 'name', message: 'errors.tooLong', values: { max: 200 } },
+      { path: 'accessLevel', message: 'errors.invalidOption', values: { allowed: 'alpha, beta, stable' } },
+    ]);
+    expect(fieldErrorsOf(error, tFr)).toEqual({
+      name: 'Ce texte doit compter au plus 200 caractères.',
+      accessLevel: 'Cette valeur ne fait pas partie de celles permises : alpha, beta, stable.',
+    });
   });
 
   it('puts a conflict on the field the server names, knowing no error code', () => {

@@ -1,6 +1,6 @@
 import type { Translate } from '../i18n/translate';
 import { ERROR_CODES } from '../../common/api/errors';
-import { ApiError, errorText } from '../api/client';
+import { ApiError, type ErrorDetail, errorText } from '../api/client';
 
 const MESSAGE_KEY = /^[a-z_]+(\.[a-z_]+)+$/i;
 
@@ -9,9 +9,12 @@ function translateMessage(t: Translate, message: string): string {
   return MESSAGE_KEY.test(message) ? t(message, { defaultValue: message }) : message;
 }
 
-/** A field's message in the reader's language: its rule key's text, else a generic one (never raw English). */
-function fieldMessage(t: Translate, message: string): string {
-  const known = MESSAGE_KEY.test(message) ? t(message, { defaultValue: '' }) : '';
+/**
+ * A field's message in the reader's language: its rule key's text, with the values the server sent
+ * for it (`{{max}}`), else a generic one (never raw English).
+ */
+function fieldMessage(t: Translate, message: string, values?: ErrorDetail['values']): string {
+  const known = MESSAGE_KEY.test(message) ? t(message, { ...values, defaultValue: '' }) : '';
   return known || t('errors.invalidField');
 }
 
@@ -28,7 +31,7 @@ export function fieldErrorsOf(error: unknown, t: Translate): Record<string, stri
   if (!(error instanceof ApiError)) return result;
   for (const detail of error.details) {
     const field = fieldPath(detail.path);
-    if (field && !result[field]) result[field] = fieldMessage(t, detail.message);
+    if (field && !result[field]) result[field] = fieldMessage(t, detail.message, detail.values);
   }
   return result;
 }
@@ -58,9 +61,9 @@ export function translateFieldErrors<E extends Record<string, unknown>>(
  */
 export function apiErrorText(error: unknown, t: Translate): string {
   if (error instanceof ApiError && error.code) {
-    const firstDetail = error.details[0]?.message;
-    if (error.code === ERROR_CODES.validation && firstDetail && MESSAGE_KEY.test(firstDetail)) {
-      const rule = t(firstDetail, { defaultValue: '' });
+    const firstDetail = error.details[0];
+    if (error.code === ERROR_CODES.validation && firstDetail && MESSAGE_KEY.test(firstDetail.message)) {
+      const rule = t(firstDetail.message, { ...firstDetail.values, defaultValue: '' });
       if (rule) return rule;
     }
     const known = t(`apiErrors.${error.code}`, { defaultValue: '' });

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { addDays, isCalendarDay, utcToday } from '../licence-status';
+import { givenOnce } from './common';
 
 /**
  * Download analytics (docs/decisions/039): `GET /api/analytics/downloads?from&to&productKey`, for
@@ -22,7 +23,7 @@ export const ANALYTICS_ERRORS = {
 } as const;
 
 const Day = z
-  .string({ error: 'must be given once' })
+  .string({ error: givenOnce })
   .check(z.refine((value) => isCalendarDay(value), { message: ANALYTICS_ERRORS.invalidDate }));
 
 /** The number of days from `from` to `to`, both included. */
@@ -39,7 +40,7 @@ export const DownloadAnalyticsQuery = z
   .object({
     from: z.optional(Day),
     to: z.optional(Day),
-    productKey: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(100))),
+    productKey: z.optional(z.string({ error: givenOnce }).check(z.trim(), z.maxLength(100))),
   })
   .check(
     z.refine((q) => !q.from || !q.to || !isCalendarDay(q.from) || !isCalendarDay(q.to) || q.to >= q.from, {
@@ -53,7 +54,7 @@ export const DownloadAnalyticsQuery = z
         !isCalendarDay(q.from) ||
         !isCalendarDay(q.to) ||
         daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS,
-      { path: ['from'], message: ANALYTICS_ERRORS.tooLong },
+      { path: ['from'], message: ANALYTICS_ERRORS.tooLong, params: { max: ANALYTICS_MAX_DAYS } },
     ),
   );
 export type DownloadAnalyticsQuery = z.infer<typeof DownloadAnalyticsQuery>;

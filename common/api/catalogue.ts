@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { ProductAbilities, VersionAbilities } from './abilities';
-import { MAX_ID, PageQuery, REQUIRED, RequiredText, wholeNumber } from './common';
+import { listOf, MAX_ID, PageQuery, REQUIRED, RequiredText, requiredIfMissing, wholeNumber } from './common';
 
 /**
  * The catalogue (spec sections 3, 5 and 7): products, their versions and the versions' artifacts,
@@ -13,6 +13,7 @@ import { MAX_ID, PageQuery, REQUIRED, RequiredText, wholeNumber } from './common
 export const CATALOGUE_ERRORS = {
   productKey: 'catalogue.errors.productKey',
   semVer: 'catalogue.errors.semVer',
+  fileName: 'catalogue.errors.fileName',
 } as const;
 
 /** A product's key: lower-case letters, digits and dashes, as it appears in URLs and licence files. */
@@ -44,7 +45,7 @@ export const ProductKeyParam = z.object({
 /** `POST /api/products` (spec section 5): key, name, description and customization type required. */
 export const CreateProductBody = z.strictObject({
   key: z
-    .string({ error: REQUIRED })
+    .string({ error: requiredIfMissing })
     .check(
       z.trim(),
       z.toLowerCase(),
@@ -100,7 +101,7 @@ export const Version = z.object({
 export type Version = z.infer<typeof Version>;
 
 /** Newest first by semantic version (1.10.0 before 1.9.0, a release before its pre-releases). */
-export const VersionList = z.object({ data: z.array(Version), offset: z.int(), total: z.int() });
+export const VersionList = listOf(Version);
 export type VersionList = z.infer<typeof VersionList>;
 
 export const VERSION_PAGE_LENGTH = 10;
@@ -118,7 +119,7 @@ export const VersionListQuery = z.object({
 export type VersionListQuery = z.infer<typeof VersionListQuery>;
 
 const SemVer = z
-  .string({ error: REQUIRED })
+  .string({ error: requiredIfMissing })
   .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(100), z.regex(SEMVER, CATALOGUE_ERRORS.semVer));
 
 /** `POST /api/products/{key}/versions` (spec section 5): title, type, semVer and description required. */
@@ -206,7 +207,7 @@ export const SecretDownloadParams = z.object({
 export type SecretDownloadParams = z.infer<typeof SecretDownloadParams>;
 
 export const SecretDownloadQuery = z.object({
-  secret: z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(200)),
+  secret: z.string({ error: requiredIfMissing }).check(z.minLength(1, REQUIRED), z.maxLength(200)),
 });
 export type SecretDownloadQuery = z.infer<typeof SecretDownloadQuery>;
 

@@ -7,6 +7,26 @@ import { checkPassword } from '../password';
  * `details`, and the client's forms run the same schemas and show the keys' texts.
  */
 export const REQUIRED = 'errors.required';
+export const GIVEN_ONCE = 'errors.givenOnce';
+export const WHOLE_NUMBER = 'errors.wholeNumber';
+
+/**
+ * The error map of a field a form must fill: a missing value is required; any other problem keeps the
+ * message of its check, or the key of its kind (server/validation.ts). A map rather than a message, as
+ * a schema's message would also name the problems of its checks (a text too long).
+ */
+export const requiredIfMissing = (issue: { code?: string; input?: unknown }) =>
+  issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null) ? REQUIRED : undefined;
+
+/**
+ * The error map of a query parameter's schema: a parameter given twice arrives as an array, and is
+ * told so; any other problem keeps the key of its kind (server/validation.ts). A map rather than a
+ * message, as a schema's message would also name the problems of its checks (a text too long).
+ */
+export const givenOnce = (issue: { code?: string; input?: unknown }) =>
+  Array.isArray(issue.input) && (issue.code === 'invalid_type' || issue.code === 'invalid_value')
+    ? GIVEN_ONCE
+    : undefined;
 
 export const Email = z.pipe(
   z.string().check(z.trim(), z.toLowerCase(), z.minLength(1, REQUIRED), z.maxLength(254)),
@@ -45,21 +65,24 @@ export const MAX_ID = 2_147_483_647;
  */
 export const wholeNumber = (min: number, max: number) =>
   z.pipe(
-    z.pipe(
-      z
-        .string({ error: (issue) => (Array.isArray(issue.input) ? 'must be given once' : 'must be a whole number') })
-        .check(z.regex(/^\d+$/, min > 0 ? `must be a whole number from ${min}` : 'must be a whole number, 0 or more')),
-      z.transform(Number),
-    ),
-    z.number().check(z.minimum(min, `must be a whole number from ${min}`), z.maximum(max, `must be at most ${max}`)),
+    z.pipe(z.string({ error: givenOnce }).check(z.regex(/^\d+$/, WHOLE_NUMBER)), z.transform(Number)),
+    z.number().check(z.minimum(min), z.maximum(max)),
   );
 
 export const PageQuery = z.object({
   pageOffset: z._default(wholeNumber(0, MAX_ID), 0),
   pageLength: z._default(wholeNumber(1, MAX_PAGE_LENGTH), DEFAULT_PAGE_LENGTH),
-  filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
+  filter: z.optional(z.string({ error: givenOnce }).check(z.trim(), z.maxLength(200))),
 });
 
 export const IdParam = z.object({ id: wholeNumber(1, MAX_ID) });
+
+/**
+ * The one envelope of a paged list (spec section 3, "List responses": data with offset and total),
+ * the users list aside, whose shape the spec fixes. `totalCapped`: the count stopped at `total` and
+ * there are more (common/pagination countCap, decision 013); false where a list counts exactly.
+ */
+export const listOf = <Item extends z.core.SomeType>(item: Item) =>
+  z.object({ data: z.array(item), offset: z.int(), total: z.int(), totalCapped: z.boolean() });
 
 export const Ok = z.object({ ok: z.literal(true) });

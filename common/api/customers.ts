@@ -3,7 +3,7 @@ import { NOTIFICATION_SETTINGS, type NotificationSetting, PAYMENT_STATUSES } fro
 import { ROLES } from '../roles';
 import { isValidCustomerKey } from '../customer-key';
 import { CustomerAbilities } from './abilities';
-import { MAX_ID, PageQuery, RequiredText } from './common';
+import { givenOnce, listOf, MAX_ID, PageQuery, RequiredText } from './common';
 
 /** The notification flags of one membership (spec section 3, "Notification settings"). */
 export const NotificationSettings = z.object(
@@ -54,14 +54,9 @@ export type CustomerSummary = z.infer<typeof CustomerSummary>;
 
 /**
  * The customers the caller may see (spec section 3, "List responses": data with offset and total).
- * `capped`: the count stopped at `total` and there are more (common/pagination countCap, decision 013).
+ * Its count stops at a cap (`totalCapped`, common/pagination countCap, decision 013).
  */
-export const CustomerList = z.object({
-  data: z.array(CustomerSummary),
-  offset: z.int(),
-  total: z.int(),
-  capped: z.boolean(),
-});
+export const CustomerList = listOf(CustomerSummary);
 export type CustomerList = z.infer<typeof CustomerList>;
 
 /** A customerKey as typed in the customer modal: exactly 10 characters (spec section 5). */
@@ -97,7 +92,7 @@ export type SetAccountExecutiveBody = z.infer<typeof SetAccountExecutiveBody>;
 
 /** `GET /api/customers/{id}/account-executive/candidates?filter`: enabled account executives to pick from. */
 export const AccountExecutiveCandidatesQuery = z.object({
-  filter: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.maxLength(200))),
+  filter: z.optional(z.string({ error: givenOnce }).check(z.trim(), z.maxLength(200))),
 });
 const AccountExecutiveCandidate = z.object({ id: z.int(), fullName: z.string(), email: z.string() });
 type AccountExecutiveCandidate = z.infer<typeof AccountExecutiveCandidate>;

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { CUSTOMIZATION_TYPES, CUSTOMIZATION_VERSION_TYPES } from '../domain';
 import { CustomizationAbilities } from './abilities';
-import { MAX_ID } from './common';
+import { givenOnce, MAX_ID } from './common';
 import { LicenceData } from './licences';
 
 /**
@@ -73,7 +73,7 @@ export type ConfigValidation = z.infer<typeof ConfigValidation>;
 
 /** `GET /api/customers/{id}/customizations`: optionally those of one product. */
 export const CustomizationListQuery = z.object({
-  productKey: z.optional(z.string({ error: 'must be given once' }).check(z.trim(), z.minLength(1), z.maxLength(100))),
+  productKey: z.optional(z.string({ error: givenOnce }).check(z.trim(), z.minLength(1), z.maxLength(100))),
 });
 export type CustomizationListQuery = z.infer<typeof CustomizationListQuery>;
 

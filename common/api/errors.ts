@@ -1,15 +1,29 @@
 import { z } from 'zod/mini';
 
-/** The one error body of the API: `{ error: { code, message, details? } }`. */
+/**
+ * A problem tied to a field of the request: `message` is a message key (client/i18n), never a
+ * sentence; `values` fills the placeholders its text names (`{{max}}`).
+ */
+export const ErrorDetail = z.object({
+  path: z.string(),
+  message: z.string(),
+  values: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/**
+ * The one error body of the API: `{ error: { code, message, details? } }`. `message` is English, for
+ * the developer of a client; a screen shows the texts of the details' keys, or of the code.
+ */
 export const ErrorBody = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
     details: z
-      .optional(z.array(z.object({ path: z.string(), message: z.string() })))
+      .optional(z.array(ErrorDetail))
       .check(
         z.describe(
-          'problems tied to a field of the request, one per field: validation, a conflict (e-mail taken), or a field the next attempt needs (recaptchaResponse)',
+          'problems tied to a field of the request, one per field: validation, a conflict (e-mail taken), or a field the next attempt needs (recaptchaResponse); each message is a message key',
         ),
       ),
   }),

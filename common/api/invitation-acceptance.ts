@@ -5,7 +5,7 @@ import { confirmationMatches, NewPassword, RequiredText } from './common';
 
 /** The key an invitation link carries (/{locale}/invitation/{key}): base64url text. */
 export const InvitationKeyParam = z.object({
-  key: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'must be an invitation key')),
+  key: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'apiErrors.invitation_invalid')),
 });
 export type InvitationKeyParam = z.infer<typeof InvitationKeyParam>;
 

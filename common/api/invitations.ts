@@ -3,7 +3,7 @@ import { INVITATION_STATUSES } from '../domain';
 import { LOCALES, MEMBER_ROLES } from '../roles';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
 import { InvitationAbilities } from './abilities';
-import { Email, IdParam, MAX_ID, PageQuery, RequiredText, wholeNumber } from './common';
+import { Email, IdParam, listOf, MAX_ID, PageQuery, RequiredText, wholeNumber } from './common';
 
 /**
  * A pending invitation as the members section lists it (spec section 3, "Invitation"): `status` is
@@ -30,7 +30,7 @@ export const Invitation = z.object({
 export type Invitation = z.infer<typeof Invitation>;
 
 /** `offset` and `total` (the count of every matching invitation) page the list. */
-export const InvitationList = z.object({ data: z.array(Invitation), offset: z.int(), total: z.int() });
+export const InvitationList = listOf(Invitation);
 export type InvitationList = z.infer<typeof InvitationList>;
 
 /** Orders of the invitations list: newest first (the default), by invited name or by e-mail address. */

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { ACCESS_LEVELS } from '../domain';
-import { IdParam } from './common';
+import { IdParam, REQUIRED } from './common';
 
 /**
  * Signed licence files (docs/licence-files.md, docs/decisions/032): the keys the portal publishes,
@@ -59,7 +59,7 @@ export const LicenceFile = z.object({
 export type LicenceFile = z.infer<typeof LicenceFile>;
 
 export const LicenceFileParams = z.object({
-  productKey: z.string().check(z.minLength(1, 'is required'), z.maxLength(100, 'must be at most 100 characters')),
+  productKey: z.string().check(z.minLength(1, REQUIRED), z.maxLength(100)),
 });
 
 export const LicenceFileQuery = z.object({ customerId: IdParam.shape.id });

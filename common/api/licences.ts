@@ -3,7 +3,7 @@ import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, LICENCE_STATUSES } from '../domain'
 import { isCalendarDay, utcToday } from '../licence-status';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { LicenceAbilities } from './abilities';
-import { PageQuery, REQUIRED, wholeNumber } from './common';
+import { listOf, PageQuery, REQUIRED, requiredIfMissing, wholeNumber } from './common';
 
 /**
  * Licences (spec sections 3, 5 and 7). Paths keep the spec's spelling (`/api/customers/{id}/licenses`,
@@ -19,7 +19,7 @@ export const LICENCE_ERRORS = {
 } as const;
 
 /** A calendar day, `YYYY-MM-DD`, that exists. */
-const CalendarDay = z.string({ error: REQUIRED }).check(
+const CalendarDay = z.string({ error: requiredIfMissing }).check(
   z.minLength(1, REQUIRED),
   z.refine((value) => isCalendarDay(value), { message: LICENCE_ERRORS.invalidDate }),
 );
@@ -64,7 +64,7 @@ export const Licence = z.object({
 });
 export type Licence = z.infer<typeof Licence>;
 
-export const LicenceList = z.object({ data: z.array(Licence), offset: z.int(), total: z.int() });
+export const LicenceList = listOf(Licence);
 export type LicenceList = z.infer<typeof LicenceList>;
 
 /** `GET /api/customers/{id}/licenses`: offset pages (10 by default), by product name. */
@@ -81,7 +81,7 @@ export type LicenceListQuery = z.infer<typeof LicenceListQuery>;
  */
 export const CreateLicenceBody = z
   .strictObject({
-    productKey: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(100)),
+    productKey: z.string({ error: requiredIfMissing }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(100)),
     accessLevel: z._default(z.enum(ACCESS_LEVELS), 'stable'),
     startDate: CalendarDay,
     endDate: FutureDay,
@@ -151,14 +151,6 @@ export const EndingLicenceQuery = z.object({
 });
 export type EndingLicenceQuery = z.infer<typeof EndingLicenceQuery>;
 
-/**
- * `totalCapped`: the count stopped at `total` and there are more (common/pagination countCap, decision
- * 013): across every customer the list can be long.
- */
-export const EndingLicenceList = z.object({
-  data: z.array(EndingLicence),
-  offset: z.int(),
-  total: z.int(),
-  totalCapped: z.optional(z.boolean()),
-});
+/** Its count stops at a cap (`totalCapped`, decision 013): across every customer the list can be long. */
+export const EndingLicenceList = listOf(EndingLicence);
 export type EndingLicenceList = z.infer<typeof EndingLicenceList>;

@@ -1,9 +1,9 @@
 import { z } from 'zod/mini';
 import { AUDIT_ACTIONS } from '../audit';
-import { PageQuery } from './common';
+import { givenOnce, listOf, PageQuery } from './common';
 
 /** An action filter: one of the vocabulary, given once. */
-const ActionFilter = z.optional(z.enum(AUDIT_ACTIONS, { error: 'must be one of the audit actions, given once' }));
+const ActionFilter = z.optional(z.enum(AUDIT_ACTIONS, { error: givenOnce }));
 
 /** `GET /api/customers/{id}/logs`: newest first, one page, optionally of one action. */
 export const LogQuery = z.object({
@@ -36,11 +36,6 @@ export const LogEntry = z.object({
 });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-export const LogList = z.object({
-  data: z.array(LogEntry),
-  offset: z.int(),
-  total: z.int(),
-  /** true when there are more than `total` entries: the count stops there (common/pagination countCap) */
-  totalCapped: z.boolean(),
-});
+/** Its count stops at a cap (`totalCapped`, common/pagination countCap). */
+export const LogList = listOf(LogEntry);
 export type LogList = z.infer<typeof LogList>;

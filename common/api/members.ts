@@ -3,7 +3,7 @@ import { MEMBERSHIP_STATUSES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { MEMBER_ROLES } from '../roles';
 import { MemberAbilities } from './abilities';
-import { MAX_ID, PageQuery, wholeNumber } from './common';
+import { listOf, MAX_ID, PageQuery, wholeNumber } from './common';
 
 /** One member of a customer (spec section 3, "Member"); `id` is the membership's. */
 export const Member = z.object({
@@ -18,8 +18,8 @@ export const Member = z.object({
 });
 export type Member = z.infer<typeof Member>;
 
-/** `offset` and `total` (the count of every member matching the filter) page the list. */
-export const MemberList = z.object({ data: z.array(Member), offset: z.int(), total: z.int() });
+/** `offset` and `total` (the count of every member matching the filter, exact) page the list. */
+export const MemberList = listOf(Member);
 export type MemberList = z.infer<typeof MemberList>;
 
 /** `PATCH /api/members/{id}/status`: the edit form of the members modal (spec section 5: status required). */

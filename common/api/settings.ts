@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from '../domain';
 import { MEMBER_ROLES } from '../roles';
-import { PageQuery } from './common';
+import { listOf, PageQuery } from './common';
 import { NotificationSettings } from './customers';
 
 /**
@@ -17,7 +17,7 @@ export const UpdateNotificationSettingsBody = z
   )
   .check(
     z.refine((body) => Object.values(body).some((value) => value !== undefined), {
-      message: 'at least one setting',
+      message: 'notificationSettings.errors.noneGiven',
     }),
   );
 export type UpdateNotificationSettingsBody = z.infer<typeof UpdateNotificationSettingsBody>;
@@ -37,5 +37,5 @@ export const MyMembershipsQuery = z.object({
   pageOffset: PageQuery.shape.pageOffset,
   pageLength: PageQuery.shape.pageLength,
 });
-export const MyMemberships = z.object({ data: z.array(MembershipSettings), offset: z.int(), total: z.int() });
+export const MyMemberships = listOf(MembershipSettings);
 export type MyMemberships = z.infer<typeof MyMemberships>;

@@ -6,7 +6,8 @@ import { deriveRole, globalRole, type Role } from '../../common/roles';
 import type { AppContext } from '../context';
 import type { DB } from '../db';
 import { ERROR_CODES } from '../../common/api/errors';
-import { badRequest, forbidden, HttpError, notFound, unauthenticated } from '../http-error';
+import { forbidden, HttpError, notFound, unauthenticated } from '../http-error';
+import { parseInput } from '../validation';
 import { touchToken } from '../modules/artifacts/repo';
 import { bearerToken, findToken } from '../modules/artifacts/tokens';
 import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
@@ -131,10 +132,9 @@ const CUSTOMER_NOT_FOUND = 'Customer not found';
 export function idFrom(request: FastifyRequest, ref: InputRef): number {
   const [source, name] = ref.split('.', 2) as ['params' | 'query', string];
   const input = (source === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
-  const parsed = IdParam.shape.id.safeParse(input?.[name]);
-  if (parsed.success) return parsed.data;
-  const message = parsed.error.issues[0]?.message ?? 'invalid';
-  throw badRequest(`${name}: ${message}`, [{ path: name, message }]);
+  const parsed = parseInput(IdParam.shape.id, input?.[name], [name]);
+  if ('error' in parsed) throw parsed.error;
+  return parsed.value;
 }
 
 /**
@@ -184,10 +184,9 @@ function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
   const name = ref.slice('body.'.length);
   const body = request.body as Record<string, unknown> | null | undefined;
   const value = body && typeof body === 'object' ? body[name] : undefined;
-  const parsed = IdParam.shape.id.safeParse(typeof value === 'number' ? String(value) : value);
-  if (parsed.success) return parsed.data;
-  const message = value === undefined ? 'errors.required' : (parsed.error.issues[0]?.message ?? 'invalid');
-  throw badRequest(`${name}: ${message}`, [{ path: name, message }]);
+  const parsed = parseInput(IdParam.shape.id, typeof value === 'number' ? String(value) : value, [name]);
+  if ('error' in parsed) throw parsed.error;
+  return parsed.value;
 }
 
 const fromBody = (locate: CustomerLocator): locate is { from: BodyRef } =>

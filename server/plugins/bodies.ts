@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
-import { badRequest, HttpError } from '../http-error';
+import { GIVEN_ONCE } from '../../common/api/common';
+import { HttpError } from '../http-error';
+import { invalidField } from '../validation';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,8 +41,7 @@ export function mediaType(request: FastifyRequest): string | null {
 function parseForm(body: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(body)) {
-    if (Object.hasOwn(fields, name))
-      throw badRequest(`${name}: must be given once`, [{ path: name, message: 'must be given once' }]);
+    if (Object.hasOwn(fields, name)) throw invalidField(name, GIVEN_ONCE);
     fields[name] = value;
   }
   return fields;

@@ -1,17 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { en } from 'zod/locales';
-import { config as zodConfig } from 'zod/v4/core';
+import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody } from '../../common/api/errors';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db';
 import { HttpError } from '../http-error';
 import { applySecurityHeaders, securityHeaders } from './security';
-
-// The request schemas of common/ are zod/mini ones, which choose no language (docs/decisions/023):
-// the validation messages the API sends are English whichever other schemas happen to be loaded.
-zodConfig(en());
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: ERROR_CODES.validation,
@@ -52,7 +46,11 @@ function errorBody(code: string, message: string, details?: ErrorBody['error']['
 /** How long a client is asked to wait before trying again while the database is unreachable. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = '5';
 
-/** The status and body for any error; `log` is told of the ones that point at a fault of ours. */
+/**
+ * The status and body for any error; `log` is told of the ones that point at a fault of ours. A
+ * request a route's schema refuses arrives as the HttpError of server/validation.ts: message keys in
+ * its details, English in its message.
+ */
 export function describeError(
   error: FastifyError | HttpError | Error,
   log: FastifyRequest['log'],
@@ -73,15 +71,6 @@ export function describeError(
       body: errorBody(ERROR_CODES.unavailable, 'The service is unavailable for a moment; try again in a few seconds'),
       headers: { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS },
     };
-  }
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const details = error.validation.map((v) => ({
-      path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-      message: v.message ?? 'invalid',
-    }));
-    const first = details[0];
-    const message = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'Invalid request';
-    return { status: 400, body: errorBody(ERROR_CODES.validation, message, details) };
   }
   if (isResponseSerializationError(error)) {
     log.error({ err: error }, 'response did not match its schema');

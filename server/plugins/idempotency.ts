@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db';
-import { badRequest, HttpError } from '../http-error';
+import { HttpError } from '../http-error';
+import { invalidField } from '../validation';
 import * as store from './idempotency-store';
 
 declare module 'fastify' {
@@ -65,8 +66,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (key === undefined) return;
     if (typeof key !== 'string' || !VALID_KEY.test(key)) {
-      const message = 'must be 1 to 255 printable ASCII characters';
-      throw badRequest(`Idempotency-Key: ${message}`, [{ path: 'Idempotency-Key', message }]);
+      throw invalidField('Idempotency-Key', 'errors.idempotencyKey');
     }
     const caller = callerOf(request);
     const requestHash = hashOf(request);

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest } from '../http-error';
+import { invalidField } from '../validation';
 
 const NUL = '\u0000';
-const MESSAGE = 'must not contain NUL characters';
+/** A message key (client/i18n): the English text of error.message comes from it too. */
+const NO_NUL = 'errors.noNul';
 
 /**
  * What a parser makes (JSON, a form, a query string), as opposed to an upload's stream (an event
@@ -56,9 +57,7 @@ async function inputPlugin(app: FastifyInstance) {
       const path = findNul(part);
       if (path !== null) {
         const where = path.replaceAll(NUL, '\\0');
-        throw badRequest(where ? `${where}: ${MESSAGE}` : `The request ${MESSAGE}`, [
-          { path: where, message: MESSAGE },
-        ]);
+        throw invalidField(where, NO_NUL);
       }
     }
   });

@@ -256,30 +256,51 @@ describe('input the database cannot store', () => {
     expect(body.statusCode).toBe(400);
     expect(body.json().error).toEqual({
       code: 'validation_error',
-      message: 'fullname: must not contain NUL characters',
-      details: [{ path: 'fullname', message: 'must not contain NUL characters' }],
+      message: 'fullname: This value must not contain NUL characters.',
+      details: [{ path: 'fullname', message: 'errors.noNul' }],
     });
     const query = await request(t.app, admin.cookie, { method: 'GET', url: '/api/users?filter=a%00b' });
     expect(query.statusCode).toBe(400);
-    expect(query.json().error.message).toBe('filter: must not contain NUL characters');
+    expect(query.json().error.message).toBe('filter: This value must not contain NUL characters.');
   });
 
   it('refuses ids beyond the integer columns, and numbers written other than in digits', async () => {
     const admin = await signedIn(t.app, 'admin');
-    const cases: [string, string][] = [
-      ['/api/users/2147483648', 'id: must be at most 2147483647'],
-      ['/api/users/99999999999999999999', 'id: must be at most 2147483647'],
-      ['/api/users/0', 'id: must be a whole number from 1'],
-      ['/api/users/1e3', 'id: must be a whole number from 1'],
-      ['/api/users?pageOffset=0x10', 'pageOffset: must be a whole number, 0 or more'],
-      ['/api/users?pageOffset=1&pageOffset=2', 'pageOffset: must be given once'],
-      ['/api/users?pageLength=1e9', 'pageLength: must be a whole number from 1'],
-      ['/api/users?pageLength=101', 'pageLength: must be at most 100'],
+    const digits = 'This value must be a whole number, written in digits.';
+    const cases: [string, string, { path: string; message: string; values?: object }][] = [
+      [
+        '/api/users/2147483648',
+        'id: The number must be at most 2147483647.',
+        { path: 'id', message: 'errors.tooBig', values: { max: 2147483647 } },
+      ],
+      [
+        '/api/users/99999999999999999999',
+        'id: The number must be at most 2147483647.',
+        { path: 'id', message: 'errors.tooBig', values: { max: 2147483647 } },
+      ],
+      [
+        '/api/users/0',
+        'id: The number must be at least 1.',
+        { path: 'id', message: 'errors.tooSmall', values: { min: 1 } },
+      ],
+      ['/api/users/1e3', `id: ${digits}`, { path: 'id', message: 'errors.wholeNumber' }],
+      ['/api/users?pageOffset=0x10', `pageOffset: ${digits}`, { path: 'pageOffset', message: 'errors.wholeNumber' }],
+      [
+        '/api/users?pageOffset=1&pageOffset=2',
+        'pageOffset: This value must be given only once.',
+        { path: 'pageOffset', message: 'errors.givenOnce' },
+      ],
+      ['/api/users?pageLength=1e9', `pageLength: ${digits}`, { path: 'pageLength', message: 'errors.wholeNumber' }],
+      [
+        '/api/users?pageLength=101',
+        'pageLength: The number must be at most 100.',
+        { path: 'pageLength', message: 'errors.tooBig', values: { max: 100 } },
+      ],
     ];
-    for (const [url, message] of cases) {
+    for (const [url, message, detail] of cases) {
       const response = await request(t.app, admin.cookie, { method: 'GET', url });
       expect(response.statusCode, url).toBe(400);
-      expect(response.json().error.message, url).toBe(message);
+      expect(response.json().error, url).toEqual({ code: 'validation_error', message, details: [detail] });
     }
     expect((await request(t.app, admin.cookie, { method: 'GET', url: '/api/users/2147483647' })).statusCode).toBe(404);
   });

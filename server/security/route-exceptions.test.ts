@@ -113,7 +113,11 @@ describe('form posts', () => {
       payload: 'state=a&state=b',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe('state: must be given once');
+    expect(response.json().error).toEqual({
+      code: 'validation_error',
+      message: 'state: This value must be given only once.',
+      details: [{ path: 'state', message: 'errors.givenOnce' }],
+    });
   });
 
   it('are refused (415) by every route that does not declare them, after its access rule', async () => {

@@ -44,14 +44,14 @@ const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 /** The page's one answer for a customer: each list its abilities open, empty. */
 function pageOf(body: Customer): CustomerPage {
-  const empty = { data: [], offset: 0, total: 0 };
+  const empty = { data: [], offset: 0, total: 0, totalCapped: false };
   const team = body.can.viewTeam;
   return {
     customer: body,
     licences: body.can.viewLicences ? empty : null,
     members: team ? empty : null,
     invitations: team ? empty : null,
-    recentActions: body.can.viewRecentActions ? { ...empty, totalCapped: false } : null,
+    recentActions: body.can.viewRecentActions ? empty : null,
   };
 }
 

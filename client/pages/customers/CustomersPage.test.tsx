@@ -29,7 +29,7 @@ function customersAnswer(query: URLSearchParams, customers: CustomerSummary[] = 
   const length = Number(query.get('pageLength') ?? 10);
   return {
     status: 200,
-    body: { data: matches.slice(offset, offset + length), offset, total: matches.length, capped: false },
+    body: { data: matches.slice(offset, offset + length), offset, total: matches.length, totalCapped: false },
   };
 }
 

@@ -91,7 +91,7 @@ export function CustomersPage() {
       {customers.data && rows.length > 0 && (
         <>
           <Text size="sm" c="dimmed" data-testid="customers-count">
-            {t(customers.data.capped ? 'customers.countMore' : 'customers.count', { count: customers.data.total })}
+            {t(customers.data.totalCapped ? 'customers.countMore' : 'customers.count', { count: customers.data.total })}
           </Text>
           <SimpleGrid
             cols={{ base: 1, sm: 2, lg: 3 }}
@@ -128,7 +128,7 @@ export function CustomersPage() {
             offset={customers.data.offset}
             pageLength={CUSTOMERS_PAGE_LENGTH}
             total={customers.data.total}
-            capped={customers.data.capped}
+            totalCapped={customers.data.totalCapped}
             onChange={setOffset}
           />
         </>

@@ -59,7 +59,7 @@ function open(
     'GET /api/products/server/versions': (request) => {
       const offset = Number(request.query.get('pageOffset') ?? 0);
       const data = versions.slice(offset, offset + 10).map(withCan);
-      return { status: 200, body: { data, offset, total: versions.length } };
+      return { status: 200, body: { data, offset, total: versions.length, totalCapped: false } };
     },
     'GET /api/products/server/tokens': () => ({ status: 200, body: { data: [] } }),
     'PATCH /api/versions/2': (request) => {

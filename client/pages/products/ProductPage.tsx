@@ -214,6 +214,7 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
         offset={offset}
         pageLength={VERSION_PAGE_LENGTH}
         total={versions.data?.total ?? 0}
+        totalCapped={versions.data?.totalCapped ?? false}
         onChange={setOffset}
       />
       {(canManage || rowActions) && (

@@ -25,7 +25,7 @@ function listAnswer(query: URLSearchParams, accounts: CustomerSummary[]): FakeAn
   const length = Number(query.get('pageLength') ?? 10);
   return {
     status: 200,
-    body: { data: matches.slice(offset, offset + length), offset, total: matches.length, capped: false },
+    body: { data: matches.slice(offset, offset + length), offset, total: matches.length, totalCapped: false },
   };
 }
 

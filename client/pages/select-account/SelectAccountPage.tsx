@@ -92,7 +92,7 @@ export function SelectAccountPage() {
           offset={list.offset}
           pageLength={CUSTOMERS_PAGE_LENGTH}
           total={list.total}
-          capped={list.capped}
+          totalCapped={list.totalCapped}
           onChange={setOffset}
         />
       )}
@@ -103,6 +103,6 @@ export function SelectAccountPage() {
 
 /** The id of the user's one and only account, read from the unfiltered first page; else null. */
 function onlyAccount(list: CustomerList | undefined, filter: string, offset: number): number | null {
-  if (!list || filter !== '' || offset !== 0 || list.capped || list.total !== 1) return null;
+  if (!list || filter !== '' || offset !== 0 || list.totalCapped || list.total !== 1) return null;
   return list.data[0]?.id ?? null;
 }

@@ -44,7 +44,7 @@ function setup(profile: Profile, memberships: MembershipSettings[], routes: Reco
   const api = fakeApi({
     'GET /api/members/mine': () => ({
       status: 200,
-      body: { data: memberships, offset: 0, total: memberships.length },
+      body: { data: memberships, offset: 0, total: memberships.length, totalCapped: false },
     }),
     'PATCH /api/auth/me': () => ({ status: 200, body: profile }),
     'GET /api/auth/me': () => ({ status: 200, body: profile }),

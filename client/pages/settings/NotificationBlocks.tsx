@@ -88,6 +88,7 @@ export function NotificationBlocks({ profile, edits, onEdit }: BlocksProps) {
           offset={memberships.data.offset}
           pageLength={pageLength}
           total={memberships.data.total}
+          totalCapped={memberships.data.totalCapped}
           onChange={setOffset}
         />
       )}

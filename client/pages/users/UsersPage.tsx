@@ -123,7 +123,7 @@ export function UsersPage() {
             offset={users.data.pageOffset}
             pageLength={users.data.pageLength}
             total={users.data.totalHits}
-            capped={users.data.totalHitsCapped}
+            totalCapped={users.data.totalHitsCapped}
             onChange={setOffset}
           />
         </>

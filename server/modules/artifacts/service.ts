@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { type Artifact, MAX_ARTIFACT_FILE_NAME } from '../../../common/api/catalogue';
+import { type Artifact, CATALOGUE_ERRORS, MAX_ARTIFACT_FILE_NAME } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
 import { type Actor, actorLabel } from '../../actor';
@@ -10,6 +10,7 @@ import { ArtifactTooLargeError } from '../../integrations/storage';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { artifactsMayChange } from './policy';
 import * as repo from './repo';
+import { invalidField } from '../../validation';
 
 /**
  * A version's artifacts (docs/decisions/036): at most one per platform, uploaded as a stream to a
@@ -44,8 +45,7 @@ export function checkFileName(name: string): string {
     trimmed === '.' ||
     trimmed === '..';
   if (bad) {
-    const message = `a file name without a path, of 1 to ${MAX_FILE_NAME} characters`;
-    throw badRequest(`fileName: ${message}`, [{ path: 'fileName', message }]);
+    throw invalidField('fileName', CATALOGUE_ERRORS.fileName, { max: MAX_FILE_NAME });
   }
   return trimmed;
 }

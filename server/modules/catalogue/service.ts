@@ -16,8 +16,9 @@ import { utcToday } from '../../../common/licence-status';
 import { type Actor, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
-import { badRequest, fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
+import { fieldDetail, forbidden, HttpError, notFound } from '../../http-error';
 import { renderMarkdown } from '../../markdown';
+import { invalidField } from '../../validation';
 import type { CustomerAccess } from '../../plugins/access';
 import { callerOf } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
@@ -158,11 +159,11 @@ export async function listVersions(
   let filter: repo.VersionFilter = { productKey };
   if (customerAccess) {
     const licence = await repo.licenceOfProduct(db, customerAccess.customer.id, productKey);
-    if (!licence) return { data: [], offset: query.pageOffset, total: 0 };
+    if (!licence) return { data: [], offset: query.pageOffset, total: 0, totalCapped: false };
     filter = { productKey, publishedTypes: typesOpenTo(licence) };
   }
   const { rows, total } = await repo.listVersions(db, filter, page);
-  return { data: await toApiVersions(db, rows, caller), offset: query.pageOffset, total };
+  return { data: await toApiVersions(db, rows, caller), offset: query.pageOffset, total, totalCapped: false };
 }
 
 export async function getVersion(ctx: AppContext, actor: Actor, input: { id: number }): Promise<Version> {
@@ -178,7 +179,7 @@ const versionExists = () =>
 /** A semVer the contract's expression accepts but semver cannot order (a part beyond 2^53). */
 function checkOrderable(semVer: string) {
   if (!versionOrder(semVer)) {
-    throw badRequest(`semVer: ${CATALOGUE_ERRORS.semVer}`, [{ path: 'semVer', message: CATALOGUE_ERRORS.semVer }]);
+    throw invalidField('semVer', CATALOGUE_ERRORS.semVer);
   }
 }
 

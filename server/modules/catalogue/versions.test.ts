@@ -125,7 +125,7 @@ describe('the order of versions', () => {
   it('pages by 10 by default, with the total', async () => {
     const first = (await call('GET', manager, '/api/products/ordered/versions')).json();
     expect(first.data).toHaveLength(10);
-    expect(first).toMatchObject({ offset: 0, total: 12 });
+    expect(first).toMatchObject({ offset: 0, total: 12, totalCapped: false });
     expect(await semVersOf('/api/products/ordered/versions?pageOffset=10')).toEqual(['1.0.0-alpha.1', '1.0.0-alpha']);
   });
 
@@ -223,7 +223,7 @@ describe('a customer view of the versions', () => {
 
   it('is empty without a licence of the product; refused to a role that sees no licences', async () => {
     const response = await call('GET', owner, `/api/products/unlicensed/versions?customerId=${customerId}`);
-    expect(response.json()).toEqual({ data: [], offset: 0, total: 0 });
+    expect(response.json()).toEqual({ data: [], offset: 0, total: 0, totalCapped: false });
     expect((await call('GET', endUser, `/api/products/gated-alpha/versions?customerId=${customerId}`)).statusCode).toBe(
       403,
     );

@@ -112,7 +112,7 @@ describe('GET /api/customers', () => {
       ],
       offset: 0,
       total: 2,
-      capped: false,
+      totalCapped: false,
     });
     expect(await names(client, '?filter=GLB')).toEqual(['globex']);
 
@@ -133,7 +133,7 @@ describe('GET /api/customers', () => {
         'Under_score',
         'UnderXscore',
       ]);
-      expect(body).toMatchObject({ offset: 0, total: 6, capped: false });
+      expect(body).toMatchObject({ offset: 0, total: 6, totalCapped: false });
       expect(new Set(body.data.map((c) => c.yourRole))).toEqual(new Set([type]));
     }
   });
@@ -143,7 +143,12 @@ describe('GET /api/customers', () => {
     const page = (await list(cookie, '?pageOffset=2&pageLength=2&filter=all!')).json() as CustomerList;
     expect(page.data.map((c) => c.name)).toEqual(['Delta "Quoted" Co', 'Ended Ltd']);
     expect(page).toMatchObject({ offset: 2, total: 7 });
-    expect((await list(cookie, '?pageOffset=50')).json()).toEqual({ data: [], offset: 50, total: 6, capped: false });
+    expect((await list(cookie, '?pageOffset=50')).json()).toEqual({
+      data: [],
+      offset: 50,
+      total: 6,
+      totalCapped: false,
+    });
   });
 
   it('searches name and key whatever the case, %, _ and quotes as plain text, all! as a word', async () => {

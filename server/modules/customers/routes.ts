@@ -39,7 +39,7 @@ export async function customerRoutes(app: FastifyInstance) {
           'where they are the account executive member; a client those of their enabled memberships. The ' +
           'filter matches a part of the name or customer key (the start, for one or two characters), ' +
           'whatever the case, as plain text. For staff, customers whose licences all ended are left out ' +
-          'unless the filter holds the word all!. `capped`: there are more than `total`.',
+          'unless the filter holds the word all!. `totalCapped`: there are more than `total`.',
         querystring: CustomerListQuery,
         response: { 200: CustomerList },
       },

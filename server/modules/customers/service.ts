@@ -48,7 +48,7 @@ export async function listCustomers(
 ): Promise<CustomerList> {
   const { user } = signedInUser(actor);
   const member = memberScopeOf(user);
-  if (member === null) return { data: [], offset: query.pageOffset, total: 0, capped: false };
+  if (member === null) return { data: [], offset: query.pageOffset, total: 0, totalCapped: false };
   const staffRole = globalRole(user.type);
   const result = await searchCustomers(ctx.db, {
     offset: query.pageOffset,
@@ -67,7 +67,7 @@ export async function listCustomers(
     })),
     offset: query.pageOffset,
     total: result.total,
-    capped: result.capped,
+    totalCapped: result.capped,
   };
 }
 

@@ -91,9 +91,9 @@ describe('POST /api/customizations/validate', () => {
     expect((await validate(admin.cookie, body({ productKey: 'no-such-product' }))).statusCode).toBe(404);
     const none = await validate(admin.cookie, body({ productKey: noneKey }));
     expect(none.statusCode).toBe(400);
-    expect(none.json().error.message).toBe('This product offers no customization');
+    expect(none.json().error.message).toBe('productKey: This product offers no customization.');
     expect(none.json().error.details).toEqual([
-      { path: 'productKey', message: 'This product offers no customization' },
+      { path: 'productKey', message: 'customization.errors.notCustomizable' },
     ]);
   });
 

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, conflict, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
+import { invalidField } from '../../validation';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomization } from '../licences/repo';
 import { customizationAbilities, offersCustomization } from './policy';
@@ -24,7 +25,6 @@ import { type CustomizableType, validateConfig } from './schemas';
 
 const LICENCE_NOT_FOUND = 'License not found';
 const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
-const NOT_CUSTOMIZABLE = 'This product offers no customization';
 const CUSTOMIZATION_EXISTS = 'This customer already has a customization of this product';
 const CONFIG_INVALID = 'The configuration does not follow the schema of its product';
 
@@ -45,7 +45,9 @@ function toApiCustomization(row: repo.CustomizationRow, access: CustomerAccess):
   };
 }
 
-const notCustomizable = () => badRequest(NOT_CUSTOMIZABLE, [{ path: 'productKey', message: NOT_CUSTOMIZABLE }]);
+/** A message key (client/i18n), as every field's problem. */
+const NOT_CUSTOMIZABLE = 'customization.errors.notCustomizable';
+const notCustomizable = () => invalidField('productKey', NOT_CUSTOMIZABLE);
 
 /**
  * The customization type of a product the route's customer holds a licence of: 404 when the

@@ -72,7 +72,7 @@ export async function listInvitations(
     filter: query.filter || undefined,
     sort: query.sort,
   });
-  return { data: rows.map((row) => toApiInvitation(row, access)), offset: query.pageOffset, total };
+  return { data: rows.map((row) => toApiInvitation(row, access)), offset: query.pageOffset, total, totalCapped: false };
 }
 
 /** A pending invitation of the route's customer (an accepted or cancelled one is gone for these routes). */

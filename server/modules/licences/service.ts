@@ -17,9 +17,10 @@ import { countCap } from '../../../common/pagination';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
-import { badRequest, fieldDetail, HttpError, notFound } from '../../http-error';
+import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { customerScopeOf } from '../../scope';
+import { invalidField } from '../../validation';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { licenceAbilities } from './policy';
 import * as repo from './repo';
@@ -27,7 +28,6 @@ import * as repo from './repo';
 const LICENCE_NOT_FOUND = 'License not found';
 export const UNKNOWN_PRODUCT = 'This product does not exist';
 export const LICENCE_EXISTS = 'This customer already has a license for this product: renew it instead';
-const END_BEFORE_START = 'The end date must be after the start date';
 
 /**
  * A licence's download secret: 32 random bytes (256 bits) in base64url, 43 characters. It is the
@@ -96,7 +96,12 @@ export async function listLicences(
     length: query.pageLength,
   });
   const today = utcToday();
-  return { data: rows.map((row) => toApiLicence(row, customerAccess, today)), offset: query.pageOffset, total };
+  return {
+    data: rows.map((row) => toApiLicence(row, customerAccess, today)),
+    offset: query.pageOffset,
+    total,
+    totalCapped: false,
+  };
 }
 
 export async function getLicence(
@@ -177,7 +182,7 @@ export async function renewLicence(
     const stored = await repo.lockLicence(trx, id);
     if (!stored || stored.customerId !== customerAccess.customer.id) throw notFound(LICENCE_NOT_FOUND);
     if (body.endDate <= stored.startDate) {
-      throw badRequest(`endDate: ${END_BEFORE_START}`, [{ path: 'endDate', message: LICENCE_ERRORS.endBeforeStart }]);
+      throw invalidField('endDate', LICENCE_ERRORS.endBeforeStart);
     }
     const hasEntityResolution =
       body.hasEntityResolution === undefined ? stored.hasEntityResolution : body.hasEntityResolution ? 1 : 0;

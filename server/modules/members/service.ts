@@ -36,7 +36,12 @@ export async function listMembers(
     offset: query.pageOffset,
     length: query.pageLength,
   });
-  return { data: rows.map((row) => toApiMember(row, user, input.customerAccess)), offset: query.pageOffset, total };
+  return {
+    data: rows.map((row) => toApiMember(row, user, input.customerAccess)),
+    offset: query.pageOffset,
+    total,
+    totalCapped: false,
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ export async function listMyMemberships(
 ): Promise<MyMemberships> {
   const { user } = signedInUser(actor);
   const page = await repo.listMemberships(ctx.db, user.id, { offset: input.pageOffset, length: input.pageLength });
-  return { data: page.rows.map(publicSettings), offset: input.pageOffset, total: page.total };
+  return { data: page.rows.map(publicSettings), offset: input.pageOffset, total: page.total, totalCapped: false };
 }
 
 const publicSettings = ({ membershipId, customerId, customerName, role, settings }: MembershipSettings) => ({

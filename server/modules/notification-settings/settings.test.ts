@@ -173,7 +173,7 @@ describe('GET /api/members/mine', () => {
     await addMembership(app.ctx.db, user.id, zed.id, 'businessOwner', 'disabled');
     const cookie = await login(app, user.email);
     const body = (await mine(cookie, '?pageLength=1')).json();
-    expect(body).toMatchObject({ offset: 0, total: 2 });
+    expect(body).toMatchObject({ offset: 0, total: 2, totalCapped: false });
     expect(body.data).toEqual([
       {
         membershipId: expect.any(Number),
@@ -187,6 +187,6 @@ describe('GET /api/members/mine', () => {
       (await mine(cookie, '?pageOffset=1')).json().data.map((m: { customerName: string }) => m.customerName),
     ).toEqual(['Globex']);
     const staff = await signedIn(app, 'admin');
-    expect((await mine(staff.cookie)).json()).toEqual({ data: [], offset: 0, total: 0 });
+    expect((await mine(staff.cookie)).json()).toEqual({ data: [], offset: 0, total: 0, totalCapped: false });
   });
 });

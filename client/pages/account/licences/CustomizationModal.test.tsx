@@ -250,7 +250,7 @@ describe('CustomizationModal example loading', () => {
     ];
     const filter = (query.get('filter') ?? '').toLowerCase();
     const data = all.filter((c) => c.name.toLowerCase().includes(filter));
-    return { status: 200, body: { data, offset: 0, total: data.length, capped: false } };
+    return { status: 200, body: { data, offset: 0, total: data.length, totalCapped: false } };
   };
 
   /** Types into the typeahead as a user does: it takes a change only from the focused field. */

@@ -174,6 +174,7 @@ export function InvitationsList({ customerId }: { customerId: number }) {
           offset={invitations.data.offset}
           pageLength={TEAM_PAGE_LENGTH}
           total={invitations.data.total}
+          totalCapped={invitations.data.totalCapped}
           onChange={list.setOffset}
         />
       )}

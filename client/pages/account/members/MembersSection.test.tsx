@@ -71,11 +71,11 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en'
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
     'GET /api/customers/7/members': () => ({
       status: 200,
-      body: { data: membersSeenBy(role, members), offset: 0, total: members.length },
+      body: { data: membersSeenBy(role, members), offset: 0, total: members.length, totalCapped: false },
     }),
     'GET /api/invitations': () => ({
       status: 200,
-      body: { data: invitationsSeenBy(role, invitations), offset: 0, total: invitations.length },
+      body: { data: invitationsSeenBy(role, invitations), offset: 0, total: invitations.length, totalCapped: false },
     }),
     ...routes,
   });
@@ -126,7 +126,7 @@ describe('MembersSection', () => {
     const api = open('businessOwner', {
       'GET /api/invitations': () => {
         const data = listed++ ? invitationsSeenBy('businessOwner', invitations) : [];
-        return { status: 200, body: { data, offset: 0, total: data.length } };
+        return { status: 200, body: { data, offset: 0, total: data.length, totalCapped: false } };
       },
       'POST /api/invitations': ({ body }) => ({
         status: 201,
@@ -278,12 +278,17 @@ describe('MembersSection', () => {
         const offset = Number(query.get('pageOffset'));
         return {
           status: 200,
-          body: { data: membersSeenBy('businessOwner', many).slice(offset, offset + 10), offset, total: 42 },
+          body: {
+            data: membersSeenBy('businessOwner', many).slice(offset, offset + 10),
+            offset,
+            total: 42,
+            totalCapped: false,
+          },
         };
       },
       'GET /api/invitations': () => ({
         status: 200,
-        body: { data: invitationsSeenBy('businessOwner', invitations), offset: 0, total: 20 },
+        body: { data: invitationsSeenBy('businessOwner', invitations), offset: 0, total: 20, totalCapped: false },
       }),
     });
     const membersList = await screen.findByTestId('members-list');
@@ -325,9 +330,9 @@ describe('MembersSection', () => {
     open('businessOwner', {
       'GET /api/customers/7/members': ({ query }) => ({
         status: 200,
-        body: { data: [], offset: 0, total: query.get('filter') ? 0 : 0 },
+        body: { data: [], offset: 0, total: query.get('filter') ? 0 : 0, totalCapped: false },
       }),
-      'GET /api/invitations': () => ({ status: 200, body: { data: [], offset: 0, total: 0 } }),
+      'GET /api/invitations': () => ({ status: 200, body: { data: [], offset: 0, total: 0, totalCapped: false } }),
     });
     const empty = await screen.findByTestId('members-empty');
     expect(empty.textContent).toContain('This customer has no members yet.');

@@ -134,6 +134,7 @@ export function MembersTable({ customerId }: { customerId: number }) {
             offset={members.data.offset}
             pageLength={TEAM_PAGE_LENGTH}
             total={members.data.total}
+            totalCapped={members.data.totalCapped}
             onChange={list.setOffset}
           />
         )}

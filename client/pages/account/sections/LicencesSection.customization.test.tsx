@@ -73,7 +73,7 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}) {
       listed += 1;
       // as the server sends them to the role: each with what it may do with that licence
       const data = licences.map((row) => ({ ...row, can: licenceCan(role, row.customizationType) }));
-      return { status: 200, body: { data, offset: 0, total: licences.length } };
+      return { status: 200, body: { data, offset: 0, total: licences.length, totalCapped: false } };
     },
     'GET /api/customizations/5': () => ({
       status: 200,

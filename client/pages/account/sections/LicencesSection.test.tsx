@@ -66,7 +66,7 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
     'GET /api/customers/7/licenses': () => ({
       status: 200,
-      body: { data: licencesFor(role, licences), offset: 0, total: 3 },
+      body: { data: licencesFor(role, licences), offset: 0, total: 3, totalCapped: false },
     }),
     'GET /api/customers/7/licensable-products': () => ({ status: 200, body: { data: products } }),
     ...routes,
@@ -157,7 +157,10 @@ describe('LicencesSection: the table', () => {
 
   it('says when the customer has no licence', async () => {
     open('admin', {
-      'GET /api/customers/7/licenses': () => ({ status: 200, body: { data: [], offset: 0, total: 0 } }),
+      'GET /api/customers/7/licenses': () => ({
+        status: 200,
+        body: { data: [], offset: 0, total: 0, totalCapped: false },
+      }),
     });
     expect((await screen.findByTestId('licences-empty')).textContent).toBe('This customer has no licence yet.');
     expect(screen.queryByTestId('licences-table')).toBeNull();
@@ -169,7 +172,7 @@ describe('LicencesSection: the table', () => {
       'GET /api/customers/7/licenses': () =>
         calls++ === 0
           ? apiError(500, 'internal_error', 'boom')
-          : { status: 200, body: { data: licencesFor('admin', licences), offset: 0, total: 3 } },
+          : { status: 200, body: { data: licencesFor('admin', licences), offset: 0, total: 3, totalCapped: false } },
     });
     const alert = await screen.findByTestId('licences-load-error');
     expect(alert.textContent).toContain('The licences could not be loaded: An error has occurred...');
@@ -185,7 +188,7 @@ describe('LicencesSection: the table', () => {
     const api = open('admin', {
       'GET /api/customers/7/licenses': ({ query }) => {
         const offset = Number(query.get('pageOffset'));
-        return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 12 } };
+        return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 12, totalCapped: false } };
       },
     });
     await rowOf('Product 10');
@@ -206,7 +209,10 @@ describe('LicencesSection: the table', () => {
       {
         'GET /api/customers/7/licenses': ({ query }) => {
           const offset = Number(query.get('pageOffset'));
-          return { status: 200, body: { data: many.slice(offset, offset + 10), offset, total: 12 } };
+          return {
+            status: 200,
+            body: { data: many.slice(offset, offset + 10), offset, total: 12, totalCapped: false },
+          };
         },
       },
       '/en/accounts/7?licences-page=2',
@@ -271,7 +277,10 @@ describe('LicencesSection: adding and renewing', () => {
     const api = open('accountExecutive', {
       'GET /api/customers/7/licenses': () => {
         listed += 1;
-        return { status: 200, body: { data: licencesFor('accountExecutive', licences), offset: 0, total: 3 } };
+        return {
+          status: 200,
+          body: { data: licencesFor('accountExecutive', licences), offset: 0, total: 3, totalCapped: false },
+        };
       },
       'POST /api/customers/7/licenses': () => ({ status: 201, body: licenceFor('accountExecutive', licence(9)) }),
     });
@@ -370,6 +379,7 @@ describe('LicencesSection: adding and renewing', () => {
           data: licencesFor('admin', [licence(4, { productName: 'Graph Next', endDate: future })]),
           offset: 0,
           total: 1,
+          totalCapped: false,
         },
       }),
       'PATCH /api/licenses/4': () => apiError(404, 'not_found', 'Not found'),
@@ -392,6 +402,7 @@ describe('LicencesSection: adding and renewing', () => {
           data: licencesFor('admin', [licence(4, { productName: 'Graph Next', endDate: future })]),
           offset: 0,
           total: 1,
+          totalCapped: false,
         },
       }),
       'PATCH /api/licenses/4': ({ body }) => ({

@@ -198,6 +198,7 @@ export function LicencesSection({ customer }: { customer: Customer }) {
             offset={licences.data.offset}
             pageLength={LICENCES_PAGE_LENGTH}
             total={licences.data.total}
+            totalCapped={licences.data.totalCapped}
             onChange={setOffset}
           />
         )}

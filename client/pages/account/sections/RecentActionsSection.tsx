@@ -162,7 +162,7 @@ function RecentActions({ customerId }: { customerId: number }) {
               offset={logs.data.offset}
               pageLength={DEFAULT_PAGE_LENGTH}
               total={logs.data.total}
-              capped={logs.data.totalCapped}
+              totalCapped={logs.data.totalCapped}
               onChange={setOffset}
             />
           </>

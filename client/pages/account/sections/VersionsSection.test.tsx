@@ -105,14 +105,14 @@ const pageOf =
     const data: Version[] = all
       .slice(offset, offset + length)
       .map((version) => ({ ...version, can: versionCan(typeOfRole(role), version) }));
-    return { status: 200, body: { data, offset, total: all.length } };
+    return { status: 200, body: { data, offset, total: all.length, totalCapped: false } };
   };
 
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
   const api = fakeApi({
     'GET /api/customers/7/licenses': () => ({
       status: 200,
-      body: { data: licencesFor(role, licences), offset: 0, total: 3 },
+      body: { data: licencesFor(role, licences), offset: 0, total: 3, totalCapped: false },
     }),
     'GET /api/products/server/versions': pageOf(versionsOf('server', 'Graph Server'), role),
     'GET /api/products/viewer/versions': pageOf(versionsOf('viewer', 'Graph Viewer').slice(0, 2), role),
@@ -186,6 +186,7 @@ describe('VersionsSection: products and versions', () => {
           ]),
           offset: 0,
           total: 2,
+          totalCapped: false,
         },
       }),
     });
@@ -200,7 +201,10 @@ describe('VersionsSection: products and versions', () => {
     const api = open('technicalContact', {
       'GET /api/customers/7/licenses': ({ query }) => {
         const length = Number(query.get('pageLength'));
-        return { status: 200, body: { data: many.slice(0, length), offset: 0, total: many.length } };
+        return {
+          status: 200,
+          body: { data: many.slice(0, length), offset: 0, total: many.length, totalCapped: false },
+        };
       },
       'GET /api/products/product-1/versions': pageOf([], 'technicalContact'),
     });
@@ -258,7 +262,10 @@ describe('VersionsSection: products and versions', () => {
 
   it('says so when the licence allows no version yet', async () => {
     open('technicalContact', {
-      'GET /api/products/server/versions': () => ({ status: 200, body: { data: [], offset: 0, total: 0 } }),
+      'GET /api/products/server/versions': () => ({
+        status: 200,
+        body: { data: [], offset: 0, total: 0, totalCapped: false },
+      }),
     });
     const empty = await screen.findByTestId('versions-empty');
     expect(empty.textContent).toContain('No version of Graph Server is available to this customer yet.');
@@ -270,7 +277,7 @@ describe('VersionsSection: products and versions', () => {
     open('technicalContact', {
       'GET /api/customers/7/licenses': () => ({
         status: 200,
-        body: { data: licencesFor('technicalContact', [licences[0]]), offset: 0, total: 1 },
+        body: { data: licencesFor('technicalContact', [licences[0]]), offset: 0, total: 1, totalCapped: false },
       }),
     });
     expect((await screen.findByTestId('versions-no-product')).textContent).toContain('SaaS products run online');
