@@ -40,6 +40,23 @@ export const DIALECT_FREE_API_TESTS = [
  */
 export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
 
+/**
+ * Unit test files that need a module graph of their own; the others share their worker's modules
+ * (isolate: false, as the API tests do). The JSON editor's test watches its lazy chunk load, which a
+ * shared graph has loaded once for good; the toasts' test reads Mantine's notification store, which
+ * is module state the files before it would have filled.
+ */
+export const ISOLATED_UNIT_TESTS = ['client/components/JsonEditor.test.tsx', 'client/app/Toasts.test.tsx'];
+
+/** What both unit projects share. */
+const unit = {
+  include: ['common/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'eslint.config.test.ts'],
+  environment: 'node' as const,
+  // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
+  setupFiles: ['client/test/setup.ts'],
+  testTimeout: 20_000,
+};
+
 /** What both API projects share. */
 const api = {
   environment: 'node' as const,
@@ -61,18 +78,18 @@ export default defineConfig({
       {
         plugins: [react(), textSections],
         test: {
+          ...unit,
           name: 'unit',
-          include: [
-            'common/**/*.test.ts',
-            'client/**/*.test.{ts,tsx}',
-            'scripts/**/*.test.ts',
-            'eslint.config.test.ts',
-          ],
-          environment: 'node',
-          // client tests opt into jsdom with a `// @vitest-environment jsdom` first line
-          setupFiles: ['client/test/setup.ts'],
-          testTimeout: 20_000,
+          exclude: [...configDefaults.exclude, ...ISOLATED_UNIT_TESTS],
+          // Each test renders into a document cleaned after it (client/test/setup.ts) with fake APIs
+          // of its own: the files of a worker share one module graph and one jsdom set-up instead of
+          // loading React, Mantine and the pages again for each file.
+          isolate: false,
         },
+      },
+      {
+        plugins: [react(), textSections],
+        test: { ...unit, name: 'unit-isolated', include: ISOLATED_UNIT_TESTS },
       },
       {
         test: {

@@ -172,7 +172,7 @@ await checksTogether('static checks', [
 // The API tests are two vitest projects: `api` (files sharing their worker's modules) and
 // `api-isolated` (files that replace a module); vitest.config.ts says which file is which.
 const API_PROJECTS = ['api', 'api-isolated'];
-vitest('unit tests', ['unit']);
+vitest('unit tests', ['unit', 'unit-isolated']);
 vitest('API tests on SQLite', API_PROJECTS, { TEST_DB: 'sqlite' });
 
 if (process.env.TEST_DATABASE_URL) {
