@@ -1,3 +1,4 @@
+import os from 'node:os';
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { textSections } from './vite.config';
@@ -74,6 +75,9 @@ const leftOutOfThisPass = POSTGRES_PASS
 
 export default defineConfig({
   test: {
+    // One worker per core: vitest's default leaves one core out, which on the two-core CI machine
+    // ran every file on one worker while the database and the other core waited.
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         plugins: [react(), textSections],
