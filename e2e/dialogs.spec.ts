@@ -57,7 +57,8 @@ async function tabThrough(page: Page, dialog: Locator, key: string, presses: num
     };
     // the focus dropped to the page itself (no element outside takes it)
     const onFocusOut = (event: Event) => {
-      if ((event as FocusEvent).relatedTarget === null) queueMicrotask(() => !node.contains(document.activeElement) && leave(null));
+      if ((event as FocusEvent).relatedTarget === null)
+        queueMicrotask(() => !node.contains(document.activeElement) && leave(null));
     };
     document.addEventListener('keydown', onKey, true);
     document.addEventListener('focusin', onFocusIn, true);
