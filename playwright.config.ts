@@ -39,7 +39,11 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-    trace: 'retain-on-failure',
+    // Recording a trace costs a third of the journeys' time here (a screencast and a DOM snapshot at
+    // every step, for every journey, kept only for the failed ones): off by default, the failure's
+    // screenshot and its page snapshot (error-context.md) still kept. E2E_TRACE=retain-on-failure
+    // records them to diagnose a failure (`npx playwright show-trace`).
+    trace: (process.env.E2E_TRACE as 'off' | 'on' | 'retain-on-failure' | 'on-first-retry' | undefined) ?? 'off',
     screenshot: 'only-on-failure',
     actionTimeout: 15_000,
     navigationTimeout: 20_000,
