@@ -55,8 +55,12 @@ export async function readAndAccept(page: Page, title: string, acceptLabel: stri
   const scroller = page.getByRole('region', { name: title });
   await expect(scroller).toBeVisible();
   expect((await scroller.boundingBox())?.height).toBe(320);
+  // The text arrives after the step opens: End before it is there scrolls nothing.
+  const accept = page.getByRole('button', { name: acceptLabel, exact: true });
+  await expect(accept).toBeEnabled();
+  await expect.poll(() => scroller.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   await scroller.focus();
   await page.keyboard.press('End');
   await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
-  await page.getByRole('button', { name: acceptLabel, exact: true }).click();
+  await accept.click();
 }
