@@ -23,6 +23,9 @@ describe('the sign-in pages rendered at build time', () => {
       const root = document.createElement('div');
       root.innerHTML = markup;
       document.body.append(root);
+      // Pressed before the script takes over, the button would send the form by the browser, the
+      // fields in the address: it is disabled in the markup, and enabled once hydrated.
+      expect(root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).toBe(true);
       const heading1 = root.querySelector('h1');
       const onRecoverableError = vi.fn();
       let reactRoot: Root | undefined;
@@ -41,6 +44,7 @@ describe('the sign-in pages rendered at build time', () => {
       expect(root.querySelector('h1')).toBe(heading1);
       expect(onRecoverableError).not.toHaveBeenCalled();
       const submit = root.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+      if (path === '/login') expect(submit.disabled).toBe(false);
       fireEvent.submit(submit.form!);
       expect(await screen.findAllByText(locale === 'en' ? 'This field is required.' : /obligatoire/)).not.toHaveLength(
         0,

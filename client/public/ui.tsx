@@ -1,4 +1,10 @@
-import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import {
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  useId,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { LOADER_DELAY_MS } from '../../common/constants';
 import { useDelayedVisible } from '../components/use-delayed-visible';
@@ -57,6 +63,20 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 };
 
 /** A button; while `loading` it is disabled and shows a spinner in place of its text. */
+const noSubscription = () => () => {};
+
+/**
+ * False in the markup rendered at build time and while the script takes it over, true from then on:
+ * `useSyncExternalStore` gives the server snapshot during hydration and the client's after.
+ */
+function useScriptReady(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
 export function Button({
   variant = 'filled',
   size = 'md',
@@ -67,6 +87,10 @@ export function Button({
   children,
   ...props
 }: ButtonProps) {
+  // A form rendered at build time (decision 024) submits itself if its button is pressed before the
+  // script has taken it over: the browser would send the fields in the address (a password in the
+  // URL, the server's log and the history) and reload an empty form. Its submit button waits.
+  const ready = useScriptReady();
   return (
     <button
       type={type}
@@ -75,7 +99,7 @@ export function Button({
       data-size={size}
       data-full-width={fullWidth || undefined}
       data-loading={loading || undefined}
-      disabled={disabled || loading}
+      disabled={disabled || loading || (type === 'submit' && !ready)}
       {...props}
     >
       <span className="p-button-label">{children}</span>
