@@ -30,7 +30,7 @@ describe('preload links of a signed-in page', () => {
     ).toEqual([
       '<link rel="preload" as="fetch" crossorigin href="/api/config">',
       '<link rel="preload" as="script" crossorigin href="/assets/CustomersPage-1.js">',
-      '<link rel="preload" as="style" href="/assets/CustomersPage-1.css">',
+      '<link rel="preload" as="style" crossorigin href="/assets/CustomersPage-1.css">',
       '<link rel="preload" as="script" crossorigin href="/assets/table-1.js">',
       '<link rel="preload" as="script" crossorigin href="/assets/fr-1.js">',
       '<link rel="preload" as="script" crossorigin href="/assets/fr-2.js">',

@@ -68,8 +68,10 @@ export function preloadLinks(manifest: Manifest | null, pathname: string): strin
   const code = [...wanted]
     .filter((file) => !loaded.has(file))
     .map((file) =>
+      // `crossorigin` on both: the build's loader adds the style sheets and scripts in cors mode, and a
+      // preload in another mode would not be used (the file fetched twice)
       file.endsWith('.css')
-        ? `<link rel="preload" as="style" href="/${file}">`
+        ? `<link rel="preload" as="style" crossorigin href="/${file}">`
         : `<link rel="preload" as="script" crossorigin href="/${file}">`,
     );
   return [...data, ...code].join('\n    ');
