@@ -1,7 +1,6 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './app/mantine-styles';
 import './app/app.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { startFailed } from './app/reload';
@@ -40,12 +39,18 @@ preloadPage(window.location.pathname);
 prefetchPageData(queryClient, window.location, profile);
 preloadTopBar(window.location.pathname, profile);
 
+// The first render is the whole shell at once: as a transition React renders it in slices that
+// yield to the browser every few milliseconds instead of one long task (decision 053).
 ready.then(
-  ([i18n]) =>
-    createRoot(root).render(
-      <StrictMode>
-        <App i18n={i18n} queryClient={queryClient} />
-      </StrictMode>,
-    ),
+  ([i18n]) => {
+    const app = createRoot(root);
+    startTransition(() =>
+      app.render(
+        <StrictMode>
+          <App i18n={i18n} queryClient={queryClient} />
+        </StrictMode>,
+      ),
+    );
+  },
   (error: unknown) => startFailed(root, error),
 );
