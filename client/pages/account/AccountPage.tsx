@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { MAX_ID } from '../../../common/api/common';
@@ -101,6 +101,13 @@ function AccountContent({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   const sections = accountSections(customer);
   const [edit, setEdit] = useState({ opened: false, formKey: 0 });
+  // The first screen (the header, the payment screen, the licences) is committed and painted on its
+  // own; the sections below it follow in a second background render. One commit of the whole page
+  // held the main thread for its longest task (decision 053); two halves each hold it half as long,
+  // and the first screen is painted before the second half is built. Until then the page keeps a
+  // window's height, so the footer does not show and then move.
+  const [below, setBelow] = useState(false);
+  useEffect(() => startTransition(() => setBelow(true)), []);
   return (
     <Stack gap="md" py="md" data-testid="account-page">
       <AccountHeader
@@ -123,14 +130,20 @@ function AccountContent({ customer }: { customer: Customer }) {
         </Alert>
       )}
       {sections.licences && <LicencesSection customer={customer} />}
-      {sections.versions && <VersionsSection customer={customer} />}
-      {sections.members && <MembersSection customer={customer} />}
-      {sections.recentActions && <RecentActionsSection customer={customer} />}
-      {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
-      {sections.subscription && <SubscriptionSection customer={customer} />}
-      {sections.nothingToManage && <NothingToManageSection customer={customer} />}
-      {sections.resources && <ResourcesSection customer={customer} />}
-      <AccountFooter customer={customer} />
+      {below ? (
+        <>
+          {sections.versions && <VersionsSection customer={customer} />}
+          {sections.members && <MembersSection customer={customer} />}
+          {sections.recentActions && <RecentActionsSection customer={customer} />}
+          {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
+          {sections.subscription && <SubscriptionSection customer={customer} />}
+          {sections.nothingToManage && <NothingToManageSection customer={customer} />}
+          {sections.resources && <ResourcesSection customer={customer} />}
+          <AccountFooter customer={customer} />
+        </>
+      ) : (
+        <div style={{ minHeight: '100dvh' }} data-testid="account-page-below-loading" />
+      )}
     </Stack>
   );
 }
