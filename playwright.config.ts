@@ -27,6 +27,10 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     locale: 'en-GB',
+    // The journeys' user prefers reduced motion, which the portal honours (theme respectReducedMotion):
+    // dialogs, menus and toasts open and close without their transitions, so no step waits for an
+    // animation. e2e/motion.spec.ts keeps one journey with the default motion.
+    reducedMotion: 'reduce',
     timezoneId: 'Europe/Paris',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

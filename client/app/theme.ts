@@ -68,6 +68,9 @@ export const theme = createTheme({
   primaryColor: 'brand',
   primaryShade: { light: PRIMARY_SHADE, dark: PRIMARY_SHADE },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  // A user whose system asks for less motion gets dialogs, menus, tooltips and toasts that appear
+  // and go without animation (WCAG 2.3.3).
+  respectReducedMotion: true,
   components: {
     // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
     // which ARIA forbids (axe aria-required-children): the first item takes the focus instead.
