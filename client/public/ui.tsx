@@ -62,7 +62,6 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   fullWidth?: boolean;
 };
 
-/** A button; while `loading` it is disabled and shows a spinner in place of its text. */
 const noSubscription = () => () => {};
 
 /**
@@ -77,6 +76,7 @@ function useScriptReady(): boolean {
   );
 }
 
+/** A button; while `loading` it is disabled and shows a spinner in place of its text. */
 export function Button({
   variant = 'filled',
   size = 'md',
