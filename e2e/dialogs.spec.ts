@@ -4,6 +4,10 @@ import { signInThroughApi } from './helpers/axe';
 import { demoAccount } from './helpers/demo';
 import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 
+// Focus moves with the dialogs' and menus' transitions as most users see them, not only the reduced
+// motion the other journeys use (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 /**
  * WAI-ARIA dialog pattern, for every dialog of the portal: opened from the keyboard it takes the
  * focus, Tab and Shift+Tab stay inside it, Escape closes it and the focus goes back to its opener.

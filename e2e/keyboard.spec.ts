@@ -4,6 +4,10 @@ import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';
 
+// Focus moves with the dialogs' and menus' transitions as most users see them, not only the reduced
+// motion the other journeys use (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 const MAX_TABS = 15;
 
 /** What has the focus, in words, for failure messages. */
@@ -55,6 +59,8 @@ test('signing in and reaching the settings with the keyboard alone', async ({ pa
   const email = page.getByLabel('Email', { exact: true });
   const password = page.getByLabel('Password', { exact: true });
   const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+  // the page rendered at build time enables its button once its script has taken the form over
+  await expect(submit).toBeEnabled();
 
   await tabTo(page, email);
   await page.keyboard.type(account.email);

@@ -68,6 +68,8 @@ async function builderOptions(page: Page): Promise<{ page: Page; axeSource?: str
  */
 export async function scan(page: Page, where: string, region?: readonly string[]): Promise<string[]> {
   await expect(page.getByTestId('loader')).toHaveCount(0);
+  // the customer page mounts the sections below its first screen in a second render: scan them too
+  await expect(page.getByTestId('account-page-below-loading')).toHaveCount(0);
   await settle(page);
   const builders: AxeBuilder[] = [];
   const options = await builderOptions(page);

@@ -281,6 +281,8 @@ describe('AccountPage: footer per role', () => {
   it('shows no footer when the customer has no account executive and the reader no billing contact', async () => {
     openAccount({ status: 200, body: customer('technicalContact', { accountExecutive: null }) });
     await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });
+    // the footer belongs to the sections mounted after the first screen: once they are there, it is not
+    await waitFor(() => expect(screen.queryByTestId('account-page-below-loading')).toBeNull());
     expect(screen.queryByTestId('account-footer')).toBeNull();
   });
 });
