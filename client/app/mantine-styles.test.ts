@@ -80,6 +80,21 @@ describe('the Mantine style sheets the portal loads (decision 053)', () => {
     expect([...needed].filter((sheet) => !imported.has(sheet)).sort()).toEqual([]);
   });
 
+  it("come in the order Mantine's styles.css joins them, so a later sheet overrides an earlier one as there", () => {
+    const whole = fs.readFileSync(path.join(root, 'node_modules', '@mantine', 'core', 'styles.css'), 'utf8');
+    const positions = sheetsImported().map((sheet) => {
+      const start = fs
+        .readFileSync(path.join(sheets, `${sheet}.css`), 'utf8')
+        .trim()
+        .slice(0, 300);
+      const position = whole.indexOf(start);
+      expect(position, `${sheet}.css is part of styles.css`).toBeGreaterThanOrEqual(0);
+      return { sheet, position };
+    });
+    const sorted = [...positions].sort((a, b) => a.position - b.position);
+    expect(positions.map((p) => p.sheet)).toEqual(sorted.map((p) => p.sheet));
+  });
+
   it('start with the global sheets and import only sheets that exist, each once', () => {
     const imported = sheetsImported();
     expect(imported.slice(0, 3)).toEqual(['baseline', 'default-css-variables', 'global']);
