@@ -21,8 +21,8 @@ function namesImportedByTheApp(): Set<string> {
     const source = fs.readFileSync(file, 'utf8');
     for (const match of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'@mantine\/core'/g)) {
       for (const part of match[1].split(',')) {
-        const name = part.trim().replace(/^type\s+/, '');
-        if (name && !part.trim().startsWith('type ')) names.add(name.split(/\s+as\s+/)[0]);
+        const name = part.trim();
+        if (name && !name.startsWith('type ')) names.add(name.split(/\s+as\s+/)[0]);
       }
     }
   }

@@ -67,12 +67,10 @@ export function preloadLinks(manifest: Manifest | null, pathname: string): strin
   for (const key of [page, ...textsModules(locale), TOP_BAR_MODULE]) collect(manifest, key, wanted);
   const code = [...wanted]
     .filter((file) => !loaded.has(file))
-    .map((file) =>
-      // `crossorigin` on both: the build's loader adds the style sheets and scripts in cors mode, and a
-      // preload in another mode would not be used (the file fetched twice)
-      file.endsWith('.css')
-        ? `<link rel="preload" as="style" crossorigin href="/${file}">`
-        : `<link rel="preload" as="script" crossorigin href="/${file}">`,
+    // `crossorigin`: the build's loader adds the style sheets and scripts in cors mode, and a preload
+    // in another mode would not be used (the file fetched twice)
+    .map(
+      (file) => `<link rel="preload" as="${file.endsWith('.css') ? 'style' : 'script'}" crossorigin href="/${file}">`,
     );
   return [...data, ...code].join('\n    ');
 }

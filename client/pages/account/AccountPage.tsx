@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { startTransition, useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { MAX_ID } from '../../../common/api/common';
@@ -106,8 +106,7 @@ function AccountContent({ customer }: { customer: Customer }) {
   // held the main thread for its longest task (decision 053); two halves each hold it half as long,
   // and the first screen is painted before the second half is built. Until then the page keeps a
   // window's height, so the footer does not show and then move.
-  const [below, setBelow] = useState(false);
-  useEffect(() => startTransition(() => setBelow(true)), []);
+  const below = useDeferredValue(true, false);
   return (
     <Stack gap="md" py="md" data-testid="account-page">
       <AccountHeader
