@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { notificationStore } from '../components/notify';
 import { renderPage } from '../test/render';
 import { NotificationCentre } from './NotificationCentre';
 
-afterEach(() => notificationStore.clear());
+// Whatever ran before in this worker, the centre starts empty (setup.ts also clears after each test).
+beforeEach(() => notificationStore.clear());
 
 describe('NotificationCentre', () => {
   it('gives the empty popover something to hold the focus, and a way out of it', async () => {
