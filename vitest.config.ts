@@ -17,7 +17,6 @@ export const DIALECT_FREE_API_TESTS = [
   'server/integrations/storage/config.test.ts',
   'server/integrations/storage/file-bytes.test.ts',
   'server/integrations/storage/storage.test.ts',
-  'server/jobs/runner.test.ts',
   'server/licence-days.test.ts',
   'server/mail/templates.test.ts',
   'server/markdown.test.ts',

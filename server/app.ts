@@ -8,7 +8,6 @@ import { createContext } from './context';
 import { openApiOptions } from './openapi';
 import { responseSerializerCompiler } from './serializer';
 import { validatorCompiler } from './validation';
-import { SCHEDULED_JOBS } from './jobs';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
@@ -173,12 +172,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.devMailbox) await app.register(devMailboxRoutes);
   await app.register(spa);
 
-  for (const job of SCHEDULED_JOBS) ctx.jobs.schedule(job);
+  // the jobs' storage, before any request may queue work
+  await ctx.jobs.prepare();
   if (options.startBackgroundWork !== false) {
     app.addHook('onReady', async () => {
-      // Before the outbox job's first pass: mails this node was delivering when it last stopped.
-      await ctx.mail.releaseOwnClaims();
-      ctx.jobs.start(ctx);
+      await ctx.jobs.start();
     });
   }
   app.addHook('onClose', async () => {

@@ -105,6 +105,8 @@ async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>):
   const ctx = createContext({ config, database, log: cliLogger(config.logLevel, io.err) });
   try {
     await migrateToLatest(database);
+    // work a command queues (a mail) is delivered by the portal's nodes
+    await ctx.jobs.prepare();
     return await work(ctx);
   } catch (error) {
     // A refusal of the service (e.g. the e-mail is taken) is the operator's to read, not a crash.

@@ -3,7 +3,7 @@ import type { Config } from './config';
 import type { DatabaseHandle, DB, DialectName } from './db';
 import { type Captcha, createCaptcha } from './integrations/captcha';
 import { type ArtifactStorage, createStorage } from './integrations/storage';
-import { createInProcessRunner, type JobRunner, MAIL_OUTBOX_JOB } from './jobs';
+import { createJobs, type JobRunner } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
 
@@ -32,18 +32,18 @@ export interface AppContext {
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
   const { config, database, log } = deps;
-  const jobs = createInProcessRunner(log);
-  return {
+  const jobs = createJobs({ database, log, context: () => ctx });
+  const ctx: AppContext = {
     config,
     db: database.db,
     dialect: database.dialect,
-    // a queued mail goes out now rather than at the outbox job's next tick (once the runner runs)
-    mail: createMailer({ config, db: database.db, log, onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB) }),
+    mail: createMailer({ config, db: database.db, log, jobs }),
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,
     storage: createStorage(config),
   };
+  return ctx;
 }
 
 declare module 'fastify' {

@@ -138,7 +138,7 @@ describe('request logs', () => {
       payload: { email: user.email, recaptchaResponse: await solvedCaptcha(app) },
     });
     expect(answer.statusCode).toBe(200);
-    await app.ctx.mail.flush();
+    await app.ctx.jobs.drain();
     const mail = await app.ctx.db
       .selectFrom('mailOutbox')
       .select('textBody')

@@ -84,7 +84,6 @@ async function oneRowEach() {
       template: 'x',
       status: 'pending',
       attempts: 0,
-      nextAttemptAt: now,
       lastError: null,
       createdAt: now,
       sentAt: null,
@@ -128,7 +127,10 @@ const constrained = tables.flatMap((table) => checksOf(table).map((check) => ({ 
 
 describe('CHECK constraints', () => {
   it('are all in the database under their names, and no others', async () => {
-    const expected = constrained.map(({ check: [name] }) => name).sort();
+    const expected = constrained.map(({ check: [name] }) => name);
+    // SQLite's job queue, a table of the job store rather than of `Database` (021_jobs)
+    if (t.database.dialect === 'sqlite') expected.push('jobs_state_check');
+    expected.sort();
     expect(expected).toContain('users_type_check');
     expect(expected).toContain('memberships_notify_email_error_check');
     expect(await checkConstraintNames()).toEqual(expected);

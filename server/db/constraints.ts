@@ -66,6 +66,7 @@ export const ENUM_COLUMNS: {
   customerDownloadsToDate: {},
   customerProductDownloads: {},
   mailOutbox: { status: OUTBOX_STATUSES },
+  jobSchedules: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -106,6 +107,7 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   customerDownloadsToDate: {},
   customerProductDownloads: {},
   mailOutbox: {},
+  jobSchedules: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

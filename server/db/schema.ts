@@ -379,10 +379,8 @@ export interface MailOutboxTable {
   htmlBody: string | null;
   template: string;
   status: OutboxStatus;
+  /** delivery attempts that failed or succeeded (its job retries it: server/mail/index.ts) */
   attempts: number;
-  nextAttemptAt: Timestamp;
-  /** NODE_NAME of the node delivering it; its claim holds until nextAttemptAt */
-  claimedBy: string | null;
   lastError: string | null;
   createdAt: Timestamp;
   sentAt: Timestamp | null;
@@ -417,4 +415,38 @@ export interface Database {
   customerDownloadsToDate: CustomerDownloadsToDateTable;
   customerProductDownloads: CustomerProductDownloadsTable;
   mailOutbox: MailOutboxTable;
+  jobSchedules: JobSchedulesTable;
+}
+
+/** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */
+export interface JobSchedulesTable {
+  name: string;
+  cron: string;
+  timeZone: string;
+  nextRunAt: Timestamp;
+}
+
+/**
+ * SQLite's job queue (server/jobs/sqlite-store.ts), outside `Database` since PostgreSQL has no such
+ * table (pg-boss keeps its jobs in its own schema): the store reaches it with `db.withTables`.
+ */
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON */
+  payload: string;
+  state: 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+  runAt: Timestamp;
+  singletonKey: string | null;
+  retryCount: Generated<number>;
+  retryLimit: number;
+  /** seconds */
+  retryDelay: number;
+  retryBackoff: 0 | 1;
+  /** seconds an attempt may run */
+  expireIn: number;
+  lastError: string | null;
+  createdAt: Timestamp;
+  startedAt: Timestamp | null;
+  completedAt: Timestamp | null;
 }

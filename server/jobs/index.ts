@@ -1,30 +1,64 @@
+import type { AppContext, Logger } from '../context';
+import type { DatabaseHandle } from '../db';
 import { purgeUsedCaptchas } from '../integrations/captcha';
-import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
+import { MAIL_DELIVERY_JOB } from '../mail';
 import { sweepStorage } from '../modules/artifacts/sweep';
-import { purgeIdempotencyKeys } from '../plugins/idempotency';
+import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/service';
+import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
-import type { ScheduledJob } from './types';
+import { purgeIdempotencyKeys } from '../plugins/idempotency';
+import { createPgBossStore } from './pg-boss-store';
+import { createJobRunner } from './runner';
+import { createSqliteStore } from './sqlite-store';
+import type { JobStore } from './store';
+import type { JobRunner, ScheduledJob } from './types';
 
-export { createInProcessRunner } from './in-process';
 export type { JobRunner, QueuedJobs, ScheduledJob } from './types';
 
-const MINUTE = 60_000;
-
-/** The mail outbox's delivery pass; send() also triggers it, so this is the slowest a mail waits. */
-export const MAIL_OUTBOX_JOB = 'mail.outbox';
-const MAIL_OUTBOX_EVERY_MS = 5_000;
-
 /**
- * What the portal does on its own, started with the app. Purges keep tables from growing without
- * bound; what they delete is already refused by the code that reads it, so their pace is no rule.
+ * What the portal does on its own. Purges keep tables from growing without bound; what they delete
+ * is already refused by the code that reads it, so their pace is no rule. Times are UTC.
  */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
-  { name: MAIL_OUTBOX_JOB, everyMs: MAIL_OUTBOX_EVERY_MS, run: (ctx) => ctx.mail.flush() },
-  { name: 'purge.sessions', everyMs: 60 * MINUTE, run: (ctx) => purgeExpiredSessions(ctx) },
-  { name: 'purge.reset-tokens', everyMs: 60 * MINUTE, run: (ctx) => purgeExpiredResetTokens(ctx) },
-  { name: 'purge.login-attempts', everyMs: 60 * MINUTE, run: (ctx) => purgeOldLoginAttempts(ctx) },
-  { name: 'purge.used-captchas', everyMs: 10 * MINUTE, run: (ctx) => purgeUsedCaptchas(ctx.db) },
-  { name: 'purge.idempotency-keys', everyMs: 60 * MINUTE, run: (ctx) => purgeIdempotencyKeys(ctx) },
-  // at start too (scheduled jobs run once when started): a process killed mid-upload left files
-  { name: 'sweep.storage', everyMs: 60 * MINUTE, run: (ctx) => sweepStorage(ctx) },
+  { name: 'purge.sessions', cron: '5 * * * *', run: (ctx) => purgeExpiredSessions(ctx) },
+  { name: 'purge.reset-tokens', cron: '10 * * * *', run: (ctx) => purgeExpiredResetTokens(ctx) },
+  { name: 'purge.login-attempts', cron: '15 * * * *', run: (ctx) => purgeOldLoginAttempts(ctx) },
+  { name: 'purge.used-captchas', cron: '*/10 * * * *', run: (ctx) => purgeUsedCaptchas(ctx.db) },
+  { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
+  // files a process killed mid-upload left behind
+  { name: 'sweep.storage', cron: '25 * * * *', run: (ctx) => sweepStorage(ctx) },
 ];
+
+/** Where the jobs of this database are kept (decision 063). */
+export function storeFor(database: DatabaseHandle): JobStore {
+  return database.dialect === 'postgres' ? createPgBossStore(database.db) : createSqliteStore(database.db);
+}
+
+/**
+ * The job runner of a portal, on the store of its database (decision 063), with every kind of work
+ * declared: the command line, the app and the tests queue and run the same kinds.
+ */
+export function createJobs(deps: { database: DatabaseHandle; log: Logger; context: () => AppContext }): JobRunner {
+  const { database } = deps;
+  const jobs = createJobRunner({ store: storeFor(database), log: deps.log, context: deps.context });
+  jobs.define({
+    name: MAIL_DELIVERY_JOB,
+    // SMTP waits are bounded well below this (mail/transport.ts)
+    expireInSeconds: 120,
+    // 10 attempts over about 8 hours: 30 s, 1 min, 2 min… (doubled, with jitter)
+    retryLimit: 9,
+    retryDelaySeconds: 30,
+    concurrency: 10,
+    run: async (ctx, _actor, { mailId }) => ctx.mail.deliver(mailId),
+    onFinalFailure: (ctx, _actor, { mailId }, error) => ctx.mail.gaveUp(mailId, error),
+  });
+  jobs.define({
+    name: DOWNLOAD_RECORD_JOB,
+    retryLimit: 10,
+    retryDelaySeconds: 5,
+    concurrency: 10,
+    run: (ctx, actor, record) => writeDownloadRecord(ctx, actor, record),
+  });
+  for (const job of SCHEDULED_JOBS) jobs.schedule(job);
+  return jobs;
+}

@@ -1,113 +1,290 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { AppContext, Logger } from '../context';
-import { createInProcessRunner } from './in-process';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../context';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { storeFor } from './index';
+import { createJobRunner, nextSlot } from './runner';
+import type { JobRunner } from './types';
 
+/**
+ * The contract of background work, on the store of the database under test (pg-boss on PostgreSQL, the
+ * jobs table on SQLite): the same file runs in both passes.
+ */
 declare module './types' {
   interface QueuedJobs {
-    'test.echo': { value: number };
+    'test.tx': { n: number };
+    'test.single': { n: number };
+    'test.flaky': { n: number };
+    'test.hang': { n: number };
+    'test.killed': { n: number };
+    'test.many': { n: number };
   }
 }
 
-const log = () => ({ error: vi.fn() }) as unknown as Logger & { error: ReturnType<typeof vi.fn> };
-const ctx = {} as AppContext;
+let t: TestApp;
+let ctx: AppContext;
+const runners: JobRunner[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  ctx = t.app.ctx;
+});
+afterAll(async () => {
+  for (const runner of runners) await runner.stop();
+  await t?.close();
+});
 
-function gate() {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
+function runner(pollMs = 50): JobRunner {
+  const made = createJobRunner({ store: storeFor(t.database), log: t.app.log, context: () => ctx, pollMs });
+  runners.push(made);
+  return made;
 }
 
-describe('in-process job runner', () => {
-  it('runs nothing before start, a scheduled job once at start, and again when triggered', async () => {
-    const runner = createInProcessRunner(log());
-    const run = vi.fn(async () => {});
-    runner.schedule({ name: 'count', everyMs: 3_600_000, run });
-    runner.trigger('count');
-    await runner.idle();
-    expect(run).not.toHaveBeenCalled();
+/** Makes every waiting job of `name` due now (a retry's backoff elapsed). */
+async function makeDue(name: string) {
+  if (TEST_DIALECT === 'postgres') {
+    await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${name} and state < 'active'`.execute(
+      ctx.db,
+    );
+  } else {
+    await sql`update jobs set run_at = ${new Date(Date.now() - 1000).toISOString()} where name = ${name} and state in ('created', 'retry')`.execute(
+      ctx.db,
+    );
+  }
+}
 
-    runner.start(ctx);
-    await runner.idle();
-    expect(run).toHaveBeenCalledTimes(1);
-    // a job acts as itself (decision 059): what it changes is audited as the job's doing
-    expect(run).toHaveBeenCalledWith(ctx, { kind: 'job', name: 'count' });
-    runner.trigger('count');
-    await runner.idle();
-    expect(run).toHaveBeenCalledTimes(2);
-    await runner.stop();
-  });
+const countOf = async (jobs: JobRunner, name: string, state: string) =>
+  (await jobs.counts()).filter((c) => c.name === name && c.state === state).reduce((sum, c) => sum + c.count, 0);
 
-  it('folds triggers that arrive during a run into one more pass, never two runs at once', async () => {
-    const runner = createInProcessRunner(log());
-    const first = gate();
-    let running = 0;
-    let most = 0;
-    const run = vi.fn(async () => {
-      most = Math.max(most, ++running);
-      if (run.mock.calls.length === 1) await first.opened;
-      running--;
-    });
-    runner.schedule({ name: 'slow', everyMs: 3_600_000, run });
-    runner.start(ctx);
-    runner.trigger('slow');
-    runner.trigger('slow');
-    first.open();
-    await runner.idle();
-    expect(run).toHaveBeenCalledTimes(2);
-    expect(most).toBe(1);
-    await runner.stop();
-  });
+async function until(check: () => Promise<boolean> | boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
-  it('runs on its interval, logs a failure and keeps going', async () => {
-    vi.useFakeTimers();
-    try {
-      const logger = log();
-      const runner = createInProcessRunner(logger);
-      const run = vi.fn().mockRejectedValueOnce(new Error('disk full')).mockResolvedValue(undefined);
-      runner.schedule({ name: 'tick', everyMs: 1000, run });
-      runner.start(ctx);
-      await vi.advanceTimersByTimeAsync(2500);
-      expect(run).toHaveBeenCalledTimes(3);
-      expect(logger.error).toHaveBeenCalledTimes(1);
-      expect(logger.error.mock.calls[0][1]).toBe('job failed: tick');
-      await runner.stop();
-      await vi.advanceTimersByTimeAsync(5000);
-      expect(run).toHaveBeenCalledTimes(3);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('runs queued work with its payload once started, and stop() waits for work in progress', async () => {
-    const runner = createInProcessRunner(log());
+describe(`background work on ${TEST_DIALECT}`, () => {
+  it('queues a job only when the transaction that queued it commits', async () => {
+    const jobs = runner();
     const seen: number[] = [];
-    const actors: unknown[] = [];
-    const slow = gate();
-    runner.handle('test.echo', async (_ctx, actor, payload) => {
-      actors.push(actor);
-      await slow.opened;
-      seen.push(payload.value);
+    jobs.define({
+      name: 'test.tx',
+      run: async (_ctx, actor, { n }) => {
+        expect(actor).toEqual({ kind: 'job', name: 'test.tx' });
+        seen.push(n);
+      },
     });
-    runner.enqueue('test.echo', { value: 1 });
-    expect(seen).toEqual([]);
-    runner.start(ctx);
-    runner.enqueue('test.echo', { value: 2 });
-    const stopped = runner.stop();
-    slow.open();
-    await stopped;
-    expect(seen.sort()).toEqual([1, 2]);
-    expect(actors).toEqual([
-      { kind: 'job', name: 'test.echo' },
-      { kind: 'job', name: 'test.echo' },
-    ]);
+    await jobs.prepare();
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await jobs.enqueue(trx, 'test.tx', { n: 1 });
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    await ctx.db.transaction().execute((trx) => jobs.enqueue(trx, 'test.tx', { n: 2 }));
+    expect(await jobs.drain()).toBe(1);
+    expect(seen).toEqual([2]);
+    expect(await countOf(jobs, 'test.tx', 'completed')).toBe(1);
+    // runAt: not before its time
+    await jobs.enqueue(ctx.db, 'test.tx', { n: 3 }, { runAt: new Date(Date.now() + 60_000) });
+    expect(await jobs.drain()).toBe(0);
+    await makeDue('test.tx');
+    expect(await jobs.drain()).toBe(1);
+    expect(seen).toEqual([2, 3]);
   });
 
-  it('refuses a job scheduled twice and a trigger of an unknown one', () => {
-    const runner = createInProcessRunner(log());
-    runner.schedule({ name: 'once', everyMs: 1000, run: async () => {} });
-    expect(() => runner.schedule({ name: 'once', everyMs: 1000, run: async () => {} })).toThrow(/twice/);
-    expect(() => runner.trigger('nope')).toThrow(/unknown job/);
+  it('keeps one waiting job per singleton key, and refuses a key on other kinds', async () => {
+    const jobs = runner();
+    const seen: number[] = [];
+    jobs.define({ name: 'test.single', singleton: true, run: async (_ctx, _actor, { n }) => void seen.push(n) });
+    await jobs.prepare();
+    expect(await jobs.enqueue(ctx.db, 'test.single', { n: 1 }, { singletonKey: 'user:1' })).toBe(true);
+    expect(await jobs.enqueue(ctx.db, 'test.single', { n: 2 }, { singletonKey: 'user:1' })).toBe(false);
+    expect(await jobs.enqueue(ctx.db, 'test.single', { n: 3 }, { singletonKey: 'user:2' })).toBe(true);
+    await jobs.drain();
+    expect(seen.sort()).toEqual([1, 3]);
+    // once it ran, the key may wait again
+    expect(await jobs.enqueue(ctx.db, 'test.single', { n: 4 }, { singletonKey: 'user:1' })).toBe(true);
+    await expect(jobs.enqueue(ctx.db, 'test.single', { n: 5 })).rejects.toThrow(/needs singleton key/);
+    await expect(jobs.enqueue(ctx.db, 'test.tx' as never, { n: 5 } as never)).rejects.toThrow(/no job test\.tx/);
+  });
+
+  it('retries a failing job with backoff, then calls its final-failure hook once; operators retry or discard it', async () => {
+    const jobs = runner();
+    let attempts = 0;
+    let succeedFrom = Infinity;
+    const finalFailures: string[] = [];
+    jobs.define({
+      name: 'test.flaky',
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+      run: async () => {
+        attempts++;
+        if (attempts < succeedFrom) throw new Error(`attempt ${attempts} failed`);
+      },
+      onFinalFailure: async (_ctx, _actor, { n }, error) => void finalFailures.push(`${n}: ${error}`),
+    });
+    await jobs.prepare();
+    await jobs.enqueue(ctx.db, 'test.flaky', { n: 7 });
+    expect(await jobs.drain()).toBe(1);
+    expect(await countOf(jobs, 'test.flaky', 'retry')).toBe(1);
+    // backoff: the retry is not due yet
+    expect(await jobs.drain()).toBe(0);
+    await makeDue('test.flaky');
+    expect(await jobs.drain()).toBe(1);
+    expect(finalFailures).toEqual([]);
+    await makeDue('test.flaky');
+    expect(await jobs.drain()).toBe(1);
+    expect(attempts).toBe(3);
+    expect(finalFailures).toEqual(['7: attempt 3 failed']);
+    await makeDue('test.flaky');
+    expect(await jobs.drain()).toBe(0);
+
+    const { items, total } = await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' });
+    expect(total).toBe(1);
+    expect(items[0]).toMatchObject({ name: 'test.flaky', error: 'attempt 3 failed', attempts: 3, payload: { n: 7 } });
+    expect(await jobs.retry('test.flaky', 'not-an-id')).toBe(false);
+    succeedFrom = 4;
+    expect(await jobs.retry('test.flaky', items[0].id)).toBe(true);
+    expect(await jobs.retry('test.flaky', items[0].id)).toBe(false);
+    expect(await jobs.drain()).toBe(1);
+    expect(await countOf(jobs, 'test.flaky', 'completed')).toBe(1);
+    expect(await jobs.discard('test.flaky', items[0].id)).toBe(false);
+
+    attempts = 0;
+    succeedFrom = Infinity;
+    await jobs.enqueue(ctx.db, 'test.flaky', { n: 8 });
+    for (let i = 0; i < 3; i++) {
+      await makeDue('test.flaky');
+      await jobs.drain();
+    }
+    const failed = await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' });
+    expect(failed.total).toBe(1);
+    expect(await jobs.discard('test.flaky', failed.items[0].id)).toBe(true);
+    expect((await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' })).total).toBe(0);
+  });
+
+  it('fails an attempt that runs past its time, and retries it', async () => {
+    const jobs = runner();
+    let calls = 0;
+    jobs.define({
+      name: 'test.hang',
+      expireInSeconds: 1,
+      retryDelaySeconds: 1,
+      retryBackoff: false,
+      run: async () => {
+        calls++;
+        if (calls === 1) await new Promise(() => {});
+      },
+    });
+    await jobs.prepare();
+    await jobs.enqueue(ctx.db, 'test.hang', { n: 1 });
+    await jobs.drain();
+    expect(await countOf(jobs, 'test.hang', 'retry')).toBe(1);
+    await makeDue('test.hang');
+    await jobs.drain();
+    expect(calls).toBe(2);
+    expect(await countOf(jobs, 'test.hang', 'completed')).toBe(1);
+  });
+
+  it('takes up after restart the work a killed node was running', async () => {
+    const jobs = runner();
+    const seen: number[] = [];
+    jobs.define({
+      name: 'test.killed',
+      expireInSeconds: 1,
+      retryDelaySeconds: 1,
+      retryBackoff: false,
+      run: async (_ctx, _actor, { n }) => void seen.push(n),
+    });
+    await jobs.prepare();
+    await jobs.enqueue(ctx.db, 'test.killed', { n: 1 });
+    // a node fetched it and died before finishing: the job is left active
+    const store = storeFor(t.database);
+    const [taken] = await store.fetch(
+      {
+        name: 'test.killed',
+        retryLimit: 5,
+        retryDelaySeconds: 1,
+        retryBackoff: false,
+        expireInSeconds: 1,
+        singleton: false,
+      },
+      1,
+    );
+    expect(taken.payload).toEqual({ n: 1 });
+    expect(await jobs.drain()).toBe(0);
+    // SQLite: the one node's restart makes it due; PostgreSQL: its time ran out (1 s), maintenance fails
+    // it and it is retried (after its retry delay, 1 s)
+    if (TEST_DIALECT === 'postgres') await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await jobs.start();
+    await until(() => seen.length === 1);
+    await jobs.stop();
+    expect(seen).toEqual([1]);
+  });
+
+  it('two runners on one database run each job once', async () => {
+    const a = runner(20);
+    const b = runner(20);
+    const seen: number[] = [];
+    for (const jobs of [a, b]) {
+      jobs.define({
+        name: 'test.many',
+        concurrency: 3,
+        run: async (_ctx, _actor, { n }) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          seen.push(n);
+        },
+      });
+      await jobs.prepare();
+    }
+    for (let n = 0; n < 40; n++) await a.enqueue(ctx.db, 'test.many', { n });
+    await Promise.all([a.start(), b.start()]);
+    await until(() => seen.length >= 40);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(seen.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+
+  it('runs a new schedule at once, each slot once across nodes, and a slot missed while down once', async () => {
+    const runs: string[] = [];
+    const make = () => {
+      const jobs = runner(20);
+      jobs.schedule({ name: 'test.hourly', cron: '0 * * * *', run: async () => void runs.push('run') });
+      return jobs;
+    };
+    const a = make();
+    const b = make();
+    await Promise.all([a.start(), b.start()]);
+    await until(() => runs.length === 1);
+    const row = await ctx.db
+      .selectFrom('jobSchedules')
+      .selectAll()
+      .where('name', '=', 'test.hourly')
+      .executeTakeFirstOrThrow();
+    expect(row.nextRunAt).toBe(nextSlot({ cron: '0 * * * *', timeZone: 'UTC' }, new Date()).toISOString());
+    await Promise.all([a.stop(), b.stop()]);
+
+    // both nodes were down over two slots: one run when they come back, not two, not one per node
+    await ctx.db
+      .updateTable('jobSchedules')
+      .set({ nextRunAt: new Date(Date.now() - 2 * 3600_000).toISOString() })
+      .where('name', '=', 'test.hourly')
+      .execute();
+    const c = make();
+    const d = make();
+    await Promise.all([c.start(), d.start()]);
+    await until(() => runs.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.all([c.stop(), d.stop()]);
+    expect(runs).toHaveLength(2);
+  });
+
+  it('computes slots in the schedule’s time zone, across a daylight-saving change', () => {
+    // Paris leaves summer time on 2026-10-25 at 03:00 (01:00 UTC): 02:30 local is 00:30 UTC that day,
+    // 01:30 UTC the day after
+    const daily = { cron: '30 2 * * *', timeZone: 'Europe/Paris' };
+    expect(nextSlot(daily, new Date('2026-10-24T12:00:00Z')).toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    expect(nextSlot(daily, new Date('2026-10-25T12:00:00Z')).toISOString()).toBe('2026-10-26T01:30:00.000Z');
   });
 });

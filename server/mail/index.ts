@@ -1,77 +1,98 @@
 import type { Config } from '../config';
 import type { Logger } from '../context';
 import { type DB, nowIso } from '../db';
-import { deliverDueMails, releaseOwnClaims } from './outbox';
-import { insertOutboxMail } from './store';
+import type { JobRunner } from '../jobs/types';
+import { insertOutboxMail, markMailAttemptFailed, markMailFailed, markMailSent, outboxMail } from './store';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
 
+/** The job that delivers one outbox mail (server/jobs/index.ts declares it). */
+export const MAIL_DELIVERY_JOB = 'mail.deliver';
+
+declare module '../jobs/types' {
+  interface QueuedJobs {
+    [MAIL_DELIVERY_JOB]: { mailId: number };
+  }
+}
+
 /**
- * The mailer: send() renders the mail and stores it in the outbox, in the caller's transaction, so a
- * mail survives a restart or an SMTP outage and exists only if the change it tells of does. flush()
- * delivers due mails over SMTP, or keeps them for the local mailbox page. A scheduled job calls flush
- * (server/jobs); `onQueued` tells it a mail is waiting. Within a transaction that has not committed
- * yet, that early pass may not see the mail (PostgreSQL); the job's next tick does.
+ * An SMTP answer that no retry will change (5xx: no such mailbox, refused by policy). Any other
+ * failure (a 4xx, a connection that fails or times out) is worth another attempt later.
+ */
+function isPermanent(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * The mailer: send() renders the mail, stores it in the outbox and queues its delivery job, all in the
+ * caller's transaction, so a mail survives a restart or an SMTP outage and exists only if the change
+ * it tells of does. The job (deliver) hands it to SMTP, or keeps it for the local mailbox page, and is
+ * retried with backoff (decision 063).
+ *
+ * A mail is delivered at least once: a process killed after the SMTP peer accepted a mail but before
+ * the row was marked sent delivers it again when its job is retried. The replay carries the same
+ * Message-ID (made from the row), by which mail servers and clients drop the duplicate.
  */
 export function createMailer(deps: {
   config: Config;
   db: DB;
   log: Logger;
-  onQueued?: () => void;
+  jobs: Pick<JobRunner, 'enqueue'>;
   /** where mails go; from the configuration otherwise (tests give their own) */
   transport?: Transport;
 }): Mailer {
-  const { config, db, log } = deps;
-  const transport: Transport = deps.transport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(log));
-  const node = config.nodeName;
-  let inFlight: Promise<number> | null = null;
-  let again = false;
-
-  function flush(): Promise<number> {
-    if (inFlight) {
-      // A mail stored while a pass runs may have been missed by its query: run one more pass.
-      again = true;
-      return inFlight;
-    }
-    inFlight = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await deliverDueMails({ db, transport, from: config.mailFrom, node });
-      } while (again);
-      return total;
-    })().finally(() => {
-      inFlight = null;
-    });
-    return inFlight;
-  }
+  const { config, db, jobs } = deps;
+  const transport: Transport =
+    deps.transport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(deps.log));
+  const domain = new URL(config.baseUrl).hostname;
 
   return {
     async send(request, executor = db) {
       const mail = renderMail(request);
-      const now = nowIso();
-      await insertOutboxMail(executor, {
+      const mailId = await insertOutboxMail(executor, {
         toAddress: request.to,
         subject: mail.subject,
         textBody: mail.text,
         htmlBody: mail.html,
         template: request.template,
-        now,
+        now: nowIso(),
       });
-      deps.onQueued?.();
+      await jobs.enqueue(executor, MAIL_DELIVERY_JOB, { mailId });
     },
 
-    flush,
+    async deliver(mailId) {
+      const row = await outboxMail(db, mailId);
+      // sent by an earlier attempt whose completion was lost, or deleted: nothing to do
+      if (!row || row.status !== 'pending') return 'skipped';
+      try {
+        await transport.deliver({
+          from: config.mailFrom,
+          to: row.toAddress,
+          subject: row.subject,
+          text: row.textBody,
+          html: row.htmlBody,
+          messageId: `<mail-${row.id}.${Date.parse(row.createdAt)}@${domain}>`,
+        });
+      } catch (error) {
+        const permanent = isPermanent(error);
+        await markMailAttemptFailed(db, mailId, {
+          lastError: error instanceof Error ? error.message : String(error),
+          final: permanent,
+        });
+        if (permanent) return 'refused';
+        throw error;
+      }
+      await markMailSent(db, mailId);
+      return 'sent';
+    },
 
-    async releaseOwnClaims() {
-      const released = await releaseOwnClaims(db, node);
-      if (released > 0) log.warn({ released, node }, 'mails claimed before a restart are due again');
-      return released;
+    async gaveUp(mailId, error) {
+      await markMailFailed(db, mailId, error);
     },
 
     async close() {
-      await inFlight?.catch(() => {});
       transport.close();
     },
   };

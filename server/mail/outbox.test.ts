@@ -1,14 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness';
-import { createInProcessRunner, MAIL_OUTBOX_JOB } from '../jobs';
-import { createMailer } from './index';
-import { LEASE_MS, MAX_ATTEMPTS, retryDelayMs } from './outbox';
+import { sql } from 'kysely';
+import { buildApp } from '../app';
+import { storeFor } from '../jobs';
+import { createJobRunner } from '../jobs/runner';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { createMailer, MAIL_DELIVERY_JOB } from './index';
 
-/** A real SMTP peer: refuses recipients while `refusing`, keeps every message it accepts. */
+/**
+ * A real SMTP peer: refuses recipients for a while (450) or for good (550) while `refusing`, keeps
+ * every message it accepts.
+ */
 class SmtpPeer {
-  refusing = false;
+  refusing: false | 450 | 550 = false;
   received: string[] = [];
   private server = new SMTPServer({
     authOptional: true,
@@ -16,7 +21,8 @@ class SmtpPeer {
     logger: false,
     onRcptTo: (_address, _session, callback) => {
       if (!this.refusing) return callback();
-      callback(Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 450 }));
+      const message = this.refusing === 450 ? 'Mailbox temporarily unavailable' : 'No such user here';
+      callback(Object.assign(new Error(message), { responseCode: this.refusing }));
     },
     onData: (stream, _session, callback) => {
       const chunks: Buffer[] = [];
@@ -58,13 +64,13 @@ let t: TestApp;
 let peer: SmtpPeer;
 let smtpUrl: string;
 beforeAll(async () => {
-  t = await createTestApp();
   peer = new SmtpPeer();
   smtpUrl = await peer.listen();
+  t = await createTestApp({ SMTP_URL: smtpUrl });
 });
 afterAll(async () => {
-  await peer?.close();
   await t?.close();
+  await peer?.close();
 });
 afterEach(async () => {
   peer.refusing = false;
@@ -72,24 +78,42 @@ afterEach(async () => {
   await t.app.ctx.db.deleteFrom('mailOutbox').execute();
 });
 
-const smtpMailer = () => createMailer({ config: { ...t.config, smtpUrl }, db: t.app.ctx.db, log: t.app.log });
 const outbox = () => t.app.ctx.db.selectFrom('mailOutbox').selectAll().orderBy('id').execute();
-const makeDue = () =>
-  t.app.ctx.db
-    .updateTable('mailOutbox')
-    .set({ nextAttemptAt: new Date(0).toISOString() })
-    .execute();
+/** The delivery jobs waiting for their next attempt become due now (their backoff elapsed). */
+async function makeDue() {
+  if (TEST_DIALECT === 'postgres') {
+    await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${MAIL_DELIVERY_JOB} and state < 'active'`.execute(
+      t.app.ctx.db,
+    );
+  } else {
+    await sql`update jobs set run_at = ${new Date(Date.now() - 1000).toISOString()} where name = ${MAIL_DELIVERY_JOB} and state in ('created', 'retry')`.execute(
+      t.app.ctx.db,
+    );
+  }
+}
+const messageIdOf = (message: string) => /^Message-ID: (.*?)\r?$/im.exec(message)?.[1];
 const link = 'http://portal.test/en/reset-password/abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFG';
+const resetMail = (to: string, locale: 'en' | 'fr' = 'en') =>
+  ({ to, template: 'passwordReset', locale, data: { fullName: 'Rae', link, validityHours: 1 } }) as const;
 
 describe('mail outbox over SMTP', () => {
-  it('keeps a refused mail pending with the error, retries later, then delivers it', async () => {
-    const mailer = smtpMailer();
-    await mailer.send({
-      to: 'retry@example.com',
-      template: 'passwordReset',
-      locale: 'en',
-      data: { fullName: 'Rae', link, validityHours: 1 },
-    });
+  it('queues a mail with the change that causes it, and not without it', async () => {
+    const { ctx } = t.app;
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await ctx.mail.send(resetMail('rolled-back@example.com'), trx);
+        throw new Error('the change failed');
+      })
+      .catch(() => {});
+    expect(await outbox()).toEqual([]);
+    expect(await ctx.jobs.drain()).toBe(0);
+    expect(peer.received).toHaveLength(0);
+  });
+
+  it('keeps a refused mail pending with the error, retries it later, then delivers it', async () => {
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('retry@example.com'));
     const [stored] = await outbox();
     expect(stored).toMatchObject({
       status: 'pending',
@@ -98,114 +122,118 @@ describe('mail outbox over SMTP', () => {
       template: 'passwordReset',
     });
 
-    peer.refusing = true;
-    const before = Date.now();
-    expect(await mailer.flush()).toBe(0);
+    peer.refusing = 450;
+    expect(await ctx.jobs.drain()).toBe(1);
     const [failed] = await outbox();
-    expect(failed.status).toBe('pending');
-    expect(failed.attempts).toBe(1);
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, sentAt: null });
     expect(failed.lastError).toMatch(/Mailbox temporarily unavailable/);
-    expect(failed.sentAt).toBeNull();
-    const delay = Date.parse(failed.nextAttemptAt) - before;
-    expect(delay).toBeGreaterThanOrEqual(retryDelayMs(1) - 1000);
-    expect(delay).toBeLessThanOrEqual(retryDelayMs(1) + 5000);
 
-    // Not due yet: nothing happens.
+    // Not due yet (30 s at least): nothing happens.
     peer.refusing = false;
-    expect(await mailer.flush()).toBe(0);
+    expect(await ctx.jobs.drain()).toBe(0);
     expect(peer.received).toHaveLength(0);
 
     await makeDue();
-    expect(await mailer.flush()).toBe(1);
+    expect(await ctx.jobs.drain()).toBe(1);
     const [sent] = await outbox();
-    expect(sent.status).toBe('sent');
+    expect(sent).toMatchObject({ status: 'sent', lastError: null, attempts: 2 });
     expect(sent.sentAt).toBeTruthy();
-    expect(sent.lastError).toBeNull();
-    expect(sent.attempts).toBe(1);
 
     expect(peer.received).toHaveLength(1);
     const message = peer.received[0];
     expect(message).toMatch(/^Subject: Reset your password\r?$/m);
     expect(message).toMatch(/^To: retry@example.com\r?$/m);
+    expect(messageIdOf(message)).toBe(`<mail-${sent.id}.${Date.parse(sent.createdAt)}@portal.test>`);
     expect(decodeQuotedPrintable(message)).toContain(link);
-    await mailer.close();
+  });
+
+  it('fails a mail refused for good at once, without retrying it', async () => {
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('nobody@example.com'));
+    peer.refusing = 550;
+    expect(await ctx.jobs.drain()).toBe(1);
+    const [row] = await outbox();
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.lastError).toMatch(/No such user here/);
+    await makeDue();
+    expect(await ctx.jobs.drain()).toBe(0);
   });
 
   it('gives up after the last attempt', async () => {
-    const mailer = smtpMailer();
-    await mailer.send({
-      to: 'never@example.com',
-      template: 'passwordReset',
-      locale: 'en',
-      data: { fullName: 'N', link, validityHours: 1 },
-    });
-    await t.app.ctx.db
-      .updateTable('mailOutbox')
-      .set({ attempts: MAX_ATTEMPTS - 1 })
-      .execute();
-    peer.refusing = true;
-    await mailer.flush();
-    const [row] = await outbox();
-    expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
-    await makeDue();
-    expect(await mailer.flush()).toBe(0);
-    await mailer.close();
-  });
-
-  it('two nodes flushing at once deliver each mail once', async () => {
-    const a = smtpMailer();
-    const b = smtpMailer();
-    for (let i = 0; i < 6; i++) {
-      await a.send({
-        to: `many-${i}@example.com`,
-        template: 'accountCreated',
-        locale: 'en',
-        data: { fullName: `M${i}`, link, validityHours: 1 },
-      });
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('never@example.com'));
+    peer.refusing = 450;
+    let attempts = 0;
+    for (;;) {
+      const ran = await ctx.jobs.drain();
+      if (ran === 0) break;
+      attempts += ran;
+      await makeDue();
     }
-    const [sentA, sentB] = await Promise.all([a.flush(), b.flush()]);
-    expect(sentA + sentB).toBe(6);
-    expect(peer.received).toHaveLength(6);
-    expect((await outbox()).every((r) => r.status === 'sent')).toBe(true);
-    await Promise.all([a.close(), b.close()]);
+    // 10 attempts in all (server/jobs/index.ts)
+    expect(attempts).toBe(10);
+    const [row] = await outbox();
+    expect(row).toMatchObject({ status: 'failed', attempts: 10 });
+    expect(row.lastError).toMatch(/Mailbox temporarily unavailable/);
+    const failed = await ctx.jobs.failed({ limit: 5, offset: 0, name: MAIL_DELIVERY_JOB });
+    expect(failed.items.map((job) => job.payload)).toContainEqual({ mailId: row.id });
   });
 
-  it('leaves alone a mail another node has claimed', async () => {
-    const mailer = smtpMailer();
-    await mailer.send({
-      to: 'claimed@example.com',
-      template: 'passwordReset',
-      locale: 'en',
-      data: { fullName: 'C', link, validityHours: 1 },
-    });
-    const lease = new Date(Date.now() + LEASE_MS).toISOString();
-    await t.app.ctx.db.updateTable('mailOutbox').set({ nextAttemptAt: lease }).execute();
-    expect(await mailer.flush()).toBe(0);
-    expect(peer.received).toHaveLength(0);
-    await mailer.close();
+  it('delivers a replay with the same Message-ID, and nothing for a mail already sent', async () => {
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('replay@example.com'));
+    const [row] = await outbox();
+    expect(await ctx.mail.deliver(row.id)).toBe('sent');
+    // as if the process died after the SMTP peer took it, before the row said so
+    await ctx.db.updateTable('mailOutbox').set({ status: 'pending' }).where('id', '=', row.id).execute();
+    expect(await ctx.mail.deliver(row.id)).toBe('sent');
+    expect(await ctx.mail.deliver(row.id)).toBe('skipped');
+    expect(peer.received).toHaveLength(2);
+    expect(messageIdOf(peer.received[0])).toBeTruthy();
+    expect(messageIdOf(peer.received[1])).toBe(messageIdOf(peer.received[0]));
   });
 
-  it('the outbox job sends a mail soon after send()', async () => {
-    const jobs = createInProcessRunner(t.app.log);
-    const mailer = createMailer({
-      config: { ...t.config, smtpUrl },
-      db: t.app.ctx.db,
-      log: t.app.log,
-      onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB),
-    });
-    // a long interval: only the trigger from send() can deliver within the test
-    jobs.schedule({ name: MAIL_OUTBOX_JOB, everyMs: 3_600_000, run: () => mailer.flush() });
-    jobs.start({ ...t.app.ctx, mail: mailer });
-    await jobs.idle();
-    await mailer.send({
-      to: 'prompt@example.com',
-      template: 'passwordReset',
-      locale: 'fr',
-      data: { fullName: 'P', link, validityHours: 1 },
-    });
-    await jobs.idle();
-    await jobs.stop();
-    await mailer.close();
+  it('two nodes deliver each mail once', async () => {
+    const { ctx } = t.app;
+    for (let i = 0; i < 12; i++) await ctx.mail.send(resetMail(`many-${i}@example.com`));
+    const node = () => {
+      const jobs = createJobRunner({
+        store: storeFor(t.database),
+        log: t.app.log,
+        context: () => ({ ...ctx, jobs }),
+        pollMs: 20,
+      });
+      const mail = createMailer({ config: t.config, db: ctx.db, log: t.app.log, jobs });
+      jobs.define({
+        name: MAIL_DELIVERY_JOB,
+        concurrency: 4,
+        run: async (_ctx, _actor, { mailId }) => mail.deliver(mailId),
+      });
+      return { jobs, mail };
+    };
+    const a = node();
+    const b = node();
+    await Promise.all([a.jobs.start(), b.jobs.start()]);
+    const end = Date.now() + 10_000;
+    while ((await outbox()).some((row) => row.status !== 'sent') && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await Promise.all([a.jobs.stop(), b.jobs.stop()]);
+    await Promise.all([a.mail.close(), b.mail.close()]);
+    expect((await outbox()).every((row) => row.status === 'sent')).toBe(true);
+    expect(peer.received).toHaveLength(12);
+  });
+
+  it('a started portal delivers a mail soon after it is queued', async () => {
+    const app = await buildApp(t.config, { database: t.database });
+    try {
+      await app.ready();
+      await app.ctx.mail.send(resetMail('prompt@example.com', 'fr'));
+      const end = Date.now() + 5_000;
+      while (peer.received.length === 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await app.close();
+    }
     expect(peer.received).toHaveLength(1);
     // The French subject travels encoded; its text is there once decoded.
     const [row] = await outbox();
@@ -215,20 +243,23 @@ describe('mail outbox over SMTP', () => {
 
 describe('local mailbox transport', () => {
   it('marks mails sent and keeps them in the outbox', async () => {
-    const mailer = createMailer({ config: { ...t.config, smtpUrl: null }, db: t.app.ctx.db, log: t.app.log });
-    await mailer.send({
-      to: 'local@example.com',
-      template: 'accountCreated',
-      locale: 'en',
-      data: { fullName: 'L', link, validityHours: 1 },
-    });
-    expect(await mailer.flush()).toBe(1);
-    const [row] = await outbox();
-    expect(row).toMatchObject({
-      status: 'sent',
-      toAddress: 'local@example.com',
-      subject: 'Your account on the customer portal',
-    });
-    await mailer.close();
+    const app = await createTestApp({}, { smtpUrl: null });
+    try {
+      await app.app.ctx.mail.send({
+        to: 'local@example.com',
+        template: 'accountCreated',
+        locale: 'en',
+        data: { fullName: 'L', link, validityHours: 1 },
+      });
+      expect(await app.app.ctx.jobs.drain()).toBe(1);
+      const [row] = await app.app.ctx.db.selectFrom('mailOutbox').selectAll().execute();
+      expect(row).toMatchObject({
+        status: 'sent',
+        toAddress: 'local@example.com',
+        subject: 'Your account on the customer portal',
+      });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,7 +1,6 @@
 import type { DB } from '../db';
-import type { OutboxStatus } from '../../common/domain';
 
-/** The rows of the mail outbox (outbox.ts delivers them; the local mailbox lists them). */
+/** The rows of the mail outbox (index.ts delivers them; the local mailbox lists them). */
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -15,8 +14,8 @@ export async function insertOutboxMail(
     template: string;
     now: string;
   },
-): Promise<void> {
-  await db
+): Promise<number> {
+  const { id } = await db
     .insertInto('mailOutbox')
     .values({
       toAddress: mail.toAddress,
@@ -26,84 +25,52 @@ export async function insertOutboxMail(
       template: mail.template,
       status: 'pending',
       attempts: 0,
-      nextAttemptAt: mail.now,
-      claimedBy: null,
       lastError: null,
       createdAt: mail.now,
       sentAt: null,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
-/** Makes the pending mails `node` had claimed due now; returns how many. */
-export async function releaseClaimsOf(db: DB, node: string): Promise<number> {
-  const now = iso(Date.now());
-  const result = await db
-    .updateTable('mailOutbox')
-    .set({ nextAttemptAt: now, claimedBy: null })
-    .where('status', '=', 'pending')
-    .where('claimedBy', '=', node)
-    .where('nextAttemptAt', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Up to `limit` pending mails due at `now`, the longest waiting first. */
-export function dueMails(db: DB, now: number, limit: number) {
+export function outboxMail(db: DB, id: number) {
   return db
     .selectFrom('mailOutbox')
-    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'nextAttemptAt'])
-    .where('status', '=', 'pending')
-    .where('nextAttemptAt', '<=', iso(now))
-    .orderBy('nextAttemptAt')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
-
-/**
- * Claims a mail for `node` until `until`, only if nobody did since it was read (its nextAttemptAt
- * is still the one read): true when this node has it.
- */
-export async function claimMail(
-  db: DB,
-  row: { id: number; nextAttemptAt: string },
-  node: string,
-  until: number,
-): Promise<boolean> {
-  const claim = await db
-    .updateTable('mailOutbox')
-    .set({ nextAttemptAt: iso(until), claimedBy: node })
-    .where('id', '=', row.id)
-    .where('status', '=', 'pending')
-    .where('nextAttemptAt', '=', row.nextAttemptAt)
+    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'status', 'attempts', 'createdAt'])
+    .where('id', '=', id)
     .executeTakeFirst();
-  return Number(claim.numUpdatedRows) === 1;
 }
 
 export async function markMailSent(db: DB, id: number): Promise<void> {
   await db
     .updateTable('mailOutbox')
-    .set({ status: 'sent', sentAt: iso(Date.now()), lastError: null, claimedBy: null })
+    .set((eb) => ({ status: 'sent', sentAt: iso(Date.now()), lastError: null, attempts: eb('attempts', '+', 1) }))
     .where('id', '=', id)
     .execute();
 }
 
-export async function markMailFailed(
-  db: DB,
-  id: number,
-  failure: { attempts: number; lastError: string; status: OutboxStatus; nextAttemptAt: number },
-): Promise<void> {
+/** One attempt failed: `final` when no other will follow (the row is then failed). */
+export async function markMailAttemptFailed(db: DB, id: number, failure: { lastError: string; final: boolean }) {
   await db
     .updateTable('mailOutbox')
-    .set({
-      attempts: failure.attempts,
-      lastError: failure.lastError,
-      status: failure.status,
-      nextAttemptAt: iso(failure.nextAttemptAt),
-      claimedBy: null,
-    })
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      lastError: failure.lastError.slice(0, 1000),
+      ...(failure.final ? { status: 'failed' as const } : {}),
+    }))
     .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** No attempt remains: the row is failed with the last attempt's error (already counted). */
+export async function markMailFailed(db: DB, id: number, lastError: string) {
+  await db
+    .updateTable('mailOutbox')
+    .set({ status: 'failed', lastError: lastError.slice(0, 1000) })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
     .execute();
 }
 

@@ -8,6 +8,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string | null;
+  /** the same on every attempt of one mail, so a receiver can drop a replay */
+  messageId: string;
 }
 
 /** Where the outbox hands its mails. */
@@ -18,8 +20,8 @@ export interface Transport {
 }
 
 /**
- * Timeouts well below the outbox's claim lease (3 min), so a slow or stuck server gives up long
- * before another node may take the mail over.
+ * Timeouts well below the delivery job's time bound (server/jobs/index.ts), so a slow or stuck server
+ * gives up long before the attempt counts as lost and another node takes the mail over.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
@@ -32,6 +34,7 @@ export function smtpTransport(url: string): Transport {
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
+        messageId: mail.messageId,
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
       });

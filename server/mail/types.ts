@@ -42,17 +42,17 @@ export type MailRequest<T extends MailTemplate = MailTemplate> = {
 
 export interface Mailer {
   /**
-   * Renders the mail and writes it to the durable outbox through `db`: pass the transaction that makes
-   * the change the mail tells of, so both commit or roll back together. Delivery happens later.
+   * Renders the mail, writes it to the durable outbox and queues its delivery through `db`: pass the
+   * transaction that makes the change the mail tells of, so all commit or roll back together.
    */
   send(request: MailRequest, db?: DB): Promise<void>;
-  /** Delivers due mails now (the outbox job and tests call it). Returns how many were sent. */
-  flush(): Promise<number>;
   /**
-   * Makes due again the mails this node (NODE_NAME) had claimed: called at start, since a delivery
-   * of the node's previous life cannot still be running. Returns how many.
+   * One delivery attempt of an outbox mail (its job's work). Throws when the attempt should be retried;
+   * 'refused' when the SMTP peer refused it for good (the row is failed), 'skipped' when it was sent.
    */
-  releaseOwnClaims(): Promise<number>;
-  /** Waits for a delivery pass in progress, then lets the SMTP connection go. */
+  deliver(mailId: number): Promise<'sent' | 'refused' | 'skipped'>;
+  /** The delivery job's last attempt failed: the row is failed with that error. */
+  gaveUp(mailId: number, error: string): Promise<void>;
+  /** Lets the SMTP connection go. */
   close(): Promise<void>;
 }

@@ -5,7 +5,12 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import type { AppContext, Logger } from '../context';
 import { migrateToLatest, openDatabase } from '../db';
+import { createJobs } from '../jobs';
+
+/** Preparing the jobs' storage logs nothing. */
+const silent = { warn() {}, error() {}, info() {}, debug() {} } as unknown as Logger;
 
 /**
  * Runs once per API test run, before any test file: applies the migrations once, to a template that
@@ -37,6 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const handle = openDatabase(url.toString());
     try {
       await migrateToLatest(handle);
+      // pg-boss's schema and the queues of every kind, as an app creates them at start
+      await createJobs({ database: handle, log: silent, context: () => ({}) as AppContext }).prepare();
     } finally {
       // A template must have no connection while it is copied.
       await handle.close();

@@ -14,7 +14,7 @@ import {
 } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { updateFlags } from '../notification-settings/repo';
-import { DOWNLOAD_MESSAGE, FIRST_DOWNLOAD_MESSAGE, settleDownloadRecords } from './service';
+import { DOWNLOAD_MESSAGE, FIRST_DOWNLOAD_MESSAGE } from './service';
 
 /**
  * GET /api/download/{platform}: who may download what (access level x version type, unpublished,
@@ -69,7 +69,7 @@ const downloadsOf = (artifactId: number) =>
 
 /** The records are written beside the transfer: wait for those under way, then read. */
 async function settled<T>(read: () => Promise<T[]>): Promise<T[]> {
-  await settleDownloadRecords(t.app.ctx);
+  await t.app.ctx.jobs.drain();
   return read();
 }
 
@@ -282,7 +282,8 @@ describe('records', () => {
     expect(logs.json().data[0]).toMatchObject({ anonymousDownload: false, productPlatform: 'osx' });
 
     const shown = await get(admin, `/api/licenses/${licence.id}`);
-    expect(shown.json().latestDownload).toBe(rows[1].createdAt);
+    // the records carry the time each was served, whichever of their jobs ran first
+    expect(shown.json().latestDownload).toBe(rows.map((row) => row.createdAt).sort()[1]);
   });
 
   it('notifies the members who asked: every download, or the first of the product', async () => {
@@ -305,7 +306,7 @@ describe('records', () => {
 
     for (let i = 0; i < 2; i++) {
       expect((await get(admin, downloadUrl(buyer.id, version.id))).statusCode).toBe(200);
-      await settleDownloadRecords(ctx);
+      await ctx.jobs.drain();
     }
     const every = await notificationsOf(everyDownload);
     expect(every.map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE, DOWNLOAD_MESSAGE]);
@@ -346,7 +347,7 @@ describe('records', () => {
       const response = await get(admin, downloadUrl(buyer.id, version.id, 'generic'));
       expect(response.statusCode).toBe(200);
       expect(response.rawPayload.equals(bytes)).toBe(true);
-      await settleDownloadRecords(ctx);
+      await ctx.jobs.drain();
     } finally {
       ctx.db = db;
       ctx.log.error = original;
@@ -396,7 +397,7 @@ describe('where the bytes come from', () => {
       expect(response.headers['content-disposition']).toBe('attachment; filename="a.tgz"');
       expect(response.headers['content-type']).toBe('application/gzip');
       expect(response.rawPayload.length).toBe(0);
-      await settleDownloadRecords(ctx);
+      await ctx.jobs.drain();
       const rows = await ctx.db
         .selectFrom('downloads')
         .selectAll()

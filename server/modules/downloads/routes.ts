@@ -48,9 +48,6 @@ export async function downloadRoutes(app: FastifyInstance) {
     },
   };
 
-  // A record being written when the app closes is waited for, so it is not lost.
-  app.addHook('onClose', async () => service.settleDownloadRecords(ctx));
-
   api.get(
     '/download/:platform',
     {

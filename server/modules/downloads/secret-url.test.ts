@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretDownloadPath } from '../../../common/api/catalogue';
 import { addDays, utcToday } from '../../../common/licence-status';
 import { findLicence } from '../licences/repo';
-import { settleDownloadRecords } from './service';
 import {
   createCustomer,
   createLicence,
@@ -97,12 +96,12 @@ describe('the secret URL', () => {
     const audit = () => db.selectFrom('auditLog').selectAll().where('customerId', '=', customerId).execute();
     const downloads = () =>
       db.selectFrom('downloads').selectAll().where('artifactId', '=', versions.ten.artifactId).execute();
-    await settleDownloadRecords(t.app.ctx);
+    await t.app.ctx.jobs.drain();
     const before = await audit();
     const downloadsBefore = (await downloads()).length;
     expect((await get(secretDownloadPath('linux', 'viz', '1.10.0', secret))).statusCode).toBe(200);
     // written beside the transfer
-    await settleDownloadRecords(t.app.ctx);
+    await t.app.ctx.jobs.drain();
     const rows = await downloads();
     expect(rows).toHaveLength(downloadsBefore + 1);
     expect(rows.at(-1)).toMatchObject({ userId: null, licenceId, platform: 'linux' });

@@ -93,15 +93,16 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Answers the request with the artifact. `onServed` is called, without being awaited, when the answer
- * starts a download (not for HEAD, 304, 416 or a range that resumes one): the bytes never wait for it.
+ * Answers the request with the artifact. `onServed` is called when the answer starts a download (not
+ * for HEAD, 304, 416 or a range that resumes one), before the answer goes: it queues the download's
+ * record durably (one insert), so no answered download goes unrecorded.
  */
 export async function sendArtifact(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   artifact: ArtifactToSend,
-  onServed: () => void,
+  onServed: () => Promise<void>,
 ): Promise<FastifyReply> {
   const etag = etagOf(artifact.sha256);
   const lastModified = new Date(artifact.createdAt).toUTCString();
@@ -114,8 +115,8 @@ export async function sendArtifact(
   const answer = rangeStillValid(single(request.headers['if-range']), etag, lastModified)
     ? requested
     : ({ kind: 'whole' } as const);
-  const served = () => {
-    if (!isHead && countsAsDownload(answer)) onServed();
+  const served = async () => {
+    if (!isHead && countsAsDownload(answer)) await onServed();
   };
 
   const presigned = await ctx.storage.presignedUrl(artifact.storageKey, {
@@ -123,14 +124,14 @@ export async function sendArtifact(
     expiresInSeconds: ctx.config.s3PresignSeconds,
   });
   if (presigned) {
-    served();
+    await served();
     return reply.redirect(presigned, 302);
   }
 
   const accel = ctx.config.downloadAccelRedirect;
   if (accel) {
     // nginx answers Range and If-Range itself from the file; the request's Range still says whether it counts
-    served();
+    await served();
     const target = accel + artifact.storageKey.split('/').map(encodeURIComponent).join('/');
     return fileHeaders(reply, artifact).header('X-Accel-Redirect', target).send();
   }
@@ -157,7 +158,7 @@ export async function sendArtifact(
   }
   if (range) reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${artifact.size}`);
   fileHeaders(reply, artifact).header('Content-Length', String(length));
-  served();
+  await served();
   return reply.send(body);
 }
 

@@ -4,6 +4,7 @@ import type { Platform } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
+import { nowIso } from '../../db';
 import { forbidden, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
@@ -123,73 +124,107 @@ export async function authorizeSecretDownload(
   return grantOf(licence, row, input.platform, null);
 }
 
-/** Writes still running, per context: the app waits for them before it closes the database. */
-const pending = new WeakMap<AppContext, Set<Promise<void>>>();
+/** The job that records a served download (server/jobs/index.ts declares it). */
+export const DOWNLOAD_RECORD_JOB = 'downloads.record';
 
-/**
- * Records a served download: its downloads row (through recordDownload, which keeps the analytics'
- * figures), the customer's audit entry, which moves the licence's latest download, and the
- * notifications of the members who asked for every download (notifyProductDownload) or the first
- * of a product (notifyFirstProductDownload: one notification each, whichever they asked for). Not awaited by
- * the transfer; a failure is logged and the download goes on. The entry's actor is the grant's user,
- * or an anonymous visitor for the secret URL, whoever else the request may be signed in as.
- */
-export function recordServedDownload(ctx: AppContext, actor: Actor, input: { grant: DownloadGrant }): void {
-  const { licence, version, artifact, user } = input.grant;
-  const ip = originOf(actor)?.ip ?? null;
-  const write = ctx.db
-    .transaction()
-    .execute(async (trx) => {
-      const first = !(await repo.hasDownloadedProduct(trx, licence.customerId, licence.productKey));
-      await repo.recordDownload(trx, {
-        licenceId: licence.id,
-        versionId: version.id,
-        artifactId: artifact.id,
-        userId: user?.id ?? null,
-        ip,
-        platform: artifact.platform,
-      });
-      await insertAuditEntry(trx, {
-        customerId: licence.customerId,
-        by: user ? auditUser(user) : anonymousAuditActor,
-        action: 'downloadArtifact',
-        data: {
-          productKey: licence.productKey,
-          productName: licence.productName,
-          productVersion: version.semVer,
-          productPlatform: artifact.platform,
-          licenceId: licence.id,
-          ...(user ? {} : { anonymousDownload: true }),
-        },
-      });
-      const params = {
-        productKey: licence.productKey,
-        productName: licence.productName,
-        semVer: version.semVer,
-        platform: artifact.platform,
-      };
-      for (const userId of await repo.downloadRecipients(trx, licence.customerId, first)) {
-        await insertNotification(trx, {
-          userId,
-          messageKey: first ? FIRST_DOWNLOAD_MESSAGE : DOWNLOAD_MESSAGE,
-          params,
-        });
-      }
-    })
-    .catch((error: unknown) => {
-      ctx.log.error({ err: error, licenceId: licence.id, artifactId: artifact.id }, 'a download was not recorded');
-    });
-  let writes = pending.get(ctx);
-  if (!writes) {
-    writes = new Set();
-    pending.set(ctx, writes);
-  }
-  const tracked = writes;
-  tracked.add(write);
-  void write.finally(() => tracked.delete(write));
+/** What a download's record needs, as its job carries it (plain data: the job's payload is JSON). */
+export interface DownloadRecord {
+  licence: DownloadGrant['licence'];
+  version: DownloadGrant['version'];
+  artifact: { id: number; platform: DownloadGrant['artifact']['platform'] };
+  user: DownloadGrant['user'];
+  ip: string | null;
+  /** when it was served: the record's date, whenever the job runs */
+  at: string;
 }
 
-/** Waits for the download records still being written (at shutdown). */
-export async function settleDownloadRecords(ctx: AppContext): Promise<void> {
-  await Promise.all([...(pending.get(ctx) ?? [])]);
+declare module '../../jobs/types' {
+  interface QueuedJobs {
+    [DOWNLOAD_RECORD_JOB]: DownloadRecord;
+  }
+}
+
+/**
+ * Queues the record of a served download before the answer goes (one insert, no transfer waits for
+ * more): a node killed right after answering leaves the job, which another node, or this one when it
+ * comes back, runs. If even that insert fails (the database is unreachable), the download goes on and
+ * the failure is logged.
+ */
+export async function recordServedDownload(
+  ctx: AppContext,
+  actor: Actor,
+  input: { grant: DownloadGrant },
+): Promise<void> {
+  const { licence, version, artifact, user } = input.grant;
+  const record: DownloadRecord = {
+    licence: {
+      id: licence.id,
+      customerId: licence.customerId,
+      productKey: licence.productKey,
+      productName: licence.productName,
+    },
+    version: { id: version.id, semVer: version.semVer },
+    artifact: { id: artifact.id, platform: artifact.platform },
+    user: user ? { id: user.id, email: user.email } : null,
+    ip: originOf(actor)?.ip ?? null,
+    at: nowIso(),
+  };
+  try {
+    await ctx.jobs.enqueue(ctx.db, DOWNLOAD_RECORD_JOB, record);
+  } catch (error) {
+    ctx.log.error({ err: error, licenceId: licence.id, artifactId: artifact.id }, 'a download was not recorded');
+  }
+}
+
+/**
+ * Records a served download (its job's work): its downloads row (through recordDownload, which keeps the
+ * analytics' figures), the customer's audit entry, which moves the licence's latest download, and the
+ * notifications of the members who asked for every download (notifyProductDownload) or the first of a
+ * product (notifyFirstProductDownload: one notification each, whichever they asked for). The entry's
+ * actor is the grant's user, or an anonymous visitor for the secret URL, whoever else the request may
+ * have been signed in as. Runs at least once: a node dying between its commit and the job's completion
+ * records the download twice.
+ */
+export async function writeDownloadRecord(ctx: AppContext, _actor: Actor, record: DownloadRecord): Promise<void> {
+  const { licence, version, artifact, user, ip, at } = record;
+  await ctx.db.transaction().execute(async (trx) => {
+    const first = !(await repo.hasDownloadedProduct(trx, licence.customerId, licence.productKey));
+    await repo.recordDownload(trx, {
+      licenceId: licence.id,
+      versionId: version.id,
+      artifactId: artifact.id,
+      userId: user?.id ?? null,
+      ip,
+      platform: artifact.platform,
+      createdAt: at,
+    });
+    await insertAuditEntry(trx, {
+      customerId: licence.customerId,
+      by: user ? auditUser(user) : anonymousAuditActor,
+      action: 'downloadArtifact',
+      data: {
+        productKey: licence.productKey,
+        productName: licence.productName,
+        productVersion: version.semVer,
+        productPlatform: artifact.platform,
+        licenceId: licence.id,
+        ...(user ? {} : { anonymousDownload: true }),
+      },
+      createdAt: at,
+    });
+    const params = {
+      productKey: licence.productKey,
+      productName: licence.productName,
+      semVer: version.semVer,
+      platform: artifact.platform,
+    };
+    for (const userId of await repo.downloadRecipients(trx, licence.customerId, first)) {
+      await insertNotification(trx, {
+        userId,
+        messageKey: first ? FIRST_DOWNLOAD_MESSAGE : DOWNLOAD_MESSAGE,
+        params,
+        createdAt: at,
+      });
+    }
+  });
 }

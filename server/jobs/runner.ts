@@ -1,0 +1,308 @@
+import cronParser from 'cron-parser';
+import { type Actor, jobActor } from '../actor';
+import type { AppContext, Logger } from '../context';
+import type { DB } from '../db';
+import * as schedulesStore from './schedules-store';
+import type { JobStore, KindSettings, FetchedJob } from './store';
+import type { JobKind, JobRunner, QueuedJobName, QueuedJobs, ScheduledJob } from './types';
+
+const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 300, concurrency: 5 };
+
+/** How often a node looks for due jobs and schedules when nothing woke it (a local enqueue does). */
+export const POLL_MS = 2_000;
+/** How often a node runs the store's maintenance (attempts past their time, old finished jobs). */
+const MAINTAIN_MS = 60_000;
+
+interface Kind {
+  settings: KindSettings;
+  concurrency: number;
+  run(ctx: AppContext, actor: Actor, payload: unknown): Promise<unknown>;
+  onFinalFailure?(ctx: AppContext, actor: Actor, payload: unknown, error: string): Promise<void>;
+  /** attempts of this kind running on this node */
+  running: number;
+}
+
+interface Schedule {
+  name: string;
+  cron: string;
+  timeZone: string;
+}
+
+/** The first slot of `cron` strictly after `after`. */
+export function nextSlot(schedule: Pick<Schedule, 'cron' | 'timeZone'>, after: Date): Date {
+  return cronParser.parseExpression(schedule.cron, { currentDate: after, tz: schedule.timeZone }).next().toDate();
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 4000);
+
+/**
+ * The one runner of background work (decision 063), over either store: it fetches due jobs of every
+ * kind (on a timer, and at once when this node queued something), runs each attempt with a time bound,
+ * completes or fails it, calls the kind's final-failure hook after the last attempt, and fires due
+ * schedules, once per slot across nodes. This is the only timer of the portal's background work.
+ */
+export function createJobRunner(deps: {
+  store: JobStore;
+  log: Logger;
+  /** the context jobs run with (the app's, once built) */
+  context: () => AppContext;
+  pollMs?: number;
+}): JobRunner {
+  const { store, log } = deps;
+  const pollMs = deps.pollMs ?? POLL_MS;
+  const kinds = new Map<string, Kind>();
+  const schedules = new Map<string, Schedule>();
+  const inFlight = new Set<Promise<void>>();
+  let prepared: Promise<void> | null = null;
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let looping: Promise<void> | null = null;
+  let wakeAgain = false;
+  let lastMaintenance = 0;
+  let lastFiring = 0;
+
+  const track = (work: Promise<void>) => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
+  };
+
+  function declare(settings: KindSettings, entry: Omit<Kind, 'settings' | 'running'>) {
+    if (kinds.has(settings.name)) throw new Error(`job ${settings.name} is declared twice`);
+    if (prepared) throw new Error(`job ${settings.name} is declared after the runner was prepared`);
+    kinds.set(settings.name, { settings, running: 0, ...entry });
+  }
+
+  /** One attempt: true when it succeeded. */
+  async function attempt(kind: Kind, job: FetchedJob): Promise<void> {
+    const { name } = kind.settings;
+    const ctx = deps.context();
+    const actor = jobActor(name);
+    let bound: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      bound = setTimeout(
+        () => reject(new Error(`the attempt ran past ${kind.settings.expireInSeconds} s`)),
+        kind.settings.expireInSeconds * 1000,
+      );
+    });
+    try {
+      await Promise.race([kind.run(ctx, actor, job.payload), expired]);
+      clearTimeout(bound);
+      await store.complete(name, job.id);
+    } catch (error) {
+      clearTimeout(bound);
+      const message = messageOf(error);
+      const last = job.retryCount >= job.retryLimit;
+      log.error(
+        { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1, last },
+        last ? `job failed for good: ${name}` : `job failed, retried later: ${name}`,
+      );
+      await store.fail(name, job.id, message).catch((failure: unknown) => {
+        log.error({ err: failure, job: name, jobId: job.id }, 'could not record a job failure');
+      });
+      if (last && kind.onFinalFailure) {
+        await kind.onFinalFailure(ctx, actor, job.payload, message).catch((failure: unknown) => {
+          log.error({ err: failure, job: name, jobId: job.id }, `final-failure hook failed: ${name}`);
+        });
+      }
+    }
+  }
+
+  /** Fetches and runs what this node has room for; returns how many attempts it started. */
+  async function pass(wait: boolean): Promise<number> {
+    let started = 0;
+    const batches: Promise<void>[] = [];
+    for (const kind of kinds.values()) {
+      const room = kind.concurrency - kind.running;
+      if (room <= 0) continue;
+      let jobs: FetchedJob[];
+      try {
+        jobs = await store.fetch(kind.settings, room);
+      } catch (error) {
+        log.warn({ err: error, job: kind.settings.name }, 'could not fetch jobs; trying again later');
+        continue;
+      }
+      for (const job of jobs) {
+        started++;
+        kind.running++;
+        const work = track(
+          attempt(kind, job).finally(() => {
+            kind.running--;
+            // room again: look for more at once rather than at the next tick
+            if (running && !wait) wake();
+          }),
+        );
+        batches.push(work);
+      }
+    }
+    if (wait) await Promise.all(batches);
+    return started;
+  }
+
+  /** Queues the run of every schedule whose slot has come, moving the slot on in the same transaction. */
+  async function fireSchedules(): Promise<void> {
+    // slots are minutes apart: a look per second is plenty, however often the loop is woken
+    if (schedules.size === 0 || Date.now() - lastFiring < 1_000) return;
+    lastFiring = Date.now();
+    const ctx = deps.context();
+    const now = new Date();
+    const known = new Map((await schedulesStore.all(ctx.db)).map((row) => [row.name, row]));
+    for (const schedule of schedules.values()) {
+      let row = known.get(schedule.name);
+      if (!row || row.cron !== schedule.cron || row.timeZone !== schedule.timeZone) {
+        // First seen, or its timing changed: its next slot is now (a new schedule runs at once). Only
+        // one node's write counts, the others read it back.
+        await schedulesStore.retime(ctx.db, schedule, row ?? null, now.toISOString());
+        row = await schedulesStore.one(ctx.db, schedule.name);
+        if (!row) continue;
+      }
+      const due = row.nextRunAt;
+      if (new Date(due) > now) continue;
+      const next = nextSlot(schedule, now).toISOString();
+      await ctx.db.transaction().execute(async (trx) => {
+        // another node moved it first: that node queues this slot's run
+        if (!(await schedulesStore.move(trx, schedule.name, due, next))) return;
+        await store.insert(trx, kinds.get(schedule.name)!.settings, { slot: due }, {});
+      });
+    }
+  }
+
+  async function loop(): Promise<void> {
+    do {
+      wakeAgain = false;
+      try {
+        if (Date.now() - lastMaintenance >= MAINTAIN_MS) {
+          lastMaintenance = Date.now();
+          await store.maintain();
+        }
+        await fireSchedules();
+      } catch (error) {
+        log.warn({ err: error }, 'background work: could not fire schedules or maintain; trying again later');
+      }
+      await pass(false);
+    } while (wakeAgain && running);
+  }
+
+  function wake(): void {
+    if (!running) return;
+    if (looping) {
+      wakeAgain = true;
+      return;
+    }
+    looping = loop().finally(() => {
+      looping = null;
+    });
+  }
+
+  return {
+    define<N extends QueuedJobName>(kind: JobKind<N>) {
+      declare(
+        {
+          name: kind.name,
+          retryLimit: kind.retryLimit ?? DEFAULTS.retryLimit,
+          retryDelaySeconds: kind.retryDelaySeconds ?? DEFAULTS.retryDelaySeconds,
+          retryBackoff: kind.retryBackoff ?? DEFAULTS.retryBackoff,
+          expireInSeconds: kind.expireInSeconds ?? DEFAULTS.expireInSeconds,
+          singleton: kind.singleton ?? false,
+        },
+        {
+          concurrency: kind.concurrency ?? DEFAULTS.concurrency,
+          run: (ctx, actor, payload) => kind.run(ctx, actor, payload as QueuedJobs[N]),
+          onFinalFailure: kind.onFinalFailure
+            ? (ctx, actor, payload, error) => kind.onFinalFailure!(ctx, actor, payload as QueuedJobs[N], error)
+            : undefined,
+        },
+      );
+    },
+
+    schedule(job: ScheduledJob) {
+      // a schedule's runs are jobs of its name; two nodes never run one slot twice (fireSchedules)
+      nextSlot({ cron: job.cron, timeZone: job.timeZone ?? 'UTC' }, new Date()); // throws on a bad expression
+      declare(
+        {
+          name: job.name,
+          retryLimit: job.retryLimit ?? 2,
+          retryDelaySeconds: job.retryDelaySeconds ?? 60,
+          retryBackoff: job.retryBackoff ?? true,
+          expireInSeconds: job.expireInSeconds ?? DEFAULTS.expireInSeconds,
+          singleton: false,
+        },
+        { concurrency: 1, run: (ctx, actor) => job.run(ctx, actor) },
+      );
+      schedules.set(job.name, { name: job.name, cron: job.cron, timeZone: job.timeZone ?? 'UTC' });
+    },
+
+    async enqueue<N extends QueuedJobName>(
+      executor: DB,
+      name: N,
+      payload: QueuedJobs[N],
+      options: { runAt?: Date; singletonKey?: string } = {},
+    ) {
+      const kind = kinds.get(name);
+      if (!kind) throw new Error(`no job ${name} is declared`);
+      if (kind.settings.singleton !== (options.singletonKey !== undefined)) {
+        throw new Error(`job ${name} ${kind.settings.singleton ? 'needs' : 'takes no'} singleton key`);
+      }
+      const queued = await store.insert(executor, kind.settings, payload, options);
+      // In a transaction, the job is seen once it commits: look again a moment later too.
+      if (queued && running && !options.runAt) {
+        wake();
+        setTimeout(wake, 50).unref();
+      }
+      return queued;
+    },
+
+    async trigger(executor, name) {
+      const kind = kinds.get(name);
+      if (!kind || !schedules.has(name)) throw new Error(`no scheduled job ${name}`);
+      await store.insert(executor, kind.settings, { slot: new Date().toISOString() }, {});
+      wake();
+    },
+
+    prepare() {
+      prepared ??= store.prepare([...kinds.values()].map((kind) => kind.settings));
+      return prepared;
+    },
+
+    async start() {
+      if (running) return;
+      await this.prepare();
+      await store.recover();
+      running = true;
+      timer = setInterval(wake, pollMs);
+      // the server keeps the process up, not this timer
+      timer.unref();
+      wake();
+    },
+
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await looping;
+      await this.idle();
+    },
+
+    async drain() {
+      await this.prepare();
+      let total = 0;
+      for (;;) {
+        const ran = await pass(true);
+        total += ran;
+        if (ran === 0) return total;
+      }
+    },
+
+    async idle() {
+      while (inFlight.size > 0 || looping) await Promise.allSettled([...inFlight, looping]);
+    },
+
+    counts: () => store.counts(),
+    failed: (options) => store.failed(options),
+    retry: (name, id) => store.retry(name, id),
+    discard: (name, id) => store.discard(name, id),
+    names: () => [...kinds.keys()],
+  };
+}
+
+export type { ScheduledJob };
