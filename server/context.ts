@@ -6,6 +6,7 @@ import { type ArtifactStorage, createStorage } from './integrations/storage';
 import { createInProcessRunner, type JobRunner, MAIL_OUTBOX_JOB } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
+import { type AppMetrics, createMetrics } from './metrics';
 
 /**
  * pino's interface, as Fastify hands it out. Only its type comes from Fastify: services log through
@@ -28,21 +29,31 @@ export interface AppContext {
   jobs: JobRunner;
   /** where artifacts' bytes live (integrations/storage) */
   storage: ArtifactStorage;
+  /** this app's Prometheus metrics (server/metrics.ts); its own registry, never a global one */
+  metrics: AppMetrics;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
   const { config, database, log } = deps;
   const jobs = createInProcessRunner(log);
+  const metrics = createMetrics({ config, log, poolUsage: () => database.poolUsage(), jobs });
   return {
     config,
     db: database.db,
     dialect: database.dialect,
     // a queued mail goes out now rather than at the outbox job's next tick (once the runner runs)
-    mail: createMailer({ config, db: database.db, log, onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB) }),
+    mail: createMailer({
+      config,
+      db: database.db,
+      log,
+      metrics,
+      onQueued: () => jobs.trigger(MAIL_OUTBOX_JOB),
+    }),
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,
     storage: createStorage(config),
+    metrics,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { MailMetrics } from '../metrics';
 import type { Logger } from '../context';
 import { type DB, nowIso } from '../db';
 import { deliverDueMails, releaseOwnClaims } from './outbox';
@@ -19,6 +20,8 @@ export function createMailer(deps: {
   db: DB;
   log: Logger;
   onQueued?: () => void;
+  /** counts the mails delivered and the failed attempts */
+  metrics?: MailMetrics;
   /** where mails go; from the configuration otherwise (tests give their own) */
   transport?: Transport;
 }): Mailer {
@@ -38,7 +41,7 @@ export function createMailer(deps: {
       let total = 0;
       do {
         again = false;
-        total += await deliverDueMails({ db, transport, from: config.mailFrom, node });
+        total += await deliverDueMails({ db, transport, from: config.mailFrom, node, metrics: deps.metrics });
       } while (again);
       return total;
     })().finally(() => {

@@ -1,4 +1,5 @@
 import type { DB } from '../db';
+import type { MailMetrics } from '../metrics';
 import * as store from './store';
 import type { OutgoingMail, Transport } from './transport';
 
@@ -32,7 +33,13 @@ export async function releaseOwnClaims(db: DB, node: string): Promise<number> {
   return store.releaseClaimsOf(db, node);
 }
 
-export async function deliverDueMails(deps: { db: DB; transport: Transport; from: string; node: string }) {
+export async function deliverDueMails(deps: {
+  db: DB;
+  transport: Transport;
+  from: string;
+  node: string;
+  metrics?: MailMetrics;
+}) {
   const { db, transport, from, node } = deps;
   const due = await store.dueMails(db, Date.now(), BATCH_SIZE);
 
@@ -51,7 +58,9 @@ export async function deliverDueMails(deps: { db: DB; transport: Transport; from
       await transport.deliver(mail);
       await store.markMailSent(db, row.id);
       sent++;
+      deps.metrics?.mailsSent.inc();
     } catch (error) {
+      deps.metrics?.mailFailures.inc();
       const attempts = row.attempts + 1;
       await store.markMailFailed(db, row.id, {
         attempts,
