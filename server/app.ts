@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { systemRoutes } from './modules/system/routes';
+import { metricsRoutes } from './modules/system/metrics-routes';
 import { customerRoutes } from './modules/customers/routes';
 import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -36,6 +37,7 @@ import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/err
 import { apiCompression } from './plugins/compression';
 import { idempotency } from './plugins/idempotency';
 import { input } from './plugins/input';
+import { requestMetrics } from './plugins/metrics';
 import { rateLimit } from './plugins/rate-limit';
 import { security } from './plugins/security';
 import { session } from './plugins/session';
@@ -120,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!route.config?.access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
   });
 
+  await app.register(requestMetrics);
   await app.register(errors);
   await app.register(fastifyCookie);
   await app.register(bodies);
@@ -169,17 +172,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
+  // outside /api, for a Prometheus server (decision 064)
+  await app.register(metricsRoutes);
   if (config.devMailbox) await app.register(devMailboxRoutes);
   await app.register(spa);
 
   // the jobs' storage, before any request may queue work
   await ctx.jobs.prepare();
+  // The event loop monitor, and the METRICS_BIND listener when configured: started and stopped with the app.
+  app.addHook('onReady', () => ctx.metrics.start());
   if (options.startBackgroundWork !== false) {
     app.addHook('onReady', async () => {
       await ctx.jobs.start();
     });
   }
   app.addHook('onClose', async () => {
+    await ctx.metrics.stop();
     // Jobs still running need the mailer and the database.
     await ctx.jobs.stop();
     await ctx.mail.close();

@@ -4,7 +4,8 @@ import type { Platform } from '../common/domain';
 import { type MemberRole, ROLES, type Role } from '../common/roles';
 
 /**
- * The authorisation matrix: for every API route, what each kind of caller gets. It is written out
+ * The authorisation matrix: for every API route, and every route outside /api that declares an
+ * access rule (`GET /metrics`), what each kind of caller gets. It is written out
  * by hand, role by role, on purpose: deriving it from common/permissions.ts would only check the
  * table against itself. server/authorization.test.ts calls every route as every actor and compares.
  *
@@ -118,7 +119,15 @@ export interface MatrixRow {
    * opens nothing but its product's upload route.
    */
   productToken?: Outcome;
+  /**
+   * What a request with `Authorization: Bearer <METRICS_TOKEN>` gets, signed out (the `metricsToken`
+   * column). Unless given, what the anonymous caller gets: the metrics token opens nothing but /metrics.
+   */
+  metricsToken?: Outcome;
 }
+
+/** The METRICS_TOKEN of the portal the matrix is checked against (at least 32 characters). */
+export const MATRIX_METRICS_TOKEN = 'matrix-metrics-token-0123456789abcdef';
 
 const everyone = (outcome: Outcome): Expectations =>
   Object.fromEntries(ACTORS.map((actor) => [actor, outcome])) as Expectations;
@@ -179,6 +188,8 @@ export const MATRIX: MatrixRow[] = [
     expect: anyone,
     call: () => ({ url: '/api/legal/terms-and-conditions?locale=fr' }),
   },
+  // outside /api, for a Prometheus server: the METRICS_TOKEN opens it, a session does not (decision 064)
+  { method: 'GET', url: '/metrics', expect: everyone(401), metricsToken: 'allow' },
 
   // ---- auth (server/modules/auth)
   {

@@ -11,6 +11,7 @@ import {
   type Expectations,
   type Fixture,
   MATRIX,
+  MATRIX_METRICS_TOKEN,
   type MatrixRow,
   type Outcome,
 } from './authorization.matrix';
@@ -43,7 +44,9 @@ import { createTestApp, request, type TestApp } from './test/harness';
 
 /** Fastify answers HEAD for every GET by itself; the GET row covers it. */
 const routeKey = (method: string, url: string) => `${method} ${url}`;
-const isApiRoute = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
+/** API routes, and routes elsewhere that declare an access rule (/metrics): all have their rows. */
+const isCovered = (route: RouteOptions) =>
+  (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs')) || route.config?.access !== undefined;
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -83,12 +86,13 @@ beforeAll(async () => {
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+    METRICS_TOKEN: MATRIX_METRICS_TOKEN,
   });
   app = await buildApp(t.config, {
     database: t.database,
     startBackgroundWork: false,
     onRoute: (route: RouteOptions) => {
-      if (!isApiRoute(route.url)) return;
+      if (!isCovered(route)) return;
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') routes.set(routeKey(method, route.url), route.config?.access);
       }
@@ -275,6 +279,18 @@ describe('authorisation matrix', () => {
     expect(tokenRoutes).toEqual(opened);
   });
 
+  it('lets the metrics token through /metrics only, and only the metrics token', () => {
+    const opened = MATRIX.filter((row) => row.metricsToken !== undefined && row.metricsToken !== 401).map((row) =>
+      routeKey(row.method, row.url),
+    );
+    expect(opened).toEqual(['GET /metrics']);
+    const tokenRoutes = [...routes].filter(([, rule]) => rule?.kind === 'metricsToken').map(([key]) => key);
+    expect(tokenRoutes).toEqual(opened);
+    // and no session opens it
+    const metrics = MATRIX.find((row) => row.url === '/metrics')!;
+    expect(Object.values(metrics.expect).every((outcome) => outcome === 401)).toBe(true);
+  });
+
   it('tells own customer from another customer wherever access depends on the customer', () => {
     const unscoped = MATRIX.filter(
       (row) => routes.get(routeKey(row.method, row.url))?.kind === 'customer' && !('ownCustomer' in row.expect),
@@ -314,18 +330,24 @@ async function mismatchesOf(target: FastifyInstance, row: MatrixRow): Promise<st
       }
       if (row.endsSession && actor !== 'anonymous') cookies.set(actor, await login(app, emails.get(actor)!));
     }
-    // signed out, with an API token of the row's product
-    const call = (await (scope.call ?? row.call)?.(fixture, { customerId: scope.customerId, actorEmail: null })) ?? {};
-    const response = await request(target, null, {
-      method: row.method,
-      url: call.url ?? row.url,
-      ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
-      headers: { ...call.headers, authorization: `Bearer ${fixture.productToken}` },
-    });
-    const expected = row.productToken ?? scope.expect.anonymous;
-    if (!matches(expected, response.statusCode, row)) {
-      const who = scope.name ? `productToken (${scope.name})` : 'productToken';
-      mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
+    // signed out, with an API token of the row's product, then with the METRICS_TOKEN
+    const bearers = [
+      { name: 'productToken', token: fixture.productToken, expected: row.productToken ?? scope.expect.anonymous },
+      { name: 'metricsToken', token: MATRIX_METRICS_TOKEN, expected: row.metricsToken ?? scope.expect.anonymous },
+    ];
+    for (const { name, token, expected } of bearers) {
+      const call =
+        (await (scope.call ?? row.call)?.(fixture, { customerId: scope.customerId, actorEmail: null })) ?? {};
+      const response = await request(target, null, {
+        method: row.method,
+        url: call.url ?? row.url,
+        ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
+        headers: { ...call.headers, authorization: `Bearer ${token}` },
+      });
+      if (!matches(expected, response.statusCode, row)) {
+        const who = scope.name ? `${name} (${scope.name})` : name;
+        mismatches.push(`${who}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 200)}`);
+      }
     }
   }
   return mismatches;

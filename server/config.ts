@@ -14,6 +14,8 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (def: number) => z.coerce.number().int().min(0).default(def);
+/** `host:port` of the metrics listener: a name or IPv4 address, or an IPv6 address in brackets. */
+const METRICS_BIND = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
 const EnvSchema = z
   .object({
@@ -86,6 +88,16 @@ const EnvSchema = z
       )
       .optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    METRICS_TOKEN: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent in a header)')
+      .optional(),
+    METRICS_BIND: z
+      .string()
+      .regex(METRICS_BIND, 'must be host:port, such as 127.0.0.1:9464 or [::1]:9464')
+      .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65535, 'has a port above 65535')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -193,6 +205,12 @@ export interface Config {
   downloadAccelRedirect: string | null;
   /** after SIGTERM, how long requests in flight (long downloads) may take to finish */
   shutdownGraceMs: number;
+  /**
+   * Scraping `GET /metrics` (server/metrics.ts): with `token`, it takes `Authorization: Bearer
+   * <token>`; with `bind`, a second listener on that address serves it without one (operators keep
+   * that address private). Neither: no metrics are served. A secret: never logged.
+   */
+  metrics: { token: string | null; bind: { host: string; port: number } | null };
 }
 
 export class ConfigError extends Error {}
@@ -208,6 +226,12 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
   if (value === 'true') return 1;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim());
+}
+
+/** `host:port` (the schema checked its shape), the brackets of an IPv6 address removed. */
+function parseHostPort(value: string): { host: string; port: number } {
+  const colon = value.lastIndexOf(':');
+  return { host: value.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(colon + 1)) };
 }
 
 /**
@@ -313,6 +337,8 @@ export function loadConfig(
     s3PresignSeconds: e.S3_PRESIGN_SECONDS,
     downloadAccelRedirect: e.DOWNLOAD_ACCEL_REDIRECT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    // Unset in production is safe (metrics off), so nothing is required there.
+    metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
   };
   return { ...config, ...overrides };
 }

@@ -6,6 +6,7 @@ import { type ArtifactStorage, createStorage } from './integrations/storage';
 import { createJobs, type JobRunner } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
+import { type AppMetrics, createMetrics } from './metrics';
 
 /**
  * pino's interface, as Fastify hands it out. Only its type comes from Fastify: services log through
@@ -28,20 +29,24 @@ export interface AppContext {
   jobs: JobRunner;
   /** where artifacts' bytes live (integrations/storage) */
   storage: ArtifactStorage;
+  /** this app's Prometheus metrics (server/metrics.ts); its own registry, never a global one */
+  metrics: AppMetrics;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
   const { config, database, log } = deps;
   const jobs = createJobs({ database, log, context: () => ctx });
+  const metrics = createMetrics({ config, log, poolUsage: () => database.poolUsage(), jobs });
   const ctx: AppContext = {
     config,
     db: database.db,
     dialect: database.dialect,
-    mail: createMailer({ config, db: database.db, log, jobs }),
+    mail: createMailer({ config, db: database.db, log, jobs, metrics }),
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,
     storage: createStorage(config),
+    metrics,
   };
   return ctx;
 }

@@ -11,7 +11,7 @@
  * - two paths that differ only by a parameter's name (`/api/invitations/:key` and `/:id`) read as
  *   one template, through `config.document.renameParams`.
  *
- * Only /api routes are described: the pages and the development mailbox are not part of the API.
+ * Only /api routes are described: the pages, the development mailbox and /metrics are not part of the API.
  * `npm test` lints the document with Spectral (`.spectral.yaml`, scripts/api-document.ts) and
  * compiles a client generated from it (server/openapi-client.test.ts).
  */
@@ -116,6 +116,8 @@ export function describeAccess(rule: Access): string {
       return `Access: signed-in users whose type holds \`${rule.capability}\` (${list(GLOBAL_CAPABILITIES[rule.capability])}); 401 without a session, 403 otherwise.`;
     case 'capabilityOrProductToken':
       return `Access: signed-in users whose type holds \`${rule.capability}\` (${list(GLOBAL_CAPABILITIES[rule.capability])}), or \`Authorization: Bearer <token>\` with an API token of the product the path names (401 for an unknown or revoked token, 403 for another product's).`;
+    case 'metricsToken':
+      return 'Access: `Authorization: Bearer <METRICS_TOKEN>` (401 without it or with another; 404 while none is configured).';
     case 'customer': {
       const roles = `signed-in users whose role in the customer holds \`${rule.capability}\` (${list(CUSTOMER_CAPABILITIES[rule.capability])}); 401 without a session, 404 for a customer where the caller holds no role, 403 for a role without the capability.`;
       if ('optional' in rule.locate) {

@@ -9,7 +9,7 @@ import en from '../client/i18n/en.json';
 import fr from '../client/i18n/fr.json';
 import { SESSION_COOKIE } from '../common/constants';
 import { ERROR_CODES } from '../common/api/errors';
-import { type CallOptions, type Fixture, MATRIX, type MatrixRow } from './authorization.matrix';
+import { type CallOptions, type Fixture, MATRIX, MATRIX_METRICS_TOKEN, type MatrixRow } from './authorization.matrix';
 import { issueEmailChangeToken } from './modules/auth/email-change';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { issuePasswordResetToken } from './modules/auth/tokens';
@@ -43,6 +43,12 @@ import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harne
  * pass only.
  */
 const EVERY_VARIANT = TEST_DIALECT === 'sqlite';
+
+/**
+ * The API's rows: the probes read each route's input from the API document. GET /metrics, outside
+ * the API and its document, takes nothing but a header; its probes are its own (below).
+ */
+const API_ROWS = MATRIX.filter((row) => row.url.startsWith('/api/'));
 
 /** Exactly `{ error: { code, message, details? } }`, nothing else (no Fastify default body, no stack). */
 const StrictErrorBody = z
@@ -369,6 +375,7 @@ beforeAll(async () => {
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+    METRICS_TOKEN: MATRIX_METRICS_TOKEN,
   });
   app = t.app;
   const { db } = app.ctx;
@@ -504,11 +511,11 @@ describe('never a 500: hostile input on every API route', () => {
   });
 
   it('finds every route of the matrix in the OpenAPI document', () => {
-    const missing = MATRIX.filter((row) => !operations.has(operationKey(row.method, row.url)));
+    const missing = API_ROWS.filter((row) => !operations.has(operationKey(row.method, row.url)));
     expect(missing.map((row) => `${row.method} ${row.url}`)).toEqual([]);
   });
 
-  for (const row of MATRIX) {
+  for (const row of API_ROWS) {
     it(`${row.method} ${row.url}`, async () => {
       const problems: string[] = [];
       const call = async () => (await row.call?.(fixture, { customerId: fixture.ownCustomerId })) ?? {};
@@ -563,6 +570,70 @@ function rawCall(
 
 // Answered before any query: defined in the SQLite pass only (rather than skipped in the other).
 if (EVERY_VARIANT) describeEmptyBodies();
+if (EVERY_VARIANT) describeMetricsCredentials();
+
+/**
+ * GET /metrics reads nothing but its Authorization header (and ignores any query): every hostile one
+ * is a 401 in the one error body, sessions and query parameters open nothing, and only the exact
+ * token gets the metrics.
+ */
+function describeMetricsCredentials() {
+  describe('GET /metrics with hostile credentials', () => {
+    const token = MATRIX_METRICS_TOKEN;
+    const AUTHORIZATIONS: Record<string, string | undefined> = {
+      none: undefined,
+      empty: '',
+      basic: `Basic ${Buffer.from(`metrics:${token}`).toString('base64')}`,
+      bearerAlone: 'Bearer',
+      bearerBlank: 'Bearer    ',
+      long: `Bearer ${LONG}`,
+      shorter: `Bearer ${token.slice(0, -1)}`,
+      longer: `Bearer ${token}x`,
+      otherCase: `Bearer ${token.toUpperCase()}`,
+      twice: `Bearer ${token} ${token}`,
+      latin1: 'Bearer \u00e9\u00e8\u00ff',
+      sql: `Bearer ${HOSTILE_STRINGS.sql}`,
+      productToken: 'Bearer pt_not-a-metrics-token',
+    };
+    const URLS = [
+      '/metrics',
+      '/metrics/',
+      `/metrics?token=${token}`,
+      '/metrics?__proto__[x]=1&%zz',
+      `/metrics?${LONG}`,
+    ];
+
+    it('refuses each with 401 in the one error body, as admin and signed out', async () => {
+      const problems: string[] = [];
+      for (const [name, authorization] of Object.entries(AUTHORIZATIONS)) {
+        for (const url of URLS) {
+          for (const cookie of [adminCookie, null]) {
+            const response = await request(app, cookie, {
+              method: 'GET',
+              url,
+              headers: authorization === undefined ? {} : { authorization },
+            });
+            const problem = problemOf(response);
+            const who = `${cookie ? 'admin' : 'anonymous'} · ${name} · ${url.slice(0, 40)}`;
+            if (problem) problems.push(`${who}: ${problem}`);
+            else if (response.statusCode !== 401) problems.push(`${who}: ${response.statusCode}, not 401`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('answers the exact token with the metrics, whatever the query', async () => {
+      for (const url of URLS) {
+        for (const authorization of [`Bearer ${token}`, `bearer  ${token} `]) {
+          const response = await request(app, null, { method: 'GET', url, headers: { authorization } });
+          expect(response.statusCode, `${authorization} ${url.slice(0, 40)}`).toBe(200);
+          expect(response.body).toContain('# TYPE portal_http_request_duration_seconds histogram');
+        }
+      }
+    });
+  });
+}
 
 function describeEmptyBodies() {
   describe('an empty or absent body is answered at once', () => {
@@ -577,7 +648,7 @@ function describeEmptyBodies() {
       'JSON, length 0': { 'content-type': 'application/json', 'content-length': '0' },
     };
 
-    for (const row of MATRIX.filter((r) => BODY_METHODS.has(r.method))) {
+    for (const row of API_ROWS.filter((r) => BODY_METHODS.has(r.method))) {
       it(`${row.method} ${row.url}`, async () => {
         const problems: string[] = [];
         for (const [name, headers] of Object.entries(EMPTY_BODIES)) {
@@ -610,7 +681,7 @@ function describeEmptyBodies() {
  * raced past its check).
  */
 describe('the same write sent three times at once', () => {
-  for (const row of MATRIX.filter((r) => BODY_METHODS.has(r.method) && r.call)) {
+  for (const row of API_ROWS.filter((r) => BODY_METHODS.has(r.method) && r.call)) {
     it(`${row.method} ${row.url}`, async () => {
       const sample = await row.call!(fixture, { customerId: fixture.ownCustomerId });
       const credentials = row.productToken ? { authorization: `Bearer ${fixture.productToken}` } : {};

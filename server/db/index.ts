@@ -51,6 +51,17 @@ export interface DatabaseHandle {
    * app sets a listener, the failure goes to standard error.
    */
   onConnectionError(listener: (error: Error) => void): void;
+  /** PostgreSQL: the connection pool now (the metrics read it); null on SQLite, which has no pool */
+  poolUsage(): PoolUsage | null;
+}
+
+export interface PoolUsage {
+  /** open connections, busy or idle */
+  total: number;
+  idle: number;
+  /** queries waiting for a connection: all of them are busy and the pool is at its size */
+  waiting: number;
+  max: number;
 }
 
 /** Migrations in order; later areas append theirs here. */
@@ -109,7 +120,8 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
     // A connection attempt gives up after 5 s, so a request meets an unreachable database with a 503
     // in bounded time rather than waiting for ever.
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const max = 10;
+    const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5_000 });
     let report = (error: Error) => console.error(`database connection lost: ${error.message}`);
     // Without a listener, an idle connection's error (the server restarting) would end the process.
     pool.on('error', (error) => report(error));
@@ -125,6 +137,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       onConnectionError: (listener) => {
         report = listener;
       },
+      poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
@@ -144,7 +157,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     plugins: [new CamelCasePlugin()],
     log,
   });
-  return { db, dialect, close: () => db.destroy(), onConnectionError: () => {} };
+  return { db, dialect, close: () => db.destroy(), onConnectionError: () => {}, poolUsage: () => null };
 }
 
 const UNAVAILABLE_CODES = new Set([

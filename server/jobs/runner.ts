@@ -85,12 +85,17 @@ export function createJobRunner(deps: {
         kind.settings.expireInSeconds * 1000,
       );
     });
+    const began = process.hrtime.bigint();
+    const took = () => Number(process.hrtime.bigint() - began) / 1e9;
     try {
       await Promise.race([kind.run(ctx, actor, job.payload), expired]);
       clearTimeout(bound);
+      ctx.metrics?.jobDuration.observe({ name }, took());
       await store.complete(name, job.id);
     } catch (error) {
       clearTimeout(bound);
+      ctx.metrics?.jobDuration.observe({ name }, took());
+      ctx.metrics?.jobFailures.inc({ name });
       const message = messageOf(error);
       const last = job.retryCount >= job.retryLimit;
       log.error(

@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Logger } from '../context';
+import type { MailMetrics } from '../metrics';
 import { type DB, nowIso } from '../db';
 import type { JobRunner } from '../jobs/types';
 import { insertOutboxMail, markMailAttemptFailed, markMailFailed, markMailSent, outboxMail } from './store';
@@ -40,6 +41,8 @@ export function createMailer(deps: {
   db: DB;
   log: Logger;
   jobs: Pick<JobRunner, 'enqueue'>;
+  /** counts the mails delivered and the failed attempts */
+  metrics?: MailMetrics;
   /** where mails go; from the configuration otherwise (tests give their own) */
   transport?: Transport;
 }): Mailer {
@@ -76,6 +79,7 @@ export function createMailer(deps: {
           messageId: `<mail-${row.id}.${Date.parse(row.createdAt)}@${domain}>`,
         });
       } catch (error) {
+        deps.metrics?.mailFailures.inc();
         const permanent = isPermanent(error);
         await markMailAttemptFailed(db, mailId, {
           lastError: error instanceof Error ? error.message : String(error),
@@ -84,6 +88,7 @@ export function createMailer(deps: {
         if (permanent) return 'refused';
         throw error;
       }
+      deps.metrics?.mailsSent.inc();
       await markMailSent(db, mailId);
       return 'sent';
     },

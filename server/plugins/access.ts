@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdParam } from '../../common/api/common';
@@ -22,6 +23,8 @@ import type { ProductTokenRef, SessionUser } from '../actor';
  * - customer: a user whose role in the route's customer holds the customer capability
  * - capabilityOrProductToken: as capability, or `Authorization: Bearer` with an API token of the
  *   product the route names (the artifact upload of a release pipeline, docs/decisions/036)
+ * - metricsToken: `Authorization: Bearer` with the configured METRICS_TOKEN, whatever the session
+ *   (`GET /metrics`, for a Prometheus server; docs/decisions/064); 404 while none is configured
  *
  * A customer route says how its customer is found. When the path or the query names it:
  *
@@ -59,7 +62,8 @@ export type Access =
   | { kind: 'signedIn' }
   | { kind: 'capability'; capability: GlobalCapability }
   | { kind: 'customer'; capability: CustomerCapability; locate: CustomerLocator }
-  | { kind: 'capabilityOrProductToken'; capability: GlobalCapability; product: ProductLoader };
+  | { kind: 'capabilityOrProductToken'; capability: GlobalCapability; product: ProductLoader }
+  | { kind: 'metricsToken' };
 
 /**
  * The product a route's path names (through the version it names, say); null when that does not
@@ -97,6 +101,11 @@ export const access = {
     capability,
     product,
   }),
+  /**
+   * `Authorization: Bearer <METRICS_TOKEN>` and nothing else: a session opens nothing here, and the
+   * token opens nothing but this (docs/decisions/064).
+   */
+  metricsToken: { kind: 'metricsToken' } as Access,
   customerIfGiven: (capability: CustomerCapability, from: `query.${string}`): Access => ({
     kind: 'customer',
     capability,
@@ -195,6 +204,7 @@ const fromBody = (locate: CustomerLocator): locate is { from: BodyRef } =>
 async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (!rule || rule.kind === 'public') return;
+  if (rule.kind === 'metricsToken') return enforceMetricsToken(request);
   if (rule.kind === 'capabilityOrProductToken') {
     const token = bearerToken(request.headers.authorization);
     if (token !== null) return enforceProductToken(request, rule.product, token);
@@ -233,6 +243,23 @@ async function enforceProductToken(request: FastifyRequest, product: ProductLoad
   if (productKey !== found.productKey) throw forbidden('This API token belongs to another product');
   await touchToken(ctx.db, found.id);
   request.productToken = found;
+}
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The metrics token: 404 while none is configured (metrics are off, or served on METRICS_BIND only),
+ * 401 for a missing or wrong one. Compared in time that does not depend on where they differ.
+ */
+function enforceMetricsToken(request: FastifyRequest): void {
+  const expected = request.server.ctx.config.metrics.token;
+  if (expected === null) throw notFound();
+  const given = bearerToken(request.headers.authorization);
+  if (given === null || !crypto.timingSafeEqual(sha256(given), sha256(expected))) {
+    throw new HttpError(401, ERROR_CODES.unauthenticated, 'A valid metrics token is required', undefined, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  }
 }
 
 /** The customer part of a rule whose customer only the body names, once the body is parsed. */
