@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
+import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { forbidden, HttpError, notFound } from '../../http-error';
@@ -24,8 +25,8 @@ import type { ArtifactToSend } from './serve';
 export const DOWNLOAD_NOT_FOUND = 'This download does not exist';
 
 /** Notification message keys (rendered in the reader's language when listed, as notification.newVersion). */
-export const DOWNLOAD_MESSAGE = 'notification.productDownload';
-export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload';
+export const DOWNLOAD_MESSAGE = 'notification.productDownload' satisfies NotificationMessageKey;
+export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload' satisfies NotificationMessageKey;
 
 /** What a served download is recorded with. */
 export interface DownloadGrant {
@@ -162,7 +163,8 @@ export function recordServedDownload(ctx: AppContext, actor: Actor, input: { gra
           ...(user ? {} : { anonymousDownload: true }),
         },
       });
-      const params = {
+      const params: NotificationParams<typeof DOWNLOAD_MESSAGE> = {
+        customerId: licence.customerId,
         productKey: licence.productKey,
         productName: licence.productName,
         semVer: version.semVer,
