@@ -34,7 +34,7 @@ import { idempotencyKeysMigration } from './migrations/017_idempotency_keys';
 import { customerNameOrderMigration } from './migrations/018_customer_name_order';
 import { customersShownMigration } from './migrations/019_customers_shown';
 import { auditActorMigration } from './migrations/020_audit_actor';
-import { notificationsByDateMigration } from './migrations/021_notifications_by_date';
+import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -75,7 +75,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '018_customer_name_order': customerNameOrderMigration(dialect),
     '019_customers_shown': customersShownMigration(dialect),
     '020_audit_actor': auditActorMigration(),
-    '021_notifications_by_date': notificationsByDateMigration(),
+    '022_notifications_by_date': notificationsByDateMigration(),
   };
 }
 
