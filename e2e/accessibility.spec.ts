@@ -215,6 +215,8 @@ async function scanTopBarMenus(page: Page, locale: Locale, path: string): Promis
       async () => {
         await pressOpen(page, 'notification-centre');
         await expect(page.getByTestId('notification-centre-mark-read')).toBeVisible();
+        // the demo admin's notifications (server/seed/notifications.ts), read and unread, linked or not
+        await expect(page.getByTestId('notification-centre-item').first()).toBeVisible();
         return { what: `${path} notification centre`, region: ['.notification-centre-dropdown'] };
       },
       () => closeWithEscape(page, 'notification-centre'),
@@ -227,8 +229,8 @@ async function scanTopBarMenus(page: Page, locale: Locale, path: string): Promis
 const TOASTS: readonly string[] = ['.mantine-Notifications-root'];
 
 /**
- * A success toast and the notification centre listing it: saving the settings unchanged notifies.
- * The centre keeps what was notified since the page was loaded, so it is opened without a reload.
+ * A success toast and the notification centre listing it among the messages of this session: saving
+ * the settings unchanged notifies. The centre keeps the session's toasts, so it is opened without a reload.
  */
 async function scanToastAndCentreEntry(page: Page, locale: Locale): Promise<string[]> {
   const found: string[] = [];
@@ -240,8 +242,8 @@ async function scanToastAndCentreEntry(page: Page, locale: Locale): Promise<stri
     await expect(page.getByTestId('notification-success')).toBeVisible();
     found.push(...(await scan(page, `${where} success toast`, TOASTS)));
     await pressOpen(page, 'notification-centre');
-    await expect(page.getByTestId('notification-centre-item').first()).toBeVisible();
-    found.push(...(await scan(page, `${where} notification centre with an entry`, ['.notification-centre-dropdown'])));
+    await expect(page.getByTestId('toast-history-item').first()).toBeVisible();
+    found.push(...(await scan(page, `${where} notification centre with a toast`, ['.notification-centre-dropdown'])));
     await closeWithEscape(page, 'notification-centre');
   }
   return found;

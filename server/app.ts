@@ -18,6 +18,7 @@ import { customerRoutes } from './modules/customers/routes';
 import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes';
 import { auditRoutes } from './modules/audit/routes';
 import { notificationSettingsRoutes } from './modules/notification-settings/routes';
+import { notificationRoutes } from './modules/notifications/routes';
 import { userRoutes } from './modules/users/routes';
 import { memberRoutes } from './modules/members/routes';
 import { invitationRoutes } from './modules/invitations/routes';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(invitationAcceptanceRoutes);
       await api.register(auditRoutes);
       await api.register(notificationSettingsRoutes);
+      await api.register(notificationRoutes);
       await api.register(memberRoutes);
       await api.register(invitationRoutes);
       await api.register(customizationRoutes);

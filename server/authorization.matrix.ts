@@ -378,6 +378,20 @@ export const MATRIX: MatrixRow[] = [
       payload: { notifyNewVersion: false },
     }),
   },
+  // ---- the notification centre (server/modules/notifications): each signed-in user's own
+  {
+    method: 'GET',
+    url: '/api/notifications',
+    expect: signedIn,
+    call: () => ({ url: '/api/notifications?pageOffset=0&pageLength=10' }),
+  },
+  {
+    // another user's ids are ignored, never refused (ownership: notifications.test.ts)
+    method: 'POST',
+    url: '/api/notifications/read',
+    expect: signedIn,
+    call: () => ({ payload: { ids: [1, 2] } }),
+  },
   // ---- members and invitations (server/modules/members, server/modules/invitations)
   {
     method: 'GET',

@@ -75,6 +75,11 @@ export const API_TAGS = [
       'Invitations of people to a customer: sent, listed, resent and cancelled by its team, then accepted by key by a new or an existing user.',
   },
   { name: 'members', description: "A customer's members and their status." },
+  {
+    name: 'notifications',
+    description:
+      "The signed-in user's own notifications (the notification centre): listed newest first, and marked read.",
+  },
   { name: 'notification settings', description: 'Which notifications a member receives for each customer.' },
   {
     name: 'recent actions',

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SMALL_SCREEN_QUERY } from '../components/layout';
-import { notificationStore, notify } from '../components/notify';
+import { toastHistory, notify } from '../components/notify';
 import { fakeMatchMedia } from '../test/media';
 import { renderPage } from '../test/render';
 import { Toasts } from './Toasts';
@@ -11,7 +11,7 @@ import { Toasts } from './Toasts';
 const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
 afterEach(() => {
   if (original) Object.defineProperty(window, 'matchMedia', original);
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 async function toastPosition(): Promise<string | null | undefined> {

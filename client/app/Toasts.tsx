@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
 import { NOTIFICATIONS_PLACEMENT, SMALL_SCREEN_NOTIFICATIONS_PLACEMENT, useSmallScreen } from '../components/layout';
-import { notificationStore, setNotificationCloseLabel } from '../components/notify';
+import { toastHistory, setToastCloseLabel } from '../components/notify';
 
 // The toasts' container (and its transitions) is fetched with the first toast: most first visits,
 // the sign-in page's included, never show one (decision 020).
@@ -12,14 +12,14 @@ const Notifications = lazy(() =>
 
 /** Whether a toast was asked for since `firstId` was the newest entry (earlier ones come from the tab's history). */
 const newEntrySince = (firstId: string | undefined) => {
-  const newest = notificationStore.getSnapshot()[0];
+  const newest = toastHistory.getSnapshot()[0];
   return newest !== undefined && newest.id !== firstId;
 };
 
 export function Toasts() {
   const { t } = useTranslation();
-  useEffect(() => setNotificationCloseLabel(t('app.close')), [t]);
-  const [firstId] = useState(() => notificationStore.getSnapshot()[0]?.id);
+  useEffect(() => setToastCloseLabel(t('app.close')), [t]);
+  const [firstId] = useState(() => toastHistory.getSnapshot()[0]?.id);
   const [wanted, setWanted] = useState(false);
   const small = useSmallScreen();
   useEffect(() => {
@@ -28,7 +28,7 @@ export function Toasts() {
       if (newEntrySince(firstId)) setWanted(true);
     };
     check(); // a toast shown between the first render and this effect
-    return notificationStore.subscribe(check);
+    return toastHistory.subscribe(check);
   }, [wanted, firstId]);
   if (!wanted) return null;
   return (

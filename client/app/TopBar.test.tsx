@@ -5,8 +5,19 @@ import type { Profile } from '../../common/api/auth';
 import { COMPACT_TOP_BAR_QUERY, SMALL_SCREEN_QUERY } from '../components/layout';
 import { profileCan } from '../test/abilities';
 import { fakeMatchMedia } from '../test/media';
+import { fakeApi } from '../test/fake-api';
 import { adminProfile, renderPage } from '../test/render';
 import { TopBar } from './TopBar';
+
+// The bell asks for the notifications as soon as the top bar shows.
+beforeEach(() =>
+  fakeApi({
+    'GET /api/notifications': () => ({
+      status: 200,
+      body: { data: [], offset: 0, total: 0, totalCapped: false, unread: 0, unreadCapped: false },
+    }),
+  }),
+);
 
 const owner: Profile = {
   id: 7,

@@ -3,7 +3,7 @@ import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
 import { authKeys, configQuery, profileQuery } from '../api/auth';
 import { ApiError } from '../api/client';
-import { notificationStore } from '../components/notify';
+import { toastHistory } from '../components/notify';
 import { storage } from './storage';
 
 export const PROFILE_KEY = authKeys.profile;
@@ -36,7 +36,7 @@ export function forgetSession(queryClient: QueryClient): void {
   });
   // Submitted forms stay in the mutation cache for a while: the last password typed must not.
   queryClient.getMutationCache().clear();
-  notificationStore.clear();
+  toastHistory.clear();
 }
 
 /** No retry for answers the server meant (4xx); one for network trouble and server errors. */

@@ -89,3 +89,9 @@ export const ChartIcon = (props: IconProps) => (
     <path d="m19 9-5 5-4-4-3 3" />
   </Icon>
 );
+
+export const CheckIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M20 6 9 17l-5-5" />
+  </Icon>
+);

@@ -1,42 +1,42 @@
 import { useSyncExternalStore } from 'react';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
 
-export type NotificationStatus = 'success' | 'error' | 'info';
+/** A toast: a message of this session shown over the page for a while (not a notification of the server's). */
+export type ToastStatus = 'success' | 'error' | 'info';
 
-export interface NotificationEntry {
+export interface ToastEntry {
   id: string;
   date: string;
-  status: NotificationStatus;
+  status: ToastStatus;
   title?: string;
   message: string;
-  read: boolean;
 }
 
 export interface NotifyInput {
-  status: NotificationStatus;
+  status: ToastStatus;
   message: string;
   title?: string;
 }
 
 const ERROR_NOTIFICATION_MS = 10_000;
-const COLORS: Record<NotificationStatus, string> = { success: 'teal', error: 'red', info: 'blue' };
+export const TOAST_COLORS: Record<ToastStatus, string> = { success: 'teal', error: 'red', info: 'blue' };
 const MAX_ENTRIES = 100;
 
 type Listener = () => void;
 
-export interface NotificationPersistence {
-  load(): NotificationEntry[];
-  save(entries: readonly NotificationEntry[]): void;
+export interface ToastPersistence {
+  load(): ToastEntry[];
+  save(entries: readonly ToastEntry[]): void;
 }
 
-const SESSION_KEY = 'notifications';
+const SESSION_KEY = 'toast-history';
 
 /** Kept per browser tab, so the list survives the reload that follows a lost session or a locale change. */
-const sessionPersistence: NotificationPersistence = {
+const sessionPersistence: ToastPersistence = {
   load() {
     try {
       const parsed: unknown = JSON.parse(window.sessionStorage.getItem(SESSION_KEY) ?? '[]');
-      return Array.isArray(parsed) ? (parsed as NotificationEntry[]) : [];
+      return Array.isArray(parsed) ? (parsed as ToastEntry[]) : [];
     } catch {
       return [];
     }
@@ -50,12 +50,12 @@ const sessionPersistence: NotificationPersistence = {
   },
 };
 
-/** The session's notifications, kept so the notification centre can list what was shown. */
-export function createNotificationStore(
-  show: (entry: NotificationEntry) => void = () => {},
-  persistence?: NotificationPersistence,
-) {
-  let entries: NotificationEntry[] = persistence?.load() ?? [];
+/**
+ * The toasts of this session, newest first, kept so that one which closed on its own can be read again
+ * (the notification centre's "Messages of this session").
+ */
+export function createToastHistory(show: (entry: ToastEntry) => void = () => {}, persistence?: ToastPersistence) {
+  let entries: ToastEntry[] = persistence?.load() ?? [];
   let counter = 0;
   const listeners = new Set<Listener>();
   const emit = () => {
@@ -63,12 +63,11 @@ export function createNotificationStore(
     for (const listener of listeners) listener();
   };
   return {
-    notify(input: NotifyInput): NotificationEntry {
+    notify(input: NotifyInput): ToastEntry {
       counter += 1;
-      const entry: NotificationEntry = {
+      const entry: ToastEntry = {
         id: `n${Date.now().toString(36)}-${counter}`,
         date: new Date().toISOString(),
-        read: false,
         ...input,
       };
       entries = [entry, ...entries].slice(0, MAX_ENTRIES);
@@ -76,16 +75,11 @@ export function createNotificationStore(
       emit();
       return entry;
     },
-    markAllRead(): void {
-      if (entries.every((e) => e.read)) return;
-      entries = entries.map((e) => (e.read ? e : { ...e, read: true }));
-      emit();
-    },
     clear(): void {
       entries = [];
       emit();
     },
-    getSnapshot: (): readonly NotificationEntry[] => entries,
+    getSnapshot: (): readonly ToastEntry[] => entries,
     // An arrow, so useSyncExternalStore can take it detached from the store.
     subscribe: (listener: Listener): (() => void) => {
       listeners.add(listener);
@@ -97,17 +91,17 @@ export function createNotificationStore(
 let closeLabel = 'Close';
 
 /** The toasts' close button needs a name in the interface's language; the app sets it on each change. */
-export function setNotificationCloseLabel(label: string): void {
+export function setToastCloseLabel(label: string): void {
   closeLabel = label;
 }
 
 // Mantine's toasts are fetched with the first one shown, not with every page (decision 020).
-export const notificationStore = createNotificationStore((entry) => {
+export const toastHistory = createToastHistory((entry) => {
   void import('@mantine/notifications').then(({ notifications }) =>
     notifications.show({
       id: entry.id,
       closeButtonProps: { 'aria-label': closeLabel },
-      color: COLORS[entry.status],
+      color: TOAST_COLORS[entry.status],
       title: entry.title,
       message: entry.message,
       autoClose: entry.status === 'error' ? ERROR_NOTIFICATION_MS : SUCCESS_NOTIFICATION_MS,
@@ -116,8 +110,9 @@ export const notificationStore = createNotificationStore((entry) => {
   );
 }, sessionPersistence);
 
-export const notify = (input: NotifyInput) => notificationStore.notify(input);
+/** Shows a toast (and keeps it in the session's history). */
+export const notify = (input: NotifyInput) => toastHistory.notify(input);
 
-export function useNotificationEntries(): readonly NotificationEntry[] {
-  return useSyncExternalStore(notificationStore.subscribe, notificationStore.getSnapshot);
+export function useToastEntries(): readonly ToastEntry[] {
+  return useSyncExternalStore(toastHistory.subscribe, toastHistory.getSnapshot);
 }

@@ -26,15 +26,15 @@ if (typeof window !== 'undefined') {
   // it takes from its options): the analytics charts are drawn as in a box 600 px wide.
   Object.defineProperty(SVGSVGElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
   const { cleanup, configure } = await import('@testing-library/react');
-  // The session's notification list is a module-level store: with isolate: false, a toast raised by one
-  // file's test would still be listed (and counted unread) in the next file's.
-  const { notificationStore } = await import('../components/notify');
+  // The session's toast history is a module-level store: with isolate: false, a toast raised by one
+  // file's test would still be listed in the next file's.
+  const { toastHistory } = await import('../components/notify');
   // findBy and waitFor give up after one second by default, which a busy two-core machine can
   // exceed while a lazy chunk or a debounced request is on its way; what they wait for is unchanged.
   configure({ asyncUtilTimeout: 5000 });
   afterEach(() => {
     cleanup();
-    notificationStore.clear();
+    toastHistory.clear();
     // Fake APIs are installed per test; storage would otherwise carry one test's session into the next.
     vi.unstubAllGlobals();
     window.localStorage.clear();

@@ -17,7 +17,7 @@ export const CATALOGUE_ERRORS = {
 } as const;
 
 /** A product's key: lower-case letters, digits and dashes, as it appears in URLs and licence files. */
-const PRODUCT_KEY = /^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$/;
+export const PRODUCT_KEY = /^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$/;
 
 /** Semantic Versioning 2.0.0, the expression semver.org gives (no leading "v"). */
 export const SEMVER =

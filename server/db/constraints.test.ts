@@ -69,7 +69,7 @@ async function oneRowEach() {
     graceUntil: null,
   });
   await insertPayment(db, { ...base, providerSessionId: 'cs_1', amountCents: 100, currency: 'EUR', status: 'open' });
-  await insertNotification(db, { userId: user.id, messageKey: 'notification.test' });
+  await insertNotification(db, { userId: user.id, messageKey: 'notification.newVersion' });
   await recordLoginAttempt(db, { email: user.email, ip: '192.0.2.1', success: false });
   await insertAuditEntry(db, { customerId: null, by: auditActorOf(jobActor('probe')), action: 'createProduct' });
   const now = nowIso();

@@ -35,6 +35,7 @@ import { customerNameOrderMigration } from './migrations/018_customer_name_order
 import { customersShownMigration } from './migrations/019_customers_shown';
 import { auditActorMigration } from './migrations/020_audit_actor';
 import { jobsMigration } from './migrations/021_jobs';
+import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -87,6 +88,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '019_customers_shown': customersShownMigration(dialect),
     '020_audit_actor': auditActorMigration(),
     '021_jobs': jobsMigration(dialect),
+    '022_notifications_by_date': notificationsByDateMigration(),
   };
 }
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customer-key';
+import { isNotificationMessageKey, NOTIFICATION_MESSAGES } from '../../common/notifications';
 import { checkPassword } from '../../common/password';
 import { ROLES } from '../../common/roles';
 import { validateConfig } from '../modules/customizations/schemas';
@@ -178,6 +179,34 @@ describe('demo data', () => {
     expect(list.json().data).toEqual([
       expect.objectContaining({ productKey: 'graph-server', customizationType: 'lke' }),
     ]);
+  });
+
+  it('gives demo accounts notifications of every parameter their kind names, linked to what they are about', async () => {
+    const acme = await t.app.ctx.db
+      .selectFrom('customers')
+      .select('id')
+      .where('name', '=', DEMO_CUSTOMER_NAME)
+      .executeTakeFirstOrThrow();
+    const expected = { 'owner@demo.portal': 3, 'ae@demo.portal': 1, 'admin@demo.portal': 2 };
+    for (const [email, unread] of Object.entries(expected)) {
+      const cookie = await login(t.app, email, DEMO_PASSWORD);
+      const response = await request(t.app, cookie, { method: 'GET', url: '/api/notifications' });
+      expect(response.statusCode).toBe(200);
+      const list = response.json();
+      expect(list.unread, email).toBe(unread);
+      for (const item of list.data) {
+        expect(isNotificationMessageKey(item.messageKey), item.messageKey).toBe(true);
+        const names = NOTIFICATION_MESSAGES[item.messageKey as keyof typeof NOTIFICATION_MESSAGES];
+        expect(Object.keys(item.params).sort(), `${email} ${item.messageKey}`).toEqual([...names].sort());
+        if (item.messageKey === 'notification.newVersion')
+          expect(item.link).toBe(email === 'admin@demo.portal' ? `/products/${item.params.productKey}` : null);
+        else expect(item.link).toBe(`/accounts/${item.params.customerId}`);
+      }
+      if (email === 'owner@demo.portal')
+        expect(
+          list.data.every((i: { link: string | null }) => i.link === null || i.link === `/accounts/${acme.id}`),
+        ).toBe(true);
+    }
   });
 
   it('gives every listed demo customer a licence in each state, one per product, and a product left to license', async () => {

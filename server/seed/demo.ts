@@ -19,6 +19,7 @@ import { anyUser, insertUser } from '../modules/users/repo';
 import { type DB, isUniqueViolation } from '../db';
 import type { Database } from '../db/schema';
 import { seedDemoDownloads } from './downloads';
+import { seedDemoNotifications } from './notifications';
 
 /**
  * Demo data for a first look (`npm start` on an empty database): one account per role, a few
@@ -522,6 +523,7 @@ async function insertDemoData(
 
   await insertDemoTeam(trx, { userIds, customerIds, owner: owner.email, passwordHash, today, secret });
   await seedRecentActions(trx, { userIds, customerIds, ago });
+  await seedDemoNotifications(trx, { userIds, customerIds, licenceIds, ago, day });
 }
 
 /**

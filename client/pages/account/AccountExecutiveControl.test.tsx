@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../../common/api/customers';
 import type { Role } from '../../../common/roles';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { customerCan } from '../../test/abilities';
 import { fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
@@ -80,7 +80,7 @@ describe('AccountExecutiveControl', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.calls('PUT /api/customers/4/account-executive')[0].body).toEqual({ userId: 7 });
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'Nora North is now the account executive of Acme.',
     });

@@ -7,7 +7,7 @@ import type { Customer } from '../../../common/api/customers';
 import { STORAGE_KEYS } from '../../../common/constants';
 import type { Role } from '../../../common/roles';
 import { storage } from '../../app/storage';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { customerCan, profileCan } from '../../test/abilities';
 import { apiError, type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
@@ -82,7 +82,7 @@ function openAccount(
 afterEach(() => {
   vi.useRealTimers();
   storage.remove(STORAGE_KEYS.customer);
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('AccountPage: loading and not found', () => {
@@ -174,8 +174,8 @@ describe('AccountPage: header per role', () => {
   it('says why the sync failed, in the spec’s words and the reader’s language', async () => {
     const { api } = openAccount({ status: 200, body: customer('accountExecutive') }, '/fr/accounts/7');
     fireEvent.click(await screen.findByRole('button', { name: 'Synchroniser avec SalesForce' }));
-    await waitFor(() => expect(notificationStore.getSnapshot()[0]).toBeTruthy());
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    await waitFor(() => expect(toastHistory.getSnapshot()[0]).toBeTruthy());
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'error',
       message:
         "Le client n'a pas pu être synchronisé avec SalesForce : La connexion à SalesForce n'est pas configurée sur ce portail.",

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Customer } from '../../../common/api/customers';
 import { customerKeys } from '../../api/customers';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { customerCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
@@ -59,7 +59,7 @@ describe('CustomerModal', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.calls('POST /api/customers')[0].body).toEqual({ name: 'Umbrella', customerKey: '', selfService: true });
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'The customer Umbrella was created with the key GENKEY2345.',
     });
@@ -130,7 +130,7 @@ describe('CustomerModal', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.calls('PATCH /api/customers/4')[0].body).toEqual({ name: 'Acme Corp', customerKey: 'ACME000002' });
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({ message: 'The customer Acme Corp was updated.' });
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({ message: 'The customer Acme Corp was updated.' });
 
     queryClient.setQueryData(customerKeys.one(4), acme);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));

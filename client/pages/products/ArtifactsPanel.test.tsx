@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
 import { FormModal } from '../../components/FormModal';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import type { UserType } from '../../../common/roles';
 import { profileCan, versionCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
@@ -75,12 +75,12 @@ class FakeXhr {
   }
 }
 
-const lastNotification = () => notificationStore.getSnapshot()[0];
+const lastNotification = () => toastHistory.getSnapshot()[0];
 
 beforeEach(() => {
   FakeXhr.last = null;
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  notificationStore.clear();
+  toastHistory.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
 

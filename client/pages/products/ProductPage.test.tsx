@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product, Version } from '../../../common/api/catalogue';
 import type { UserType } from '../../../common/roles';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { productCan, profileCan, versionCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
@@ -92,7 +92,7 @@ beforeEach(() => {
     version(2, '1.9.1-beta.1', { type: 'beta', published: false, releaseDate: null }),
     ...Array.from({ length: 10 }, (_, i) => version(10 + i, `1.${8 - Math.floor(i / 5)}.${i}`)),
   ];
-  notificationStore.clear();
+  toastHistory.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
 

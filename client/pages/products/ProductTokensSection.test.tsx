@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProductToken } from '../../../common/api/catalogue';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { ProductTokensSection } from './ProductTokensSection';
@@ -38,7 +38,7 @@ beforeEach(() => {
     { id: 2, name: 'Nightly', createdAt: '2026-11-10T08:00:00.000Z', lastUsedAt: null },
     { id: 1, name: 'Release pipeline', createdAt: '2026-10-01T08:00:00.000Z', lastUsedAt: '2026-11-22T23:30:00.000Z' },
   ];
-  notificationStore.clear();
+  toastHistory.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -107,7 +107,7 @@ describe('ProductTokensSection', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(api.calls('DELETE /api/products/server/tokens/1')).toHaveLength(1));
     await waitFor(() => expect(screen.getAllByTestId('product-token-row')).toHaveLength(1));
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'The token "Release pipeline" was revoked.',
     });
@@ -136,7 +136,7 @@ describe('ProductTokensSection', () => {
     fireEvent.click(await screen.findByTestId('product-token-revoke-yes'));
     await waitFor(() => expect(api.calls('DELETE /api/products/server/tokens/2')).toHaveLength(1));
     await waitFor(() =>
-      expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      expect(toastHistory.getSnapshot()[0]).toMatchObject({
         status: 'error',
         message: 'The token could not be revoked: You are not allowed to do this.',
       }),

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../common/api/catalogue';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { productCan, profileCan } from '../../test/abilities';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
@@ -44,7 +44,7 @@ function open(options: { role?: 'admin' | 'productManager'; locale?: 'en' | 'fr'
 
 beforeEach(() => {
   products = [product('server', 'Graph Server'), product('studio', 'Graph Studio')];
-  notificationStore.clear();
+  toastHistory.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -84,7 +84,7 @@ describe('ProductsPage', () => {
       isSaas: false,
     });
     expect(await screen.findByRole('link', { name: 'Graph Cloud' })).toBeTruthy();
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({ message: 'The product Graph Cloud was created.' });
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({ message: 'The product Graph Cloud was created.' });
   });
 
   it('says why a creation failed, in French too', async () => {

@@ -5,7 +5,7 @@ import type { Profile } from '../../../common/api/auth';
 import type { MembershipSettings } from '../../../common/api/settings';
 import { NOTIFICATION_SETTINGS } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { profileCan } from '../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
@@ -92,7 +92,7 @@ describe('Settings: notification blocks', () => {
     expect(api.calls('PATCH /api/members/12/settings')).toHaveLength(0);
     expect(api.calls('PATCH /api/auth/me')).toHaveLength(1);
     await waitFor(() =>
-      expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      expect(toastHistory.getSnapshot()[0]).toMatchObject({
         status: 'success',
         message: 'Your settings have been saved.',
       }),
@@ -118,7 +118,7 @@ describe('Settings: notification blocks', () => {
     expect(alert.textContent).toContain('Some of your settings could not be updated.');
     expect(api.calls('PATCH /api/auth/me')).toHaveLength(1);
     await waitFor(() =>
-      expect(notificationStore.getSnapshot()[0]).toMatchObject({
+      expect(toastHistory.getSnapshot()[0]).toMatchObject({
         status: 'error',
         title: 'Some of your settings could not be updated.',
       }),

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import { PROFILE_KEY } from '../../app/session';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
 import { SettingsPage } from './SettingsPage';
@@ -28,7 +28,7 @@ describe('SettingsPage', () => {
     expect(alert.textContent).toContain('Some of your settings could not be updated.');
     expect(alert.textContent).toContain('An error has occurred...');
     expect((within(form()).getByLabelText(/^Full name/) as HTMLInputElement).value).toBe('Alice B. Martin');
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'error',
       title: 'Some of your settings could not be updated.',
     });
@@ -133,7 +133,7 @@ describe('SettingsPage', () => {
       preferredLocale: 'en',
     });
     expect(queryClient.getQueryData<Profile>(PROFILE_KEY)?.fullName).toBe('Alice B. Martin');
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'Your settings have been saved.',
     });

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api/users';
-import { notificationStore } from '../../components/notify';
+import { toastHistory } from '../../components/notify';
 import { userCan } from '../../test/abilities';
 import { apiError, type FakeAnswer, fakeApi } from '../../test/fake-api';
 import { adminProfile, renderPage } from '../../test/render';
@@ -49,7 +49,7 @@ describe('UserModal', () => {
 
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.calls('PATCH /api/users/3')[0].body).toMatchObject({ status: 'disabled', email: 'pm@demo.portal' });
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'The user pm@demo.portal was updated.',
     });
@@ -167,7 +167,7 @@ describe('UserModal', () => {
 
     answer({ status: 201, body: { ...priya, id: 12, fullname: 'Slow Answer', email: 'slow@demo.portal' } });
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'The user slow@demo.portal was created.',
     });

@@ -13,6 +13,7 @@ import {
 import { ERROR_CODES } from '../../../common/api/errors';
 import { ACCESS_LEVELS } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
+import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
 import { type Actor, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
@@ -34,7 +35,7 @@ export const PRODUCT_EXISTS = 'A product with this key already exists';
 export const VERSION_EXISTS = 'This product already has a version with this semVer';
 export const PUBLISHED_LOCKED = 'A published version keeps its title and semVer: only its description and type change';
 /** the message key of the notification members get when a version they may download is published */
-export const NEW_VERSION_MESSAGE = 'notification.newVersion';
+export const NEW_VERSION_MESSAGE = 'notification.newVersion' satisfies NotificationMessageKey;
 
 /** A product as the API gives it, with what the caller may do with it (`can`). */
 const toApiProduct = (row: repo.ProductRow, caller: SessionUser | null): Product => ({
@@ -289,7 +290,11 @@ async function notifyNewVersion(db: DB, id: number, today: string) {
     await insertNotification(db, {
       userId,
       messageKey: NEW_VERSION_MESSAGE,
-      params: { productKey: version.productKey, productName: version.productName, semVer: version.semVer },
+      params: {
+        productKey: version.productKey,
+        productName: version.productName,
+        semVer: version.semVer,
+      } satisfies NotificationParams<typeof NEW_VERSION_MESSAGE>,
     });
   }
 }

@@ -311,6 +311,7 @@ describe('records', () => {
     const every = await notificationsOf(everyDownload);
     expect(every.map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE, DOWNLOAD_MESSAGE]);
     expect(JSON.parse(every[1].params)).toEqual({
+      customerId: buyer.id,
       productKey: product.key,
       productName: 'Notified Product',
       semVer: '5.0.0',

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
+import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
@@ -25,8 +26,8 @@ import type { ArtifactToSend } from './serve';
 export const DOWNLOAD_NOT_FOUND = 'This download does not exist';
 
 /** Notification message keys (rendered in the reader's language when listed, as notification.newVersion). */
-export const DOWNLOAD_MESSAGE = 'notification.productDownload';
-export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload';
+export const DOWNLOAD_MESSAGE = 'notification.productDownload' satisfies NotificationMessageKey;
+export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload' satisfies NotificationMessageKey;
 
 /** What a served download is recorded with. */
 export interface DownloadGrant {
@@ -212,7 +213,8 @@ export async function writeDownloadRecord(ctx: AppContext, _actor: Actor, record
       },
       createdAt: at,
     });
-    const params = {
+    const params: NotificationParams<typeof DOWNLOAD_MESSAGE> = {
+      customerId: licence.customerId,
       productKey: licence.productKey,
       productName: licence.productName,
       semVer: version.semVer,

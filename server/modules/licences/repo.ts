@@ -232,3 +232,14 @@ export async function customerOfLicence(db: DB, id: number) {
   const row = await db.selectFrom('licences').select('customerId').where('id', '=', id).executeTakeFirst();
   return row?.customerId ?? null;
 }
+
+/** The customer of each of these licences that exists, by licence id (a notification's link). */
+export async function customersOfLicences(db: DB, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('licences')
+    .select(['id', 'customerId'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.customerId]));
+}

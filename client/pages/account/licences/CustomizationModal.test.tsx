@@ -2,7 +2,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Customization } from '../../../../common/api/customizations';
-import { notificationStore } from '../../../components/notify';
+import { toastHistory } from '../../../components/notify';
 import { customizationCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
@@ -64,7 +64,7 @@ const validateButton = () => screen.getByTestId('customization-validate') as HTM
 
 afterEach(() => {
   vi.useRealTimers();
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('CustomizationModal', () => {
@@ -95,7 +95,7 @@ describe('CustomizationModal', () => {
       enabled: false,
       customConfig: { branding: { applicationName: 'Acme' } },
     });
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'The customization of Graph Server was created',
     });
@@ -129,7 +129,7 @@ describe('CustomizationModal', () => {
       enabled: true,
       customConfig: { branding: { applicationName: 'Acme Graph' } },
     });
-    expect(notificationStore.getSnapshot()[0].message).toBe('The customization of Graph Server was updated');
+    expect(toastHistory.getSnapshot()[0].message).toBe('The customization of Graph Server was updated');
   });
 
   it('shows a customization its can does not let the caller change, without saving, validating or examples', async () => {

@@ -5,7 +5,7 @@ import type { Customer } from '../../../../common/api/customers';
 import type { Invitation } from '../../../../common/api/invitations';
 import type { Member } from '../../../../common/api/members';
 import type { Role } from '../../../../common/roles';
-import { notificationStore } from '../../../components/notify';
+import { toastHistory } from '../../../components/notify';
 import { customerCan, invitationCan, memberCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { adminProfile, CurrentLocation, renderPage } from '../../../test/render';
@@ -95,7 +95,7 @@ const options = (label: string) =>
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('MembersSection', () => {
@@ -154,7 +154,7 @@ describe('MembersSection', () => {
       targetRole: 'technicalContact',
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(notificationStore.getSnapshot()[0]).toMatchObject({
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
       status: 'success',
       message: 'An invitation was sent to new.person@acme.test.',
     });
@@ -240,7 +240,7 @@ describe('MembersSection', () => {
     expect(within(await rowOf('Eve Expired')).queryByTestId('invitation-copy')).toBeNull();
     fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
     await waitFor(() =>
-      expect(notificationStore.getSnapshot()[0]).toMatchObject({ status: 'error', message: 'Clipboard not available' }),
+      expect(toastHistory.getSnapshot()[0]).toMatchObject({ status: 'error', message: 'Clipboard not available' }),
     );
     expect(api.calls('GET /api/invitations/80/link')).toHaveLength(1);
   });

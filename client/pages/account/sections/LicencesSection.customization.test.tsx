@@ -5,7 +5,7 @@ import type { Customer } from '../../../../common/api/customers';
 import type { Customization } from '../../../../common/api/customizations';
 import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
-import { notificationStore } from '../../../components/notify';
+import { toastHistory } from '../../../components/notify';
 import { customerCan, customizationCan, licenceCan } from '../../../test/abilities';
 import { type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
@@ -92,7 +92,7 @@ const rowOf = async (product: string) => (await screen.findByText(product)).clos
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('LicencesSection: the customization action', () => {
@@ -130,7 +130,7 @@ describe('LicencesSection: the customization action', () => {
     await waitFor(() => expect(api.calls('PATCH /api/customizations/5')).toHaveLength(1));
     expect(api.calls('PATCH /api/customizations/5')[0].body).toMatchObject({ versionType: 'beta' });
     await waitFor(() => expect(listed()).toBe(2));
-    expect(notificationStore.getSnapshot()[0].message).toBe('The customization of Graph Server was updated');
+    expect(toastHistory.getSnapshot()[0].message).toBe('The customization of Graph Server was updated');
   });
 
   it('creates the customization of a licence that has none', async () => {

@@ -5,7 +5,7 @@ import type { Customer } from '../../../../common/api/customers';
 import type { LicensableProduct, Licence } from '../../../../common/api/licences';
 import { addMonths, localToday } from '../../../../common/licence-status';
 import type { Role } from '../../../../common/roles';
-import { notificationStore } from '../../../components/notify';
+import { toastHistory } from '../../../components/notify';
 import { customerCan, licenceCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
@@ -88,11 +88,11 @@ function Address() {
 
 const rowOf = async (product: string) => (await screen.findByText(product)).closest('tr') as HTMLElement;
 const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent);
-const lastNotification = () => notificationStore.getSnapshot()[0];
+const lastNotification = () => toastHistory.getSnapshot()[0];
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('LicencesSection: the table', () => {
@@ -254,7 +254,7 @@ describe('LicencesSection: downloads', () => {
     expect(writeText).not.toHaveBeenCalled();
     const file = within(old).getByTestId('licence-download');
     expect(file.getAttribute('href')).toBeNull();
-    notificationStore.clear();
+    toastHistory.clear();
     fireEvent.click(file);
     expect(lastNotification().message).toBe('Your license is expired, please contact your account manager');
   });

@@ -6,7 +6,7 @@ import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import type { Role } from '../../../../common/roles';
 import { browser } from '../../../api/downloads';
-import { notificationStore } from '../../../components/notify';
+import { toastHistory } from '../../../components/notify';
 import { customerCan, licenceCan, typeOfRole, versionCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
 import { renderPage } from '../../../test/render';
@@ -133,7 +133,7 @@ const artifact = (element: HTMLElement, platform: string) =>
   within(element)
     .getAllByTestId('version-artifact')
     .find((a) => a.getAttribute('data-platform') === platform) as HTMLElement;
-const lastNotification = () => notificationStore.getSnapshot()[0];
+const lastNotification = () => toastHistory.getSnapshot()[0];
 
 let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
 beforeEach(() => {
@@ -146,7 +146,7 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  notificationStore.clear();
+  toastHistory.clear();
 });
 
 describe('VersionsSection: products and versions', () => {
@@ -388,7 +388,7 @@ describe('VersionsSection: downloads', () => {
       message: 'Your license is expired, please contact your account manager',
     });
     expect(writeText).not.toHaveBeenCalled();
-    notificationStore.clear();
+    toastHistory.clear();
     fireEvent.click(within(viewer).getByTestId('artifact-download'));
     expect(lastNotification().message).toBe('Your license is expired, please contact your account manager');
     expect(api.calls('GET /api/download/linux')).toHaveLength(0);
