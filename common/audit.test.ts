@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, type AuditAction, CATALOGUE_AUDIT_ACTIONS, isAuditAction } from './audit';
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  CATALOGUE_AUDIT_ACTIONS,
+  isAuditAction,
+  SETTINGS_AUDIT_ACTIONS,
+} from './audit';
 
 describe('audit actions', () => {
   it('names each action once, as a camelCase verb and object', () => {
@@ -15,6 +21,15 @@ describe('audit actions', () => {
       expect(isAuditAction(action)).toBe(false);
     }
     expect(AUDIT_ACTIONS.filter((action) => catalogue.includes(action))).toEqual([]);
+  });
+
+  it("keeps the settings' actions apart from the others, so no customer's recent actions list them", () => {
+    const others: readonly string[] = [...AUDIT_ACTIONS, ...CATALOGUE_AUDIT_ACTIONS];
+    expect(new Set(SETTINGS_AUDIT_ACTIONS).size).toBe(SETTINGS_AUDIT_ACTIONS.length);
+    for (const action of SETTINGS_AUDIT_ACTIONS) {
+      expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+      expect(others).not.toContain(action);
+    }
   });
 
   it('tells a known action from anything else', () => {

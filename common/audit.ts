@@ -45,6 +45,18 @@ export const CATALOGUE_AUDIT_ACTIONS = [
 export type CatalogueAuditAction = (typeof CATALOGUE_AUDIT_ACTIONS)[number];
 
 /**
+ * The actions on the portal's own settings (webhook endpoints, docs/webhooks.md), which belong to no
+ * customer either: written with none, like the catalogue's.
+ */
+export const SETTINGS_AUDIT_ACTIONS = [
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'resendWebhookDelivery',
+] as const;
+export type SettingsAuditAction = (typeof SETTINGS_AUDIT_ACTIONS)[number];
+
+/**
  * Who acted, as an entry records it: a signed-in user, an anonymous visitor (the secret download
  * URL), a product API token, an integration (a payment provider's webhook, a provisioner), a job,
  * or the portal itself (the operator's command line).

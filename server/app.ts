@@ -30,6 +30,7 @@ import { legalRoutes } from './modules/legal/routes';
 import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(licenceFileRoutes);
       await api.register(analyticsRoutes);
       await api.register(legalRoutes);
+      await api.register(webhookRoutes);
       await api.register(artifactRoutes);
       await api.register(downloadRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);

@@ -87,6 +87,7 @@ const EnvSchema = z
         'must be a path that starts and ends with "/", such as /protected-artifacts/',
       )
       .optional(),
+    WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     METRICS_TOKEN: z
       .string()
@@ -211,6 +212,12 @@ export interface Config {
    * that address private). Neither: no metrics are served. A secret: never logged.
    */
   metrics: { token: string | null; bind: { host: string; port: number } | null };
+  /**
+   * Webhook deliveries (docs/webhooks.md): `allowPrivate` lets them reach private and loopback
+   * addresses (WEBHOOKS_ALLOW_PRIVATE; link-local, unspecified and multicast ones never); `timeoutMs`
+   * bounds an attempt (10 s; only tests shorten it).
+   */
+  webhooks: { allowPrivate: boolean; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -339,6 +346,7 @@ export function loadConfig(
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },
   };
   return { ...config, ...overrides };
 }

@@ -106,6 +106,11 @@ export const API_TAGS = [
   { name: 'licence-files', description: 'Licence files signed by the portal, and the public keys that verify them.' },
   { name: 'analytics', description: 'Download analytics across customers, products and versions.' },
   { name: 'legal', description: 'The legal documents (terms, privacy) in the reader’s language.' },
+  {
+    name: 'webhooks',
+    description:
+      'Endpoints that receive signed events (HMAC-SHA256, `Portal-Signature`), and their deliveries with retries over about 3 days. Administrators only.',
+  },
 ];
 
 const list = (roles: readonly string[]) => roles.map((role) => `\`${role}\``).join(', ');

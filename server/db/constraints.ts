@@ -17,6 +17,7 @@ import {
 } from '../../common/domain';
 import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licence-files';
 import { AUDIT_ACTOR_KINDS } from '../../common/audit';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../common/webhooks';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
 
@@ -67,6 +68,8 @@ export const ENUM_COLUMNS: {
   customerProductDownloads: {},
   mailOutbox: { status: OUTBOX_STATUSES },
   jobSchedules: {},
+  webhookEndpoints: {},
+  webhookDeliveries: { status: WEBHOOK_DELIVERY_STATUSES },
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -108,6 +111,8 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   customerProductDownloads: {},
   mailOutbox: {},
   jobSchedules: {},
+  webhookEndpoints: { enabled: true },
+  webhookDeliveries: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

@@ -36,6 +36,7 @@ import { customersShownMigration } from './migrations/019_customers_shown';
 import { auditActorMigration } from './migrations/020_audit_actor';
 import { jobsMigration } from './migrations/021_jobs';
 import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
+import { webhooksMigration } from './migrations/023_webhooks';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -89,6 +90,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '020_audit_actor': auditActorMigration(),
     '021_jobs': jobsMigration(dialect),
     '022_notifications_by_date': notificationsByDateMigration(),
+    '023_webhooks': webhooksMigration(dialect),
   };
 }
 

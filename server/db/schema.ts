@@ -18,6 +18,7 @@ import type {
 } from '../../common/domain';
 import type { LicenceSigningAlgorithm } from '../../common/api/licence-files';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
+import type { WebhookDeliveryStatus } from '../../common/webhooks';
 
 /**
  * Tables of the whole model (spec section 3). Columns are snake_case in SQL and camelCase here
@@ -386,6 +387,38 @@ export interface MailOutboxTable {
   sentAt: Timestamp | null;
 }
 
+/** Where the portal posts signed events (migration 023, docs/webhooks.md). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event names (common/webhooks.ts WEBHOOK_EVENTS) */
+  events: string;
+  /** the signing secret sealed under the server secret (server/modules/webhooks/secrets.ts) */
+  secretSealed: string;
+  enabled: Bool;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** One event for one endpoint, and how its attempts went (migration 023). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpointId: number;
+  /** the event's id (a UUID): the same in every delivery of the event, for receivers to deduplicate */
+  eventId: string;
+  /** a name of WEBHOOK_EVENTS; no CHECK, so that a new event needs no migration */
+  eventType: string;
+  /** the JSON body posted, byte for byte, at every attempt */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  responseMs: number | null;
+  lastError: string | null;
+  createdAt: Timestamp;
+  deliveredAt: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -416,6 +449,8 @@ export interface Database {
   customerProductDownloads: CustomerProductDownloadsTable;
   mailOutbox: MailOutboxTable;
   jobSchedules: JobSchedulesTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */

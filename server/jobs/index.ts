@@ -7,6 +7,7 @@ import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/s
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
+import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
 import { createSqliteStore } from './sqlite-store';
@@ -58,6 +59,18 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryDelaySeconds: 5,
     concurrency: 10,
     run: (ctx, actor, record) => writeDownloadRecord(ctx, actor, record),
+  });
+  jobs.define({
+    name: WEBHOOK_DELIVERY_JOB,
+    // an attempt waits at most 10 s for its answer (config.webhooks.timeoutMs)
+    expireInSeconds: 60,
+    // 13 attempts over about 3 days (docs/webhooks.md): retries after 45 s, 90 s, 3 min… doubling to
+    // 25 h; 45 × (2^12 − 1) s ≈ 2.1 days of waits, plus up to as much again of jitter (about 3 days)
+    retryLimit: 12,
+    retryDelaySeconds: 45,
+    concurrency: 10,
+    run: async (ctx, _actor, { deliveryId }) => deliverWebhook(ctx, deliveryId),
+    onFinalFailure: (ctx, _actor, { deliveryId }) => webhookGaveUp(ctx, deliveryId),
   });
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;

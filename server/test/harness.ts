@@ -90,6 +90,8 @@ export async function createTestApp(
       STATIC_DIR: './does-not-exist',
       // One PBKDF2 iteration per guess: tests solve captchas in milliseconds (docs/configuration.md).
       CAPTCHA_COST: '1',
+      // Webhook tests deliver to receivers on 127.0.0.1; the SSRF tests turn it off.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
       ...(artifactsDir ? { ARTIFACTS_DIR: artifactsDir } : {}),
       ...env,
     },

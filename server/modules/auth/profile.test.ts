@@ -41,6 +41,7 @@ describe('GET /api/auth/me', () => {
         addCustomer: false,
         addProduct: false,
         viewDownloadAnalytics: false,
+        manageWebhooks: false,
         brandToRoot: true,
         brandToAccount: false,
         homeLink: false,

@@ -1,0 +1,108 @@
+import {
+  isWebhookEvent,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+} from '../../../common/webhooks';
+import type { AppContext } from '../../context';
+import type { DB } from '../../db';
+import { postWebhook } from './post';
+import * as repo from './repo';
+import { unsealWebhookSecret } from './secrets';
+import { webhookSignature } from './signature';
+
+export const WEBHOOK_DELIVERY_JOB = 'webhooks.deliver';
+
+declare module '../../jobs/types' {
+  interface QueuedJobs {
+    [WEBHOOK_DELIVERY_JOB]: { deliveryId: number };
+  }
+}
+
+/** The User-Agent of every delivery. */
+export const WEBHOOK_USER_AGENT = 'Portal-Webhooks/1';
+
+/** An event as the code that emits it describes it. */
+export interface WebhookEventInput {
+  /** a UUID, the same in every delivery of the event */
+  id: string;
+  type: WebhookEvent;
+  /** ISO 8601 */
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The one entry point of the code that emits events (docs/webhooks.md): for each enabled endpoint
+ * subscribed to the event's type, a delivery row and its job, both through `executor`. Call it in the
+ * transaction of the change the event tells of, so the deliveries exist exactly when it commits.
+ * Returns the ids of the deliveries queued.
+ */
+export async function queueWebhookDeliveries(
+  ctx: Pick<AppContext, 'jobs'>,
+  executor: DB,
+  event: WebhookEventInput,
+): Promise<number[]> {
+  if (!isWebhookEvent(event.type)) throw new Error(`unknown webhook event ${String(event.type)}`);
+  const payload = JSON.stringify({ id: event.id, type: event.type, created: event.createdAt, data: event.data });
+  const ids: number[] = [];
+  for (const endpoint of await repo.enabledEndpoints(executor)) {
+    if (!(JSON.parse(endpoint.events) as string[]).includes(event.type)) continue;
+    const { id } = await repo.insertDelivery(executor, {
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      payload,
+    });
+    await ctx.jobs.enqueue(executor, WEBHOOK_DELIVERY_JOB, { deliveryId: id });
+    ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * One attempt of a delivery (the `webhooks.deliver` job): signs the stored body with a fresh
+ * timestamp and POSTs it. A 2xx answer succeeds; anything else is recorded on the row and thrown, so
+ * the job retries it with backoff (server/jobs/index.ts). A delivery no longer pending (delivered by
+ * an earlier attempt or a resend) or gone with its endpoint is skipped; one whose endpoint was
+ * disabled, or whose secret cannot be unsealed, fails without an attempt.
+ */
+export async function deliverWebhook(ctx: AppContext, deliveryId: number): Promise<'skipped' | 'failed' | 'succeeded'> {
+  const row = await repo.deliveryToSend(ctx.db, deliveryId);
+  if (!row || row.status !== 'pending') return 'skipped';
+  if (row.enabled !== 1) {
+    await repo.markFailed(ctx.db, deliveryId, 'the endpoint is disabled');
+    return 'failed';
+  }
+  const secret = unsealWebhookSecret(ctx.config.sessionSecret, row.secretSealed);
+  if (secret === null) {
+    await repo.markFailed(ctx.db, deliveryId, 'the signing secret cannot be read (was SESSION_SECRET changed?)');
+    return 'failed';
+  }
+  const timestamp = Math.floor(Date.now() / 1000);
+  const result = await postWebhook(
+    row.url,
+    row.payload,
+    {
+      'Content-Type': 'application/json',
+      'User-Agent': WEBHOOK_USER_AGENT,
+      [WEBHOOK_EVENT_ID_HEADER]: row.eventId,
+      [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, timestamp, row.payload),
+    },
+    { timeoutMs: ctx.config.webhooks.timeoutMs, allowPrivate: ctx.config.webhooks.allowPrivate },
+  );
+  const succeeded = result.error === null;
+  await repo.recordAttempt(ctx.db, deliveryId, {
+    status: succeeded ? 'succeeded' : 'pending',
+    responseStatus: result.status,
+    responseMs: result.ms,
+    error: result.error,
+  });
+  if (!succeeded) throw new Error(`webhook delivery ${deliveryId} failed: ${result.error}`);
+  return 'succeeded';
+}
+
+/** After the last attempt: the delivery failed for good (a resend may still try again). */
+export async function webhookGaveUp(ctx: AppContext, deliveryId: number): Promise<void> {
+  await repo.markFailed(ctx.db, deliveryId, null);
+}
