@@ -78,6 +78,10 @@ export interface Fixture {
   downloadableVersionId: number;
   /** the download secret of the own customer's licence of that product */
   ownDownloadSecret: string;
+  /** the id of a fresh webhook endpoint */
+  webhook: () => Promise<number>;
+  /** a fresh delivery of a fresh webhook endpoint */
+  webhookDelivery: () => Promise<{ webhookId: number; deliveryId: number }>;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -673,6 +677,42 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/versions/:id',
     expect: only('productManager', 'admin'),
     call: async (f) => ({ url: `/api/versions/${await f.unpublishedVersion()}`, payload: { description: 'Changed' } }),
+  },
+
+  // ---- webhooks (server/modules/webhooks): admins only
+  { method: 'GET', url: '/api/webhooks', expect: only('admin') },
+  {
+    method: 'POST',
+    url: '/api/webhooks',
+    expect: only('admin'),
+    call: () => ({ payload: { url: 'https://hooks.example.com/matrix', events: ['customer.created'] } }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/webhooks/:id',
+    expect: only('admin'),
+    call: async (f) => ({ url: `/api/webhooks/${await f.webhook()}`, payload: { enabled: false } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/webhooks/:id',
+    expect: only('admin'),
+    call: async (f) => ({ url: `/api/webhooks/${await f.webhook()}` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/webhooks/:id/deliveries',
+    expect: only('admin'),
+    call: async (f) => ({ url: `/api/webhooks/${(await f.webhookDelivery()).webhookId}/deliveries` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/webhooks/:id/deliveries/:deliveryId/resend',
+    expect: only('admin'),
+    call: async (f) => {
+      const { webhookId, deliveryId } = await f.webhookDelivery();
+      return { url: `/api/webhooks/${webhookId}/deliveries/${deliveryId}/resend` };
+    },
   },
 
   // ---- artifact downloads (server/modules/downloads)

@@ -35,6 +35,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -179,6 +180,11 @@ beforeAll(async () => {
     },
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: ownSecret,
+    webhook: async () => (await createWebhookEndpoint(db, t.config.sessionSecret)).id,
+    webhookDelivery: async () => {
+      const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
+      return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
+    },
   };
 
   cookies.set('anonymous', null);

@@ -26,6 +26,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
@@ -439,6 +440,11 @@ beforeAll(async () => {
     },
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: (await findLicence(db, ownLicence.id))!.downloadSecret,
+    webhook: async () => (await createWebhookEndpoint(db, t.config.sessionSecret)).id,
+    webhookDelivery: async () => {
+      const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
+      return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
+    },
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

@@ -22,6 +22,7 @@ import {
 import { createTestApp, type TestApp } from '../test/harness';
 import { checksOf, ENUM_COLUMNS, type TableName } from './constraints';
 import { type DB, isUniqueViolation, nowIso } from '.';
+import { createWebhookDelivery, createWebhookEndpoint } from '../test/webhooks';
 
 let t: TestApp;
 let db: DB;
@@ -89,6 +90,8 @@ async function oneRowEach() {
       sentAt: null,
     })
     .execute();
+  const webhook = await createWebhookEndpoint(db, t.config.sessionSecret);
+  await createWebhookDelivery(db, webhook.id);
 }
 
 beforeAll(async () => {
