@@ -24,6 +24,7 @@ const SIGNED_IN_PAGES = new Set([
   'products',
   'analytics',
   'users',
+  'webhooks',
   'settings',
   'about',
 ]);

@@ -105,7 +105,17 @@ function AccountExecutiveContact({
   );
 }
 
-function UserMenu({ profile, myProjects, compact }: { profile: Profile; myProjects: boolean; compact: boolean }) {
+function UserMenu({
+  profile,
+  myProjects,
+  webhooks,
+  compact,
+}: {
+  profile: Profile;
+  myProjects: boolean;
+  webhooks: boolean;
+  compact: boolean;
+}) {
   const { t } = useTranslation();
   const localize = useLocalize();
   return (
@@ -129,6 +139,11 @@ function UserMenu({ profile, myProjects, compact }: { profile: Profile; myProjec
         {myProjects && (
           <Menu.Item component={Link} to={localize('/select-account')} data-testid="menu-my-projects">
             {t('nav.myProjects')}
+          </Menu.Item>
+        )}
+        {webhooks && (
+          <Menu.Item component={Link} to={localize('/webhooks')} data-testid="menu-webhooks">
+            {t('nav.webhooks')}
           </Menu.Item>
         )}
         <Menu.Item component={Link} to={localize('/settings')} data-testid="menu-settings">
@@ -195,7 +210,7 @@ export function TopBar({ profile }: { profile: Profile }) {
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
         {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
         <NotificationCentre />
-        <UserMenu profile={profile} myProjects={links.myProjects} compact={phone} />
+        <UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
       </Group>
       {compact && hasMenu && (
         <Drawer

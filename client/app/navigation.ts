@@ -31,6 +31,8 @@ export interface TopBarLinks {
   customers: boolean;
   products: boolean;
   users: boolean;
+  /** in the account menu (admins) */
+  webhooks: boolean;
   accountExecutiveEmail: string | null;
   myProjects: boolean;
 }
@@ -58,12 +60,13 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
     customers: can.viewCustomers,
     products: can.viewProducts,
     users: can.manageUsers,
+    webhooks: can.manageWebhooks,
     accountExecutiveEmail: can.accountExecutiveContact ? (!unlisted && account?.accountExecutive?.email) || null : null,
     myProjects: profile.accountsTotal > 1,
   };
 }
 
-export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'settings';
+export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'webhooks' | 'settings';
 
 export interface Shortcut {
   key: ShortcutKey;
@@ -83,6 +86,8 @@ export function homeShortcuts(profile: NavProfile): Shortcut[] {
   // not in the top bar, which must still fit a 390 px screen: reached from here and the products page
   if (profile.can.viewDownloadAnalytics) shortcuts.push({ key: 'analytics', to: '/analytics' });
   if (links.users) shortcuts.push({ key: 'users', to: '/users' });
+  // like the analytics: reached from here and the account menu, the top bar staying narrow
+  if (links.webhooks) shortcuts.push({ key: 'webhooks', to: '/webhooks' });
   shortcuts.push({ key: 'settings', to: '/settings' });
   return shortcuts;
 }

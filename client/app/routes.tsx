@@ -111,6 +111,7 @@ const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 
 const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
+const WebhooksPage = page(() => import('../pages/webhooks/WebhooksPage'), 'WebhooksPage', 'webhooks');
 const ProductsPage = page(() => import('../pages/products/ProductsPage'), 'ProductsPage', 'products');
 const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage', 'products/*');
 const SignUpPage = page(placeholders, 'SignUpPage');
@@ -193,6 +194,7 @@ export function AppRoutes() {
         <Route path="products/:key" element={<Guard rule={ROUTE_RULES.products}>{<ProductPage />}</Guard>} />
         <Route path="analytics" element={<Guard rule={ROUTE_RULES.analytics}>{<AnalyticsPage />}</Guard>} />
         <Route path="users" element={<Guard rule={ROUTE_RULES.users}>{<UsersPage />}</Guard>} />
+        <Route path="webhooks" element={<Guard rule={ROUTE_RULES.webhooks}>{<WebhooksPage />}</Guard>} />
         <Route path="settings" element={<Guard rule={ROUTE_RULES.settings}>{<SettingsPage />}</Guard>} />
         <Route path="about" element={<Guard rule={ROUTE_RULES.about}>{<AboutPage />}</Guard>} />
         <Route path="terms-and-conditions" element={<LegalPage document="terms-and-conditions" />} />

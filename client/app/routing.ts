@@ -118,6 +118,7 @@ export const ROUTE_RULES = {
   products: { kind: 'ability', ability: 'viewProducts', otherwise: 'forbidden' },
   analytics: { kind: 'ability', ability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
   users: { kind: 'ability', ability: 'manageUsers', otherwise: 'forbidden' },
+  webhooks: { kind: 'ability', ability: 'manageWebhooks', otherwise: 'forbidden' },
   settings: { kind: 'authenticated' },
   about: { kind: 'authenticated' },
 } as const satisfies Record<string, RouteRule>;

@@ -23,6 +23,7 @@ export const PAGE_MODULES: readonly (readonly [RegExp, string])[] = [
   [/^\/products\/[^/]+\/?$/, 'client/pages/products/ProductPage.tsx'],
   [/^\/analytics\/?$/, 'client/pages/analytics/AnalyticsPage.tsx'],
   [/^\/users\/?$/, 'client/pages/users/UsersPage.tsx'],
+  [/^\/webhooks\/?$/, 'client/pages/webhooks/WebhooksPage.tsx'],
   [/^\/settings\/?$/, 'client/pages/settings/SettingsPage.tsx'],
   [/^\/about\/?$/, 'client/pages/about/AboutPage.tsx'],
 ];
