@@ -61,6 +61,7 @@ const LEGAL_SCREENS: readonly Screen[] = [
 const STAFF_SCREENS: readonly Screen[] = [
   { path: '/' },
   { path: '/users', ready: (page) => page.getByTestId('user-row') },
+  { path: '/webhooks', ready: (page) => page.getByTestId('webhook-row').first() },
   { path: '/settings', ready: (page) => page.getByTestId('settings-profile') },
   { path: '/about', ready: (page) => page.getByTestId('about-contact') },
   { path: '/customers', ready: (page) => page.getByTestId('customer-card').first() },
@@ -371,6 +372,54 @@ for (const language of SCAN_LOCALES) {
             ...(await openedAtEachWidth(page, locale, openModal('users-add', 'user modal (create)'), closeModal)),
             ...(await openedAtEachWidth(page, locale, openModal('user-edit', 'user modal (edit)'), closeModal)),
             ...(await searchingForNobody(page, locale)),
+          ];
+        });
+        expectNoViolations(found);
+      } finally {
+        await restoreEnglish(page);
+      }
+    });
+
+    test("webhooks: an endpoint's deliveries, the endpoint modal, the secret shown once, the delete confirmation (admin)", async ({
+      page,
+    }) => {
+      await signInAs(page, 'admin');
+      const closeModal = () => closeDialog(page);
+      const createEndpoint = async (): Promise<Opened> => {
+        await page.getByTestId('webhook-add').click();
+        const dialog = page.getByRole('dialog');
+        await dialog.locator('input[name="url"]').fill(`https://hooks.example.com/axe-${Date.now()}`);
+        await dialog.locator('input[name="events"]').first().check();
+        await dialog.locator('button[type="submit"]').click();
+        await expect(page.getByTestId('webhook-secret')).toBeVisible();
+        return { what: 'webhook secret shown once', region: DIALOG };
+      };
+      try {
+        const found = await inLanguage(page, language, true, async (locale) => {
+          await openPage(page, locale, '/webhooks', (p) => p.getByTestId('webhook-row').first());
+          await page.getByTestId('webhook-deliveries-open').first().click();
+          await expect(page.getByTestId('webhook-delivery-row').first()).toBeVisible();
+          return [
+            ...(await atEachWidth(page, locale, '/webhooks (deliveries)')),
+            ...(await openedAtEachWidth(
+              page,
+              locale,
+              modalOpener(page, 'webhook-add', 'webhook modal (create)'),
+              closeModal,
+            )),
+            ...(await openedAtEachWidth(
+              page,
+              locale,
+              modalOpener(page, 'webhook-edit', 'webhook modal (edit)'),
+              closeModal,
+            )),
+            ...(await openedAtEachWidth(
+              page,
+              locale,
+              modalOpener(page, 'webhook-delete', 'webhook deletion'),
+              closeModal,
+            )),
+            ...(await openedAtEachWidth(page, locale, createEndpoint, closeModal)),
           ];
         });
         expectNoViolations(found);

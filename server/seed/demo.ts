@@ -20,6 +20,7 @@ import { type DB, isUniqueViolation } from '../db';
 import type { Database } from '../db/schema';
 import { seedDemoDownloads } from './downloads';
 import { seedDemoNotifications } from './notifications';
+import { seedDemoWebhooks } from './webhooks';
 
 /**
  * Demo data for a first look (`npm start` on an empty database): one account per role, a few
@@ -524,6 +525,7 @@ async function insertDemoData(
   await insertDemoTeam(trx, { userIds, customerIds, owner: owner.email, passwordHash, today, secret });
   await seedRecentActions(trx, { userIds, customerIds, ago });
   await seedDemoNotifications(trx, { userIds, customerIds, licenceIds, ago, day });
+  if (secret) await seedDemoWebhooks(trx, secret, ago);
 }
 
 /**

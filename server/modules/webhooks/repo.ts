@@ -59,13 +59,19 @@ export async function deleteEndpoint(db: DB, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
+/** A pending delivery; the demo data gives the state its attempts would have left too. */
 export function insertDelivery(
   db: DB,
-  values: { endpointId: number; eventId: string; eventType: string; payload: string },
+  values: { endpointId: number; eventId: string; eventType: string; payload: string } & Partial<
+    Pick<
+      DeliveryRow,
+      'status' | 'attempts' | 'responseStatus' | 'responseMs' | 'lastError' | 'createdAt' | 'deliveredAt'
+    >
+  >,
 ) {
   return db
     .insertInto('webhookDeliveries')
-    .values({ ...values, status: 'pending', attempts: 0, createdAt: nowIso() })
+    .values({ status: 'pending', attempts: 0, createdAt: nowIso(), ...values })
     .returning('id')
     .executeTakeFirstOrThrow();
 }
