@@ -137,3 +137,29 @@ describe('TopBar for a user with several accounts', () => {
     expect(screen.getByTestId('nav-ae-contact').getAttribute('href')).toBe('mailto:bea@vendor.test');
   });
 });
+
+describe('TopBar account menu', () => {
+  it('offers admins the Webhooks page after their settings, and no one else', async () => {
+    renderTopBar(adminProfile, '/en');
+    fireEvent.click(screen.getByTestId('user-menu'));
+    const webhooks = await screen.findByTestId('menu-webhooks');
+    expect(webhooks.getAttribute('href')).toBe('/en/webhooks');
+    const items = screen.getAllByRole('menuitem').map((item) => item.getAttribute('data-testid'));
+    expect(items.slice(0, 3)).toEqual(['menu-settings', 'menu-webhooks', 'menu-about']);
+  });
+
+  it('leaves it out for a product manager', async () => {
+    renderTopBar(
+      {
+        ...adminProfile,
+        type: 'productManager',
+        yourRole: 'productManager',
+        can: profileCan('productManager', 'productManager'),
+      },
+      '/en',
+    );
+    fireEvent.click(screen.getByTestId('user-menu'));
+    await screen.findByTestId('menu-settings');
+    expect(screen.queryByTestId('menu-webhooks')).toBeNull();
+  });
+});

@@ -141,14 +141,14 @@ function UserMenu({
             {t('nav.myProjects')}
           </Menu.Item>
         )}
+        <Menu.Item component={Link} to={localize('/settings')} data-testid="menu-settings">
+          {t('nav.settings')}
+        </Menu.Item>
         {webhooks && (
           <Menu.Item component={Link} to={localize('/webhooks')} data-testid="menu-webhooks">
             {t('nav.webhooks')}
           </Menu.Item>
         )}
-        <Menu.Item component={Link} to={localize('/settings')} data-testid="menu-settings">
-          {t('nav.settings')}
-        </Menu.Item>
         <Menu.Item component={Link} to={localize('/about')} data-testid="menu-about">
           {t('nav.about')}
         </Menu.Item>
