@@ -33,6 +33,9 @@ function embeddedV4(address: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
   return null;
 }
 
+/** Whether a URL's host (brackets removed) is an IP address rather than a name. */
+export const isIpAddress = (host: string): boolean => ipaddr.isValid(host.replace(/%.*$/, ''));
+
 /**
  * Why a delivery may not connect to `ip`, or null when it may. `ip` is an address as DNS or a socket
  * gives it; anything that is not an address is refused.

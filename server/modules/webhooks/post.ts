@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { addressRefusal } from './address';
+import { addressRefusal, isIpAddress } from './address';
 
 /** What an attempt got: the status (null without an answer), how long it took, and why it failed. */
 export interface PostResult {
@@ -73,8 +73,9 @@ export function postWebhook(
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return finish(`refused: ${url.protocol} is not http(s)`);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const literal = addressRefusal(host, options.allowPrivate);
-    if (literal && !literal.endsWith('is not an IP address')) return finish(`refused: ${literal}`);
+    // an address in the URL is connected to as it is, without a lookup: check it here
+    const literal = isIpAddress(host) ? addressRefusal(host, options.allowPrivate) : null;
+    if (literal) return finish(`refused: ${literal}`);
 
     const transport = url.protocol === 'https:' ? https : http;
     request = transport.request(url, {
