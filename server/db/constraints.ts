@@ -17,6 +17,7 @@ import {
 } from '../../common/domain';
 import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licence-files';
 import { AUDIT_ACTOR_KINDS } from '../../common/audit';
+import { EXPIRY_NOTICE_KINDS } from '../../common/notifications';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
 
@@ -67,6 +68,8 @@ export const ENUM_COLUMNS: {
   customerProductDownloads: {},
   mailOutbox: { status: OUTBOX_STATUSES },
   jobSchedules: {},
+  licenceExpiryNotices: { kind: EXPIRY_NOTICE_KINDS },
+  downloadDigests: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -108,6 +111,8 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   customerProductDownloads: {},
   mailOutbox: {},
   jobSchedules: {},
+  licenceExpiryNotices: {},
+  downloadDigests: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

@@ -10,6 +10,8 @@ export interface OutgoingMail {
   html: string | null;
   /** the same on every attempt of one mail, so a receiver can drop a replay */
   messageId: string;
+  /** a notification's settings page (RFC 2369 List-Unsubscribe) */
+  listUnsubscribe?: string | null;
 }
 
 /** Where the outbox hands its mails. */
@@ -35,6 +37,7 @@ export function smtpTransport(url: string): Transport {
         to: mail.to,
         subject: mail.subject,
         messageId: mail.messageId,
+        ...(mail.listUnsubscribe ? { list: { unsubscribe: mail.listUnsubscribe } } : {}),
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
       });

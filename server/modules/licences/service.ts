@@ -16,6 +16,7 @@ import { addDays, licenceStatus, utcToday } from '../../../common/licence-status
 import { countCap } from '../../../common/pagination';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
+import { emitNotification } from '../notifications/events';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
@@ -157,6 +158,8 @@ export async function createLicence(
           hasEntityResolution: body.hasEntityResolution,
         },
       });
+      // the customer's members who asked for it hear of it once this commits (docs/notifications.md)
+      await emitNotification(ctx, trx, { type: 'newProductLicense', licenceId: id });
       const row = await repo.findLicence(trx, id);
       if (!row) throw new Error('the new licence cannot be read back');
       return toApiLicence(row, customerAccess);
