@@ -38,7 +38,7 @@ export function jobsMigration(dialect: DialectName): Migration {
         .execute();
       await db.schema
         .createTable('download_digests')
-        .addColumn('customer_id', 'integer', (c) => c.primaryKey().references('customers.id').onDelete('cascade'))
+        .addColumn('customer_id', 'integer', (c) => c.primaryKey())
         .addColumn('last_download_id', 'integer', (c) => c.notNull())
         .execute();
       await db.schema
