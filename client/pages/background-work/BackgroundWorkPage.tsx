@@ -43,7 +43,13 @@ function useNameInAddress() {
 }
 
 const time = (value: string | null, locale: Locale) =>
-  value ? <time dateTime={value}>{formatDateTime(value, locale)}</time> : '—';
+  value ? (
+    <time dateTime={value} style={{ whiteSpace: 'nowrap' }}>
+      {formatDateTime(value, locale)}
+    </time>
+  ) : (
+    '—'
+  );
 
 /**
  * Background work, for admins (docs/decisions/062, "Operators"): each kind of work the job engine
@@ -107,8 +113,9 @@ export function BackgroundWorkPage() {
     <Stack gap="lg" py="md">
       <PageHeader title={t('backgroundWork.title')} description={t('backgroundWork.intro')} />
 
-      <Stack gap="xs" component="section" aria-labelledby="background-work-counts">
-        <Title order={2} size="h3" id="background-work-counts">
+      {/* each table is a region named after its heading (DataTable): no section landmark around it */}
+      <Stack gap="xs">
+        <Title order={2} size="h3">
           {t('backgroundWork.countsTitle')}
         </Title>
         {counts.isPending && <DelayedLoader testId="job-counts-loader" />}
@@ -149,8 +156,8 @@ export function BackgroundWorkPage() {
         )}
       </Stack>
 
-      <Stack gap="xs" component="section" aria-labelledby="background-work-failed">
-        <Title order={2} size="h3" id="background-work-failed">
+      <Stack gap="xs">
+        <Title order={2} size="h3">
           {t('backgroundWork.failedTitle')}
         </Title>
         <NativeSelect
@@ -212,7 +219,8 @@ export function BackgroundWorkPage() {
                 {jobs.map((job) => (
                   <Table.Tr key={`${job.name}/${job.id}`} data-testid="failed-job-row">
                     <Table.Td>
-                      <Text span inherit fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {/* names are short: kept whole on a line rather than broken mid-word */}
+                      <Text span inherit fw={600} style={{ whiteSpace: 'nowrap' }}>
                         {job.name}
                       </Text>
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
