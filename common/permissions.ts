@@ -28,7 +28,7 @@ export const GLOBAL_CAPABILITIES = {
   manageVersions: ['productManager', 'admin'],
   // Beyond the spec: the download analytics (docs/decisions/039)
   viewDownloadAnalytics: ['productManager', 'admin'],
-  // Beyond the spec: the Background work page, over the job engine (docs/decisions/062)
+  // Beyond the spec: the Background work page, over the job engine (docs/decisions/062, 063)
   manageBackgroundWork: ['admin'],
   // Section 2: top bar
   brandToRoot: ['productManager', 'supportEngineer', 'admin'],

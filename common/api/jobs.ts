@@ -3,7 +3,7 @@ import { givenOnce, listOf, PageQuery } from './common';
 
 /**
  * The Background work page (admins): the job engine's kinds of work with their counts, and its failed
- * jobs, which an admin queues again or discards (docs/decisions/062, "Operators").
+ * jobs, which an admin queues again or discards (docs/decisions/062, "Operators"; the engine: 063).
  */
 
 /** A job name as the engine declares them (`mail.deliver`, `purge.sessions`); 100 characters at most. */

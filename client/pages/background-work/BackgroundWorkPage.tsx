@@ -52,7 +52,7 @@ const time = (value: string | null, locale: Locale) =>
   );
 
 /**
- * Background work, for admins (docs/decisions/062, "Operators"): each kind of work the job engine
+ * Background work, for admins (docs/decisions/062, "Operators"; the engine: 063): each kind of work the job engine
  * runs with its jobs by state, then the failed jobs, a page at a time and of one name if asked, each
  * queued again or discarded (after a confirmation). Both ask again every 10 s while the tab is shown.
  */

@@ -9,7 +9,7 @@ import * as service from './service';
 /** 204 without a body: the only success of the actions, which no response schema describes (the document says it). */
 const noContent = (reply: FastifyReply) => reply.status(204).send();
 
-/** The Background work page (docs/decisions/062, "Operators"): the job engine's work, admins only. */
+/** The Background work page (docs/decisions/062, "Operators"; the engine: 063): the job engine's work, admins only. */
 export async function backgroundWorkRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

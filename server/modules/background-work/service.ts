@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../http-error';
 
 /**
- * The Background work page (docs/decisions/062, "Operators"): what the job engine holds, by name and
+ * The Background work page (docs/decisions/062, "Operators"; the engine: 063): what the job engine holds, by name and
  * state, its failed jobs, and an admin's retry or discard of one. Nothing here belongs to a customer,
  * so nothing is audited; each retry and discard is logged with who asked.
  */
