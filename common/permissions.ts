@@ -28,6 +28,8 @@ export const GLOBAL_CAPABILITIES = {
   manageVersions: ['productManager', 'admin'],
   // Beyond the spec: the download analytics (docs/decisions/039)
   viewDownloadAnalytics: ['productManager', 'admin'],
+  // Beyond the spec: the Background work page, over the job engine (docs/decisions/062, 063)
+  manageBackgroundWork: ['admin'],
   // Section 2: top bar
   brandToRoot: ['productManager', 'supportEngineer', 'admin'],
 } as const satisfies Record<string, readonly GlobalRole[]>;

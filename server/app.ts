@@ -30,6 +30,7 @@ import { legalRoutes } from './modules/legal/routes';
 import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
+import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -167,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(ssoRoutes);
       await api.register(licenceFileRoutes);
       await api.register(analyticsRoutes);
+      await api.register(backgroundWorkRoutes);
       await api.register(legalRoutes);
       await api.register(artifactRoutes);
       await api.register(downloadRoutes);

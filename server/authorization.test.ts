@@ -35,6 +35,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -179,6 +180,7 @@ beforeAll(async () => {
     },
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: ownSecret,
+    failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 3)),
   };
 
   cookies.set('anonymous', null);

@@ -26,6 +26,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
@@ -439,6 +440,7 @@ beforeAll(async () => {
     },
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: (await findLicence(db, ownLicence.id))!.downloadSecret,
+    failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 2)),
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

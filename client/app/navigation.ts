@@ -63,7 +63,7 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
   };
 }
 
-export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'settings';
+export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'backgroundWork' | 'settings';
 
 export interface Shortcut {
   key: ShortcutKey;
@@ -83,6 +83,8 @@ export function homeShortcuts(profile: NavProfile): Shortcut[] {
   // not in the top bar, which must still fit a 390 px screen: reached from here and the products page
   if (profile.can.viewDownloadAnalytics) shortcuts.push({ key: 'analytics', to: '/analytics' });
   if (links.users) shortcuts.push({ key: 'users', to: '/users' });
+  // for operators rather than everyday work: reached from here, like the analytics
+  if (profile.can.manageBackgroundWork) shortcuts.push({ key: 'backgroundWork', to: '/background-work' });
   shortcuts.push({ key: 'settings', to: '/settings' });
   return shortcuts;
 }

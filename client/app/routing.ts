@@ -118,6 +118,7 @@ export const ROUTE_RULES = {
   products: { kind: 'ability', ability: 'viewProducts', otherwise: 'forbidden' },
   analytics: { kind: 'ability', ability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
   users: { kind: 'ability', ability: 'manageUsers', otherwise: 'forbidden' },
+  backgroundWork: { kind: 'ability', ability: 'manageBackgroundWork', otherwise: 'forbidden' },
   settings: { kind: 'authenticated' },
   about: { kind: 'authenticated' },
 } as const satisfies Record<string, RouteRule>;

@@ -28,6 +28,7 @@ export function profileCan(type: UserType, yourRole: Role | null): ProfileAbilit
     addCustomer: global('addCustomer'),
     addProduct: global('addProduct'),
     viewDownloadAnalytics: global('viewDownloadAnalytics'),
+    manageBackgroundWork: global('manageBackgroundWork'),
     brandToRoot: global('brandToRoot'),
     brandToAccount: inAccounts('brandToAccount'),
     homeLink: inAccounts('homeLink'),

@@ -16,6 +16,7 @@ describe('HomePage', () => {
       '/en/products',
       '/en/analytics',
       '/en/users',
+      '/en/background-work',
       '/en/settings',
     ]);
   });

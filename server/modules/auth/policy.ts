@@ -19,6 +19,7 @@ export function profileAbilities(user: Pick<SessionUser, 'type'>, yourRole: Role
     addCustomer: holdsGlobally(user, 'addCustomer'),
     addProduct: holdsGlobally(user, 'addProduct'),
     viewDownloadAnalytics: holdsGlobally(user, 'viewDownloadAnalytics'),
+    manageBackgroundWork: holdsGlobally(user, 'manageBackgroundWork'),
     brandToRoot: holdsGlobally(user, 'brandToRoot'),
     brandToAccount: inAccounts('brandToAccount'),
     homeLink: inAccounts('homeLink'),

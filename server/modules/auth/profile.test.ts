@@ -41,6 +41,7 @@ describe('GET /api/auth/me', () => {
         addCustomer: false,
         addProduct: false,
         viewDownloadAnalytics: false,
+        manageBackgroundWork: false,
         brandToRoot: true,
         brandToAccount: false,
         homeLink: false,
