@@ -1,64 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { storeFor } from '../jobs';
 import { createJobRunner } from '../jobs/runner';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { decodeQuotedPrintable, SmtpPeer } from '../test/smtp-peer';
 import { createMailer, MAIL_DELIVERY_JOB } from './index';
-
-/**
- * A real SMTP peer: refuses recipients for a while (450) or for good (550) while `refusing`, keeps
- * every message it accepts.
- */
-class SmtpPeer {
-  refusing: false | 450 | 550 = false;
-  received: string[] = [];
-  private server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo: (_address, _session, callback) => {
-      if (!this.refusing) return callback();
-      const message = this.refusing === 450 ? 'Mailbox temporarily unavailable' : 'No such user here';
-      callback(Object.assign(new Error(message), { responseCode: this.refusing }));
-    },
-    onData: (stream, _session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        this.received.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
-  }
-
-  close() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** Enough MIME reading for a test: undo quoted-printable soft breaks and escapes. */
-function decodeQuotedPrintable(raw: string): string {
-  const joined = raw.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined[i] === '=' ? joined.slice(i + 1, i + 3) : '';
-    if (/^[0-9A-F]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i], 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
 
 let t: TestApp;
 let peer: SmtpPeer;
