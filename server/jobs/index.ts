@@ -53,6 +53,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     // 10 attempts over about 8 hours: 30 s, 1 min, 2 min… (doubled, with jitter)
     retryLimit: 9,
     retryDelaySeconds: 30,
+    // as many as the SMTP connections kept (mail/transport.ts)
     concurrency: 10,
     run: async (ctx, _actor, { mailId }) => ctx.mail.deliver(mailId),
     onFinalFailure: (ctx, _actor, { mailId }, error) => ctx.mail.gaveUp(mailId, error),

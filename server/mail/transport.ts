@@ -28,7 +28,8 @@ export interface Transport {
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
 export function smtpTransport(url: string): Transport {
-  const transporter = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  // pooled: connections are kept and reused by the delivery jobs running at once (up to 10)
+  const transporter = nodemailer.createTransport({ url, pool: true, maxConnections: 10, ...SMTP_TIMEOUTS });
   return {
     kind: 'smtp',
     async deliver(mail) {
