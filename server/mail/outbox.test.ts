@@ -4,6 +4,7 @@ import { buildApp } from '../app';
 import { storeFor } from '../jobs';
 import { createJobRunner } from '../jobs/runner';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { makeJobsDue } from '../test/jobs';
 import { decodeQuotedPrintable, SmtpPeer } from '../test/smtp-peer';
 import { createMailer, MAIL_DELIVERY_JOB } from './index';
 
@@ -92,6 +93,36 @@ describe('mail outbox over SMTP', () => {
     expect(message).toMatch(/^To: retry@example.com\r?$/m);
     expect(messageIdOf(message)).toBe(`<mail-${sent.id}.${Date.parse(sent.createdAt)}@portal.test>`);
     expect(decodeQuotedPrintable(message)).toContain(link);
+  });
+
+  it('delivers every queued mail once when an SMTP server that was down comes back', async () => {
+    const down = new SmtpPeer();
+    const port = Number(new URL(await down.listen()).port);
+    await down.close();
+    const app = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const back = new SmtpPeer();
+    try {
+      for (let i = 0; i < 5; i++) await app.app.ctx.mail.send(resetMail(`outage-${i}@example.com`));
+      // nothing listens: every attempt fails and waits for its retry
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      const rows = await app.app.ctx.db.selectFrom('mailOutbox').select(['status', 'attempts', 'lastError']).execute();
+      expect(
+        rows.every((row) => row.status === 'pending' && row.attempts === 2 && /ECONNREFUSED/.test(row.lastError ?? '')),
+      ).toBe(true);
+
+      await back.listen(port);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(0);
+      const to = back.received.map((message) => /^To: (.*?)\r?$/m.exec(message)?.[1]).sort();
+      expect(to).toEqual(Array.from({ length: 5 }, (_, i) => `outage-${i}@example.com`));
+    } finally {
+      await app.close();
+      await back.close();
+    }
   });
 
   it('fails a mail refused for good at once, without retrying it', async () => {
