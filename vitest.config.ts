@@ -26,6 +26,7 @@ export const DIALECT_FREE_API_TESTS = [
   // SQLite files whatever TEST_DB says
   'server/cli.test.ts',
   'server/main.test.ts',
+  'server/jobs/crash.test.ts',
   // the database only stands behind what is tested
   'server/modules/legal/legal.test.ts',
   'server/security/connections.test.ts',

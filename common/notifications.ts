@@ -49,3 +49,10 @@ export const MAX_NOTIFICATIONS_MARKED = 100;
  * user's history (decision 013). `unreadCapped` says there are more.
  */
 export const UNREAD_COUNT_CAP = 1000;
+
+/** The two notices of a licence's end, each sent once per licence and end date. */
+export const EXPIRY_NOTICE_KINDS = ['expiresSoon', 'expired'] as const;
+export type ExpiryNoticeKind = (typeof EXPIRY_NOTICE_KINDS)[number];
+
+/** How long before its end date a licence is said to expire soon (spec section 9: 3 months). */
+export const EXPIRES_SOON_MONTHS = 3;

@@ -30,6 +30,8 @@ export const GLOBAL_CAPABILITIES = {
   viewDownloadAnalytics: ['productManager', 'admin'],
   // Beyond the spec: webhook endpoints and their deliveries (docs/webhooks.md)
   manageWebhooks: ['admin'],
+  // Beyond the spec: the Background work page, over the job engine (docs/decisions/062, 063)
+  manageBackgroundWork: ['admin'],
   // Section 2: top bar
   brandToRoot: ['productManager', 'supportEngineer', 'admin'],
 } as const satisfies Record<string, readonly GlobalRole[]>;

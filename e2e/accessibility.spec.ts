@@ -15,6 +15,8 @@ import { staffUserWithPassword, uniqueEmail } from './helpers/api';
 import { isLoginCall } from './helpers/auth';
 import { demoAccount } from './helpers/demo';
 import { inviteByMail } from './helpers/invitations';
+import { addFailedJob } from './helpers/jobs';
+import { pageWidth } from './helpers/session';
 import type { CustomerList } from '../common/api/customers';
 import { DEMO_CUSTOMER_NAME } from '../server/seed/demo';
 
@@ -62,6 +64,7 @@ const STAFF_SCREENS: readonly Screen[] = [
   { path: '/' },
   { path: '/users', ready: (page) => page.getByTestId('user-row') },
   { path: '/webhooks', ready: (page) => page.getByTestId('webhook-row').first() },
+  { path: '/background-work', ready: (page) => page.getByTestId('job-count-row').first() },
   { path: '/settings', ready: (page) => page.getByTestId('settings-profile') },
   { path: '/about', ready: (page) => page.getByTestId('about-contact') },
   { path: '/customers', ready: (page) => page.getByTestId('customer-card').first() },
@@ -624,6 +627,47 @@ for (const language of SCAN_LOCALES) {
               closeModal,
             )),
           ];
+        });
+        expectNoViolations(found);
+      } finally {
+        await restoreEnglish(page);
+      }
+    });
+
+    test('the Background work page with failed jobs, the discard confirmation, and a kind without failures (admin)', async ({
+      page,
+      portal,
+    }) => {
+      // two failed jobs, so the list is a table (and cards on a phone) with its actions
+      for (const n of [1, 2]) {
+        addFailedJob(portal.database, {
+          name: 'downloads.record',
+          error: `insert or update on table "downloads" violates foreign key constraint (axe ${n})`,
+          payload: { url: '[redacted]', licence: { id: 2_000_000_000 + n, productKey: '[redacted]' } },
+        });
+      }
+      await signInAs(page, 'admin');
+      try {
+        const found = await inLanguage(page, language, true, async (locale) => {
+          await openPage(page, locale, '/background-work', (p) => p.getByTestId('failed-job-row').first());
+          const violations = await atEachWidth(page, locale, '/background-work (failed jobs)');
+          // the last width scanned is the phone's: both tables are cards there, nothing scrolls sideways
+          const phone = VIEWPORTS[VIEWPORTS.length - 1];
+          await expect(page.locator('[data-testid="table-scroller"][data-layout="cards"]')).toHaveCount(2);
+          expect((await pageWidth(page)).scrollWidth).toBeLessThanOrEqual(phone.width);
+          violations.push(
+            ...(await openedAtEachWidth(
+              page,
+              locale,
+              modalOpener(page, 'failed-job-discard', 'failed job discard confirmation'),
+              () => closeDialog(page),
+            )),
+          );
+          await openPage(page, locale, '/background-work?name=sweep.storage', (p) =>
+            p.getByTestId('failed-jobs-empty'),
+          );
+          violations.push(...(await atEachWidth(page, locale, '/background-work (no failed jobs)')));
+          return violations;
         });
         expectNoViolations(found);
       } finally {

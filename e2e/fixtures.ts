@@ -8,10 +8,11 @@ import { startSmtpPeer } from './helpers/smtp-peer';
 
 export { expect } from '@playwright/test';
 
-/** The portal of this worker: its address and the folder its SMTP peer writes mails to. */
+/** The portal of this worker: its address, the folder its SMTP peer writes mails to, and its database file. */
 export interface WorkerPortal {
   baseUrl: string;
   mailDir: string;
+  database: string;
 }
 
 /**
@@ -53,7 +54,7 @@ export const test = base.extend<object, { portal: WorkerPortal }>({
         process.env[ENV.baseUrl] = portal.baseUrl;
         process.env[ENV.mailDir] = mailDir;
         try {
-          await use({ baseUrl: portal.baseUrl, mailDir });
+          await use({ baseUrl: portal.baseUrl, mailDir, database });
         } finally {
           await stopPortal(portal.process);
         }

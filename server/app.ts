@@ -31,6 +31,7 @@ import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(ssoRoutes);
       await api.register(licenceFileRoutes);
       await api.register(analyticsRoutes);
+      await api.register(backgroundWorkRoutes);
       await api.register(legalRoutes);
       await api.register(webhookRoutes);
       await api.register(artifactRoutes);

@@ -82,6 +82,8 @@ export interface Fixture {
   webhook: () => Promise<number>;
   /** a fresh delivery of a fresh webhook endpoint */
   webhookDelivery: () => Promise<{ webhookId: number; deliveryId: number }>;
+  /** a failed job (server/test/jobs.ts failedJobOf): one still failed while the test has one left */
+  failedJob: () => Promise<{ name: string; id: string }>;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -568,6 +570,33 @@ export const MATRIX: MatrixRow[] = [
 
   // ---- download analytics (server/modules/analytics)
   { method: 'GET', url: '/api/analytics/downloads', expect: only('productManager', 'admin') },
+
+  // ---- background work (server/modules/background-work): the job engine's work, admins only
+  { method: 'GET', url: '/api/jobs', expect: only('admin') },
+  {
+    method: 'GET',
+    url: '/api/jobs/failed',
+    expect: only('admin'),
+    call: () => ({ url: '/api/jobs/failed?pageLength=5&name=downloads.record' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/jobs/:name/:id/retry',
+    expect: only('admin'),
+    call: async (f) => {
+      const job = await f.failedJob();
+      return { url: `/api/jobs/${job.name}/${job.id}/retry` };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/jobs/:name/:id/discard',
+    expect: only('admin'),
+    call: async (f) => {
+      const job = await f.failedJob();
+      return { url: `/api/jobs/${job.name}/${job.id}/discard` };
+    },
+  },
 
   // ---- licence files (server/modules/licence-files)
   { method: 'GET', url: '/api/licence-files/keys', expect: anyone },

@@ -36,6 +36,7 @@ import {
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
+import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -185,6 +186,7 @@ beforeAll(async () => {
       const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
     },
+    failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 3)),
   };
 
   cookies.set('anonymous', null);

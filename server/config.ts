@@ -38,6 +38,7 @@ const EnvSchema = z
     RECAPTCHA_SITE_KEY: z.string().optional(),
     RECAPTCHA_SECRET_KEY: z.string().optional(),
     CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    DOWNLOAD_DIGEST_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
     CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(1_000_000).default(2000),
     RATE_LIMIT_LOGIN_PER_MINUTE: int(30),
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),
@@ -162,6 +163,8 @@ export interface Config {
   recaptcha: { siteKey: string; secretKey: string } | null;
   /** PBKDF2 iterations per key the browser derives to solve a self-hosted captcha */
   captchaCost: number;
+  /** the window of a download digest: one mail per recipient per window (docs/notifications.md) */
+  downloadDigestMinutes: number;
   /** upper bound of the self-hosted captcha's secret counter: how many keys a browser derives */
   captchaMaxNumber: number;
   /** per IP and minute; downloadSecret counts wrong download secrets only */
@@ -308,6 +311,7 @@ export function loadConfig(
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secretKey: e.RECAPTCHA_SECRET_KEY }
         : null,
     captchaCost: e.CAPTCHA_COST,
+    downloadDigestMinutes: e.DOWNLOAD_DIGEST_MINUTES,
     captchaMaxNumber: e.CAPTCHA_MAX_NUMBER,
     rateLimits: {
       login: e.RATE_LIMIT_LOGIN_PER_MINUTE,

@@ -6,6 +6,7 @@ import { type ArtifactStorage, createStorage } from './integrations/storage';
 import { createJobs, type JobRunner } from './jobs';
 import { createMailer } from './mail';
 import type { Mailer } from './mail/types';
+import { EMAIL_ERROR_TEMPLATES, emitNotification } from './modules/notifications/events';
 import { type AppMetrics, createMetrics } from './metrics';
 
 /**
@@ -41,7 +42,18 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     config,
     db: database.db,
     dialect: database.dialect,
-    mail: createMailer({ config, db: database.db, log, jobs, metrics }),
+    mail: createMailer({
+      config,
+      db: database.db,
+      log,
+      jobs,
+      metrics,
+      // the customers' managers hear of a member's mail that bounced, never of one telling of a bounce
+      onUndeliverable: async (executor, mail) => {
+        if (EMAIL_ERROR_TEMPLATES.includes(mail.template)) return;
+        await emitNotification(ctx, executor, { type: 'emailError', email: mail.to, error: mail.error });
+      },
+    }),
     captcha: createCaptcha({ config, db: database.db }),
     log,
     jobs,

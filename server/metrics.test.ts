@@ -156,14 +156,14 @@ describe('with METRICS_TOKEN', () => {
     expect(valueOf(text, 'portal_jobs_queue_depth', { name: 'mail.deliver', state: 'created' })).toBeUndefined();
 
     // counts that fail (the database is down) cost the gauge, not the scrape
-    const counts = jobs.counts;
+    const counts = Object.getOwnPropertyDescriptor(jobs, 'counts')!;
     jobs.counts = () => Promise.reject(new Error('database unreachable'));
     try {
       const response = await scrape(t.app);
       expect(response.statusCode).toBe(200);
       expect(seriesOf(response.body).filter((s) => s.name === 'portal_jobs_queue_depth')).toEqual([]);
     } finally {
-      jobs.counts = counts;
+      Object.defineProperty(jobs, 'counts', counts);
     }
   });
 

@@ -105,6 +105,11 @@ export const API_TAGS = [
   },
   { name: 'licence-files', description: 'Licence files signed by the portal, and the public keys that verify them.' },
   { name: 'analytics', description: 'Download analytics across customers, products and versions.' },
+  {
+    name: 'background work',
+    description:
+      "The job engine's work, for administrators: counts per kind and state, and the failed jobs, queued again or discarded.",
+  },
   { name: 'legal', description: 'The legal documents (terms, privacy) in the reader’s language.' },
   {
     name: 'webhooks',

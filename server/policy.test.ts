@@ -150,6 +150,7 @@ describe('profile policy', () => {
       viewProducts: true,
       viewDownloadAnalytics: true,
       manageUsers: false,
+      manageBackgroundWork: false,
       brandToRoot: true,
       brandToAccount: false,
     });

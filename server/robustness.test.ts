@@ -27,6 +27,7 @@ import {
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
+import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
@@ -445,6 +446,7 @@ beforeAll(async () => {
       const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
     },
+    failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 2)),
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();

@@ -103,12 +103,22 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
 describe('homeShortcuts', () => {
   it('offers each staff role the screens of its top bar, then the settings', () => {
     const keys = (role: Role) => homeShortcuts(profile(role, [])).map((s) => s.key);
-    expect(keys('admin')).toEqual(['customers', 'products', 'analytics', 'users', 'webhooks', 'settings']);
+    expect(keys('admin')).toEqual([
+      'customers',
+      'products',
+      'analytics',
+      'users',
+      'webhooks',
+      'backgroundWork',
+      'settings',
+    ]);
     expect(keys('productManager')).toEqual(['customers', 'products', 'analytics', 'settings']);
     expect(keys('supportEngineer')).toEqual(['customers', 'settings']);
     expect(homeShortcuts(profile('admin', [])).find((s) => s.key === 'users')?.to).toBe('/users');
     expect(homeShortcuts(profile('productManager', [])).find((s) => s.key === 'analytics')?.to).toBe('/analytics');
     expect(homeShortcuts(profile('admin', [])).find((s) => s.key === 'webhooks')?.to).toBe('/webhooks');
     expect(topBarLinks(profile('productManager', []), null).webhooks).toBe(false);
+    // the Background work page: admins only
+    expect(homeShortcuts(profile('admin', [])).find((s) => s.key === 'backgroundWork')?.to).toBe('/background-work');
   });
 });

@@ -66,7 +66,7 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
   };
 }
 
-export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'webhooks' | 'settings';
+export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'webhooks' | 'backgroundWork' | 'settings';
 
 export interface Shortcut {
   key: ShortcutKey;
@@ -88,6 +88,8 @@ export function homeShortcuts(profile: NavProfile): Shortcut[] {
   if (links.users) shortcuts.push({ key: 'users', to: '/users' });
   // like the analytics: reached from here and the account menu, the top bar staying narrow
   if (links.webhooks) shortcuts.push({ key: 'webhooks', to: '/webhooks' });
+  // for operators rather than everyday work: reached from here, like the analytics
+  if (profile.can.manageBackgroundWork) shortcuts.push({ key: 'backgroundWork', to: '/background-work' });
   shortcuts.push({ key: 'settings', to: '/settings' });
   return shortcuts;
 }

@@ -102,6 +102,11 @@ const ConfirmEmailPage = page(
 );
 const HomePage = page(() => import('../pages/home/HomePage'), 'HomePage', '');
 const UsersPage = page(() => import('../pages/users/UsersPage'), 'UsersPage', 'users');
+const BackgroundWorkPage = page(
+  () => import('../pages/background-work/BackgroundWorkPage'),
+  'BackgroundWorkPage',
+  'background-work',
+);
 const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'SettingsPage', 'settings');
 const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
@@ -195,6 +200,10 @@ export function AppRoutes() {
         <Route path="analytics" element={<Guard rule={ROUTE_RULES.analytics}>{<AnalyticsPage />}</Guard>} />
         <Route path="users" element={<Guard rule={ROUTE_RULES.users}>{<UsersPage />}</Guard>} />
         <Route path="webhooks" element={<Guard rule={ROUTE_RULES.webhooks}>{<WebhooksPage />}</Guard>} />
+        <Route
+          path="background-work"
+          element={<Guard rule={ROUTE_RULES.backgroundWork}>{<BackgroundWorkPage />}</Guard>}
+        />
         <Route path="settings" element={<Guard rule={ROUTE_RULES.settings}>{<SettingsPage />}</Guard>} />
         <Route path="about" element={<Guard rule={ROUTE_RULES.about}>{<AboutPage />}</Guard>} />
         <Route path="terms-and-conditions" element={<LegalPage document="terms-and-conditions" />} />

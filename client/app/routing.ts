@@ -119,6 +119,7 @@ export const ROUTE_RULES = {
   analytics: { kind: 'ability', ability: 'viewDownloadAnalytics', otherwise: 'forbidden' },
   users: { kind: 'ability', ability: 'manageUsers', otherwise: 'forbidden' },
   webhooks: { kind: 'ability', ability: 'manageWebhooks', otherwise: 'forbidden' },
+  backgroundWork: { kind: 'ability', ability: 'manageBackgroundWork', otherwise: 'forbidden' },
   settings: { kind: 'authenticated' },
   about: { kind: 'authenticated' },
 } as const satisfies Record<string, RouteRule>;

@@ -29,6 +29,7 @@ export function profileCan(type: UserType, yourRole: Role | null): ProfileAbilit
     addProduct: global('addProduct'),
     viewDownloadAnalytics: global('viewDownloadAnalytics'),
     manageWebhooks: global('manageWebhooks'),
+    manageBackgroundWork: global('manageBackgroundWork'),
     brandToRoot: global('brandToRoot'),
     brandToAccount: inAccounts('brandToAccount'),
     homeLink: inAccounts('homeLink'),

@@ -21,6 +21,8 @@ export const PROFILE_ABILITIES = [
   'viewDownloadAnalytics',
   /** the webhooks page (docs/webhooks.md) */
   'manageWebhooks',
+  /** the Background work page: the job engine's counts and failed jobs */
+  'manageBackgroundWork',
   /** the brand goes to the staff's home page */
   'brandToRoot',
   /** the brand goes to the account on screen (those who work inside their accounts) */

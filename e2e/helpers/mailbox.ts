@@ -97,6 +97,11 @@ export async function waitForMail(query: MailQuery): Promise<Mail> {
   }
 }
 
+/** The mails received so far that match the query, without waiting: to tell that one did not come. */
+export async function mailsNow(query: MailQuery): Promise<Mail[]> {
+  return (await readMailbox()).filter((mail) => matches(mail, query));
+}
+
 /** The one link of the mail that matches `pattern`, as a URL. */
 export function linkIn(mail: Mail, pattern: RegExp): URL {
   const found = mail.links.filter((l) => pattern.test(l));

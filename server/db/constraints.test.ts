@@ -74,6 +74,10 @@ async function oneRowEach() {
   await recordLoginAttempt(db, { email: user.email, ip: '192.0.2.1', success: false });
   await insertAuditEntry(db, { customerId: null, by: auditActorOf(jobActor('probe')), action: 'createProduct' });
   const now = nowIso();
+  await db
+    .insertInto('licenceExpiryNotices')
+    .values({ licenceId: licence.id, endDate: '2030-01-01', kind: 'expired', createdAt: now })
+    .execute();
   // the outbox is written by the mailer; a bare row is enough to test the table itself
   await db
     .insertInto('mailOutbox')

@@ -18,6 +18,7 @@ import {
 import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licence-files';
 import { AUDIT_ACTOR_KINDS } from '../../common/audit';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../common/webhooks';
+import { EXPIRY_NOTICE_KINDS } from '../../common/notifications';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
 
@@ -70,6 +71,8 @@ export const ENUM_COLUMNS: {
   jobSchedules: {},
   webhookEndpoints: {},
   webhookDeliveries: { status: WEBHOOK_DELIVERY_STATUSES },
+  licenceExpiryNotices: { kind: EXPIRY_NOTICE_KINDS },
+  downloadDigests: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -113,6 +116,8 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   jobSchedules: {},
   webhookEndpoints: { enabled: true },
   webhookDeliveries: {},
+  licenceExpiryNotices: {},
+  downloadDigests: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

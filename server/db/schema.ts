@@ -383,6 +383,8 @@ export interface MailOutboxTable {
   /** delivery attempts that failed or succeeded (its job retries it: server/mail/index.ts) */
   attempts: number;
   lastError: string | null;
+  /** a notification's settings page, sent as its List-Unsubscribe header */
+  listUnsubscribe: string | null;
   createdAt: Timestamp;
   sentAt: Timestamp | null;
 }
@@ -451,6 +453,8 @@ export interface Database {
   jobSchedules: JobSchedulesTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  licenceExpiryNotices: LicenceExpiryNoticesTable;
+  downloadDigests: DownloadDigestsTable;
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */
@@ -484,4 +488,18 @@ export interface JobsTable {
   createdAt: Timestamp;
   startedAt: Timestamp | null;
   completedAt: Timestamp | null;
+}
+
+/** Which licence was told about for which end date (server/modules/notifications/expiry.ts). */
+export interface LicenceExpiryNoticesTable {
+  licenceId: number;
+  endDate: string;
+  kind: 'expiresSoon' | 'expired';
+  createdAt: Timestamp;
+}
+
+/** Per customer, the last download a digest told of (server/modules/notifications/digest.ts). */
+export interface DownloadDigestsTable {
+  customerId: number;
+  lastDownloadId: number;
 }

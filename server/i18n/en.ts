@@ -105,6 +105,56 @@ export const en = {
       action: 'See the team',
       settings: 'You receive this message because invitation notices are on in your settings.',
     },
+    settingsLine: 'To stop these messages, change your notification settings: {{link}}',
+    licenseExpiresSoon: {
+      subject: 'The licence of {{productName}} for {{customerName}} expires on {{endDate}}',
+      intro:
+        'The licence of {{productName}} held by {{customerName}} ends on {{endDate}}. Renew it to keep downloading new versions.',
+      action: 'See the licence',
+      settings: 'You receive this message because notices of licences about to expire are on in your settings.',
+    },
+    licenseExpired: {
+      subject: 'The licence of {{productName}} for {{customerName}} has expired',
+      intro: 'The licence of {{productName}} held by {{customerName}} ended on {{endDate}}.',
+      action: 'See the licence',
+      settings: 'You receive this message because notices of expired licences are on in your settings.',
+    },
+    productDownloadDigest: {
+      subject_one: '{{count}} download for {{customerName}}',
+      subject_other: '{{count}} downloads for {{customerName}}',
+      intro: 'These files were downloaded under the licences of {{customerName}}:',
+      line: '{{at}}: {{productName}} {{semVer}} ({{platform}}), by {{by}}',
+      anonymous: 'anonymous, by secret URL',
+      action: 'See the customer',
+      settings: 'You receive this message because download notices are on in your settings.',
+    },
+    firstProductDownload: {
+      subject: 'First download of {{productName}} for {{customerName}}',
+      intro:
+        '{{productName}} was downloaded for the first time under the licence of {{customerName}}: version {{semVer}} for {{platform}}, by {{by}}.',
+      action: 'See the customer',
+      settings: 'You receive this message because first-download notices are on in your settings.',
+    },
+    newVersion: {
+      subject: '{{productName}} {{semVer}} is available',
+      intro: 'A new version of {{productName}} is available to download: {{semVer}}.',
+      action: 'See the versions',
+      settings: 'You receive this message because new-version notices are on in your settings.',
+    },
+    newProductLicense: {
+      subject: 'New licence for {{customerName}}: {{productName}}',
+      intro: '{{customerName}} has a new licence: {{productName}}.',
+      action: 'See the licences',
+      settings: 'You receive this message because new-licence notices are on in your settings.',
+    },
+    emailError: {
+      subject: 'An e-mail to {{email}} could not be delivered',
+      intro:
+        'An e-mail of the customer portal to {{email}}, a member of {{customerName}}, could not be delivered: {{error}}',
+      check: 'Please check that this address is right and can receive mail.',
+      action: 'See the team',
+      settings: 'You receive this message because e-mail error notices are on in your settings.',
+    },
   },
 };
 

@@ -110,5 +110,54 @@ export const fr: ServerTexts = {
       action: 'Voir l’équipe',
       settings: 'Vous recevez ce message car les avis d’invitation sont activés dans vos paramètres.',
     },
+    settingsLine: 'Pour ne plus recevoir ces messages, modifiez vos paramètres de notification : {{link}}',
+    licenseExpiresSoon: {
+      subject: 'La licence {{productName}} de {{customerName}} expire le {{endDate}}',
+      intro:
+        'La licence {{productName}} de {{customerName}} prend fin le {{endDate}}. Renouvelez-la pour continuer à télécharger les nouvelles versions.',
+      action: 'Voir la licence',
+      settings: 'Vous recevez ce message car les avis de licences bientôt expirées sont activés dans vos paramètres.',
+    },
+    licenseExpired: {
+      subject: 'La licence {{productName}} de {{customerName}} a expiré',
+      intro: 'La licence {{productName}} de {{customerName}} a pris fin le {{endDate}}.',
+      action: 'Voir la licence',
+      settings: 'Vous recevez ce message car les avis de licences expirées sont activés dans vos paramètres.',
+    },
+    productDownloadDigest: {
+      subject_one: '{{count}} téléchargement pour {{customerName}}',
+      subject_other: '{{count}} téléchargements pour {{customerName}}',
+      intro: 'Ces fichiers ont été téléchargés au titre des licences de {{customerName}} :',
+      line: '{{at}} : {{productName}} {{semVer}} ({{platform}}), par {{by}}',
+      anonymous: 'anonyme, par lien secret',
+      action: 'Voir le client',
+      settings: 'Vous recevez ce message car les avis de téléchargement sont activés dans vos paramètres.',
+    },
+    firstProductDownload: {
+      subject: 'Premier téléchargement de {{productName}} pour {{customerName}}',
+      intro:
+        '{{productName}} a été téléchargé pour la première fois au titre de la licence de {{customerName}} : version {{semVer}} pour {{platform}}, par {{by}}.',
+      action: 'Voir le client',
+      settings: 'Vous recevez ce message car les avis de premier téléchargement sont activés dans vos paramètres.',
+    },
+    newVersion: {
+      subject: '{{productName}} {{semVer}} est disponible',
+      intro: 'Une nouvelle version de {{productName}} peut être téléchargée : {{semVer}}.',
+      action: 'Voir les versions',
+      settings: 'Vous recevez ce message car les avis de nouvelle version sont activés dans vos paramètres.',
+    },
+    newProductLicense: {
+      subject: 'Nouvelle licence pour {{customerName}} : {{productName}}',
+      intro: '{{customerName}} dispose d’une nouvelle licence : {{productName}}.',
+      action: 'Voir les licences',
+      settings: 'Vous recevez ce message car les avis de nouvelle licence sont activés dans vos paramètres.',
+    },
+    emailError: {
+      subject: 'Un e-mail à {{email}} n’a pas pu être remis',
+      intro: 'Un e-mail du portail client à {{email}}, membre de {{customerName}}, n’a pas pu être remis : {{error}}',
+      check: 'Vérifiez que cette adresse est juste et peut recevoir du courrier.',
+      action: 'Voir l’équipe',
+      settings: 'Vous recevez ce message car les avis d’erreur d’e-mail sont activés dans vos paramètres.',
+    },
   },
 };

@@ -6,6 +6,9 @@ import { sweepStorage } from '../modules/artifacts/sweep';
 import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/service';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
+import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notifications/digest';
+import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
+import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
 import { createPgBossStore } from './pg-boss-store';
@@ -28,6 +31,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
   // files a process killed mid-upload left behind
   { name: 'sweep.storage', cron: '25 * * * *', run: (ctx) => sweepStorage(ctx) },
+  // licences about to end or ended: told once per licence and end date (docs/notifications.md)
+  { name: LICENCE_EXPIRY_SCHEDULE, cron: '0 6 * * *', run: (ctx, actor) => queueExpiryNotices(ctx, actor) },
 ];
 
 /** Where the jobs of this database are kept (decision 063). */
@@ -49,6 +54,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     // 10 attempts over about 8 hours: 30 s, 1 min, 2 min… (doubled, with jitter)
     retryLimit: 9,
     retryDelaySeconds: 30,
+    // as many as the SMTP connections kept (mail/transport.ts)
     concurrency: 10,
     run: async (ctx, _actor, { mailId }) => ctx.mail.deliver(mailId),
     onFinalFailure: (ctx, _actor, { mailId }, error) => ctx.mail.gaveUp(mailId, error),
@@ -71,6 +77,19 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     concurrency: 10,
     run: async (ctx, _actor, { deliveryId }) => deliverWebhook(ctx, deliveryId),
     onFinalFailure: (ctx, _actor, { deliveryId }) => webhookGaveUp(ctx, deliveryId),
+  });
+  jobs.define({
+    name: NOTIFICATION_FANOUT_JOB,
+    retryLimit: 8,
+    retryDelaySeconds: 30,
+    run: (ctx, actor, payload) => fanOut(ctx, actor, payload),
+  });
+  jobs.define({
+    name: DOWNLOAD_DIGEST_JOB,
+    singleton: true,
+    retryLimit: 8,
+    retryDelaySeconds: 60,
+    run: (ctx, actor, payload) => sendDownloadDigest(ctx, actor, payload),
   });
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;

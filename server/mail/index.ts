@@ -41,6 +41,11 @@ export function createMailer(deps: {
   db: DB;
   log: Logger;
   jobs: Pick<JobRunner, 'enqueue'>;
+  /**
+   * Told when a mail cannot be delivered (refused for good, or its last attempt failed), in the
+   * transaction that fails it (notifyEmailError).
+   */
+  onUndeliverable?: (executor: DB, mail: { to: string; template: string; error: string }) => Promise<void>;
   /** counts the mails delivered and the failed attempts */
   metrics?: MailMetrics;
   /** where mails go; from the configuration otherwise (tests give their own) */
@@ -60,6 +65,7 @@ export function createMailer(deps: {
         textBody: mail.text,
         htmlBody: mail.html,
         template: request.template,
+        listUnsubscribe: mail.listUnsubscribe,
         now: nowIso(),
       });
       await jobs.enqueue(executor, MAIL_DELIVERY_JOB, { mailId });
@@ -76,17 +82,22 @@ export function createMailer(deps: {
           subject: row.subject,
           text: row.textBody,
           html: row.htmlBody,
+          listUnsubscribe: row.listUnsubscribe,
           messageId: `<mail-${row.id}.${Date.parse(row.createdAt)}@${domain}>`,
         });
       } catch (error) {
         deps.metrics?.mailFailures.inc();
         const permanent = isPermanent(error);
-        await markMailAttemptFailed(db, mailId, {
-          lastError: error instanceof Error ? error.message : String(error),
-          final: permanent,
+        const message = error instanceof Error ? error.message : String(error);
+        if (!permanent) {
+          await markMailAttemptFailed(db, mailId, { lastError: message, final: false });
+          throw error;
+        }
+        await db.transaction().execute(async (trx) => {
+          await markMailAttemptFailed(trx, mailId, { lastError: message, final: true });
+          await deps.onUndeliverable?.(trx, { to: row.toAddress, template: row.template, error: message });
         });
-        if (permanent) return 'refused';
-        throw error;
+        return 'refused';
       }
       deps.metrics?.mailsSent.inc();
       await markMailSent(db, mailId);
@@ -94,7 +105,12 @@ export function createMailer(deps: {
     },
 
     async gaveUp(mailId, error) {
-      await markMailFailed(db, mailId, error);
+      await db.transaction().execute(async (trx) => {
+        const row = await outboxMail(trx, mailId);
+        if (!row || row.status !== 'pending') return;
+        await markMailFailed(trx, mailId, error);
+        await deps.onUndeliverable?.(trx, { to: row.toAddress, template: row.template, error });
+      });
     },
 
     async close() {

@@ -1,64 +1,12 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { storeFor } from '../jobs';
 import { createJobRunner } from '../jobs/runner';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { makeJobsDue } from '../test/jobs';
+import { decodeQuotedPrintable, SmtpPeer } from '../test/smtp-peer';
 import { createMailer, MAIL_DELIVERY_JOB } from './index';
-
-/**
- * A real SMTP peer: refuses recipients for a while (450) or for good (550) while `refusing`, keeps
- * every message it accepts.
- */
-class SmtpPeer {
-  refusing: false | 450 | 550 = false;
-  received: string[] = [];
-  private server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo: (_address, _session, callback) => {
-      if (!this.refusing) return callback();
-      const message = this.refusing === 450 ? 'Mailbox temporarily unavailable' : 'No such user here';
-      callback(Object.assign(new Error(message), { responseCode: this.refusing }));
-    },
-    onData: (stream, _session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        this.received.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
-  }
-
-  close() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** Enough MIME reading for a test: undo quoted-printable soft breaks and escapes. */
-function decodeQuotedPrintable(raw: string): string {
-  const joined = raw.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined[i] === '=' ? joined.slice(i + 1, i + 3) : '';
-    if (/^[0-9A-F]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i], 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
 
 let t: TestApp;
 let peer: SmtpPeer;
@@ -147,11 +95,42 @@ describe('mail outbox over SMTP', () => {
     expect(decodeQuotedPrintable(message)).toContain(link);
   });
 
+  it('delivers every queued mail once when an SMTP server that was down comes back', async () => {
+    const down = new SmtpPeer();
+    const port = Number(new URL(await down.listen()).port);
+    await down.close();
+    const app = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const back = new SmtpPeer();
+    try {
+      for (let i = 0; i < 5; i++) await app.app.ctx.mail.send(resetMail(`outage-${i}@example.com`));
+      // nothing listens: every attempt fails and waits for its retry
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      const rows = await app.app.ctx.db.selectFrom('mailOutbox').select(['status', 'attempts', 'lastError']).execute();
+      expect(
+        rows.every((row) => row.status === 'pending' && row.attempts === 2 && /ECONNREFUSED/.test(row.lastError ?? '')),
+      ).toBe(true);
+
+      await back.listen(port);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(5);
+      await makeJobsDue(app.app.ctx.db, MAIL_DELIVERY_JOB);
+      expect(await app.app.ctx.jobs.drain()).toBe(0);
+      const to = back.received.map((message) => /^To: (.*?)\r?$/m.exec(message)?.[1]).sort();
+      expect(to).toEqual(Array.from({ length: 5 }, (_, i) => `outage-${i}@example.com`));
+    } finally {
+      await app.close();
+      await back.close();
+    }
+  });
+
   it('fails a mail refused for good at once, without retrying it', async () => {
     const { ctx } = t.app;
     await ctx.mail.send(resetMail('nobody@example.com'));
     peer.refusing = 550;
-    expect(await ctx.jobs.drain()).toBe(1);
+    // the delivery, then the telling of the bounce (to nobody here: no customer has this address)
+    expect(await ctx.jobs.drain()).toBe(2);
     const [row] = await outbox();
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.lastError).toMatch(/No such user here/);
@@ -170,8 +149,8 @@ describe('mail outbox over SMTP', () => {
       attempts += ran;
       await makeDue();
     }
-    // 10 attempts in all (server/jobs/index.ts)
-    expect(attempts).toBe(10);
+    // 10 delivery attempts in all (server/jobs/index.ts), then the telling of the bounce
+    expect(attempts).toBe(11);
     const [row] = await outbox();
     expect(row).toMatchObject({ status: 'failed', attempts: 10 });
     expect(row.lastError).toMatch(/Mailbox temporarily unavailable/);

@@ -12,6 +12,7 @@ export async function insertOutboxMail(
     textBody: string;
     htmlBody: string | null;
     template: string;
+    listUnsubscribe: string | null;
     now: string;
   },
 ): Promise<number> {
@@ -23,6 +24,7 @@ export async function insertOutboxMail(
       textBody: mail.textBody,
       htmlBody: mail.htmlBody,
       template: mail.template,
+      listUnsubscribe: mail.listUnsubscribe,
       status: 'pending',
       attempts: 0,
       lastError: null,
@@ -37,7 +39,18 @@ export async function insertOutboxMail(
 export function outboxMail(db: DB, id: number) {
   return db
     .selectFrom('mailOutbox')
-    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'status', 'attempts', 'createdAt'])
+    .select([
+      'id',
+      'toAddress',
+      'subject',
+      'textBody',
+      'htmlBody',
+      'template',
+      'listUnsubscribe',
+      'status',
+      'attempts',
+      'createdAt',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -7,6 +7,8 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** a notification's settings page, for its List-Unsubscribe header */
+  listUnsubscribe: string | null;
 }
 
 export function escapeHtml(value: string): string {
@@ -107,10 +109,89 @@ const LAYOUTS: Layouts = {
       }),
     ],
     action: { label: t('mail.invitationAccepted.action'), link: d.link },
-    after: [t('mail.invitationAccepted.settings')],
+    after: settingsLines(t, 'invitationAccepted', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  licenseExpiresSoon: (t, _locale, d) => ({
+    subject: t('mail.licenseExpiresSoon.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.licenseExpiresSoon.intro', { ...d })],
+    action: { label: t('mail.licenseExpiresSoon.action'), link: d.link },
+    after: settingsLines(t, 'licenseExpiresSoon', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  licenseExpired: (t, _locale, d) => ({
+    subject: t('mail.licenseExpired.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.licenseExpired.intro', { ...d })],
+    action: { label: t('mail.licenseExpired.action'), link: d.link },
+    after: settingsLines(t, 'licenseExpired', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  productDownloadDigest: (t, _locale, d) => ({
+    subject: t('mail.productDownloadDigest.subject', { count: d.downloads.length, customerName: d.customerName }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [
+      t('mail.productDownloadDigest.intro', { customerName: d.customerName }),
+      ...d.downloads.map((download) =>
+        t('mail.productDownloadDigest.line', {
+          ...download,
+          by: download.by ?? t('mail.productDownloadDigest.anonymous'),
+        }),
+      ),
+    ],
+    action: { label: t('mail.productDownloadDigest.action'), link: d.link },
+    after: settingsLines(t, 'productDownloadDigest', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  firstProductDownload: (t, _locale, d) => ({
+    subject: t('mail.firstProductDownload.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.firstProductDownload.intro', { ...d, by: d.by ?? t('mail.productDownloadDigest.anonymous') })],
+    action: { label: t('mail.firstProductDownload.action'), link: d.link },
+    after: settingsLines(t, 'firstProductDownload', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  newVersion: (t, _locale, d) => ({
+    subject: t('mail.newVersion.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.newVersion.intro', { ...d })],
+    action: { label: t('mail.newVersion.action'), link: d.link },
+    after: settingsLines(t, 'newVersion', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  newProductLicense: (t, _locale, d) => ({
+    subject: t('mail.newProductLicense.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.newProductLicense.intro', { ...d })],
+    action: { label: t('mail.newProductLicense.action'), link: d.link },
+    after: settingsLines(t, 'newProductLicense', d.settingsLink),
+    signature: t('mail.signature'),
+  }),
+  emailError: (t, _locale, d) => ({
+    subject: t('mail.emailError.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.emailError.intro', { ...d }), t('mail.emailError.check')],
+    action: { label: t('mail.emailError.action'), link: d.link },
+    after: settingsLines(t, 'emailError', d.settingsLink),
     signature: t('mail.signature'),
   }),
 };
+
+type NotificationTemplate =
+  | 'invitationAccepted'
+  | 'licenseExpiresSoon'
+  | 'licenseExpired'
+  | 'productDownloadDigest'
+  | 'firstProductDownload'
+  | 'newVersion'
+  | 'newProductLicense'
+  | 'emailError';
+
+/** Why the recipient gets a notification, and where to turn it off. */
+function settingsLines(t: ReturnType<typeof serverT>, template: NotificationTemplate, settingsLink: string) {
+  return [t(`mail.${template}.settings`), t('mail.settingsLine', { link: settingsLink })];
+}
 
 function partsOf<T extends MailTemplate>(request: MailRequest<T>): Parts {
   const layout = LAYOUTS[request.template] as Layouts[T] | undefined;
@@ -151,5 +232,11 @@ export function renderMail(request: MailRequest): RenderedMail {
     '</body></html>',
   ].join('\n');
 
-  return { subject: parts.subject, text, html };
+  const data = request.data as { settingsLink?: unknown };
+  return {
+    subject: parts.subject,
+    text,
+    html,
+    listUnsubscribe: typeof data.settingsLink === 'string' ? data.settingsLink : null,
+  };
 }

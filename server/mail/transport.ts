@@ -10,6 +10,8 @@ export interface OutgoingMail {
   html: string | null;
   /** the same on every attempt of one mail, so a receiver can drop a replay */
   messageId: string;
+  /** a notification's settings page (RFC 2369 List-Unsubscribe) */
+  listUnsubscribe?: string | null;
 }
 
 /** Where the outbox hands its mails. */
@@ -26,7 +28,8 @@ export interface Transport {
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
 export function smtpTransport(url: string): Transport {
-  const transporter = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  // pooled: connections are kept and reused by the delivery jobs running at once (up to 10)
+  const transporter = nodemailer.createTransport({ url, pool: true, maxConnections: 10, ...SMTP_TIMEOUTS });
   return {
     kind: 'smtp',
     async deliver(mail) {
@@ -35,6 +38,7 @@ export function smtpTransport(url: string): Transport {
         to: mail.to,
         subject: mail.subject,
         messageId: mail.messageId,
+        ...(mail.listUnsubscribe ? { list: { unsubscribe: mail.listUnsubscribe } } : {}),
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
       });

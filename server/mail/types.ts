@@ -24,14 +24,45 @@ export interface MailTemplates {
     validityHours: number;
   };
   /** to the team's managers who asked for it (notifyInvitationAccepted): someone joined their customer */
-  invitationAccepted: {
-    fullName: string;
+  invitationAccepted: NotificationMail & {
     memberFullName: string;
     memberEmail: string;
     customerName: string;
     role: MemberRole;
-    link: string;
   };
+  /** notifyLicenseExpiresSoon: a licence enters its last 3 months */
+  licenseExpiresSoon: NotificationMail & { customerName: string; productName: string; endDate: string };
+  /** notifyLicenseExpired: a licence passed its end date */
+  licenseExpired: NotificationMail & { customerName: string; productName: string; endDate: string };
+  /** notifyProductDownload: the downloads of one digest window, oldest first */
+  productDownloadDigest: NotificationMail & {
+    customerName: string;
+    downloads: { productName: string; semVer: string; platform: string; by: string | null; at: string }[];
+  };
+  /** notifyFirstProductDownload: the first download of a product under a licence */
+  firstProductDownload: NotificationMail & {
+    customerName: string;
+    productName: string;
+    semVer: string;
+    platform: string;
+    by: string | null;
+  };
+  /** notifyNewVersion: a published version the member's licence allows */
+  newVersion: NotificationMail & { productName: string; semVer: string };
+  /** notifyNewProductLicense: a licence added to the customer */
+  newProductLicense: NotificationMail & { customerName: string; productName: string };
+  /** notifyEmailError: a mail to one of the customer's members could not be delivered */
+  emailError: NotificationMail & { customerName: string; email: string; error: string };
+}
+
+/**
+ * What every notification mail has: the recipient's name, the page it is about, and the settings page
+ * where that notification is turned off (also its List-Unsubscribe header).
+ */
+export interface NotificationMail {
+  fullName: string;
+  link: string;
+  settingsLink: string;
 }
 
 export type MailTemplate = keyof MailTemplates;

@@ -17,6 +17,7 @@ describe('HomePage', () => {
       '/en/analytics',
       '/en/users',
       '/en/webhooks',
+      '/en/background-work',
       '/en/settings',
     ]);
   });

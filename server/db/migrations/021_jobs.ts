@@ -10,7 +10,11 @@ import type { DialectName } from '../dialect';
  *   schema, created by pg-boss). At most one job per kind and singleton key waits at a time.
  *
  * - The mail outbox loses its own delivery bookkeeping (a node's claim and the next attempt's time): each
- *   mail is delivered by a job, which keeps those; the row stays the record of the mail.
+ *   mail is delivered by a job, which keeps those; the row stays the record of the mail. It keeps the
+ *   address of the settings page a notification's List-Unsubscribe header names.
+ * - `licence_expiry_notices`: which licence was told about for which end date (a renewal moves the end
+ *   date, which re-arms both notices); the daily run queues only what has no row yet.
+ * - `download_digests`: per customer, the last download a digest of downloads told of.
  *
  * The states are frozen here (a migration that ran does not change).
  */
@@ -22,6 +26,21 @@ export function jobsMigration(dialect: DialectName): Migration {
       await db.schema.dropIndex('mail_outbox_status_next_attempt_at_idx').execute();
       await db.schema.alterTable('mail_outbox').dropColumn('claimed_by').execute();
       await db.schema.alterTable('mail_outbox').dropColumn('next_attempt_at').execute();
+      await db.schema.alterTable('mail_outbox').addColumn('list_unsubscribe', 'text').execute();
+      await db.schema
+        .createTable('licence_expiry_notices')
+        .addColumn('licence_id', 'integer', (c) => c.notNull().references('licences.id').onDelete('cascade'))
+        .addColumn('end_date', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('licence_expiry_notices_pk', ['licence_id', 'end_date', 'kind'])
+        .addCheckConstraint('licence_expiry_notices_kind_check', sql`kind in ('expiresSoon', 'expired')`)
+        .execute();
+      await db.schema
+        .createTable('download_digests')
+        .addColumn('customer_id', 'integer', (c) => c.primaryKey())
+        .addColumn('last_download_id', 'integer', (c) => c.notNull())
+        .execute();
       await db.schema
         .createTable('job_schedules')
         .addColumn('name', 'text', (c) => c.primaryKey())
@@ -60,6 +79,9 @@ export function jobsMigration(dialect: DialectName): Migration {
     async down(db: Kysely<any>) {
       if (dialect === 'sqlite') await db.schema.dropTable('jobs').execute();
       await db.schema.dropTable('job_schedules').execute();
+      await db.schema.dropTable('download_digests').execute();
+      await db.schema.dropTable('licence_expiry_notices').execute();
+      await db.schema.alterTable('mail_outbox').dropColumn('list_unsubscribe').execute();
       await db.schema.alterTable('mail_outbox').addColumn('claimed_by', 'text').execute();
       await db.schema
         .alterTable('mail_outbox')

@@ -20,6 +20,7 @@ export function profileAbilities(user: Pick<SessionUser, 'type'>, yourRole: Role
     addProduct: holdsGlobally(user, 'addProduct'),
     viewDownloadAnalytics: holdsGlobally(user, 'viewDownloadAnalytics'),
     manageWebhooks: holdsGlobally(user, 'manageWebhooks'),
+    manageBackgroundWork: holdsGlobally(user, 'manageBackgroundWork'),
     brandToRoot: holdsGlobally(user, 'brandToRoot'),
     brandToAccount: inAccounts('brandToAccount'),
     homeLink: inAccounts('homeLink'),

@@ -42,6 +42,7 @@ describe('GET /api/auth/me', () => {
         addProduct: false,
         viewDownloadAnalytics: false,
         manageWebhooks: false,
+        manageBackgroundWork: false,
         brandToRoot: true,
         brandToAccount: false,
         homeLink: false,

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { AccessLevel, VersionType } from '../../../common/domain';
+import type { VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
 import type { ArtifactsTable, ProductsTable, VersionsTable } from '../../db/schema';
@@ -208,30 +208,4 @@ const licenceOfCustomerProduct = preparedQuery<{ customerId: number; productKey:
 
 export function licenceOfProduct(db: DB, customerId: number, productKey: string) {
   return licenceOfCustomerProduct.first(db, { customerId, productKey });
-}
-
-/**
- * The users to tell of a new version: enabled members (of an enabled account) who asked for it, of a
- * customer whose licence of the product, not ended before `today`, has one of the access levels given.
- */
-export async function newVersionRecipients(
-  db: DB,
-  input: { productKey: string; accessLevels: readonly AccessLevel[]; today: string },
-) {
-  if (input.accessLevels.length === 0) return [];
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.userId')
-    .innerJoin('licences', 'licences.customerId', 'memberships.customerId')
-    .select('memberships.userId')
-    .distinct()
-    .where('memberships.notifyNewVersion', '=', 1)
-    .where('memberships.status', '=', 'enabled')
-    .where('users.status', '=', 'enabled')
-    .where('licences.productKey', '=', input.productKey)
-    .where('licences.accessLevel', 'in', [...input.accessLevels])
-    .where('licences.endDate', '>=', input.today)
-    .orderBy('memberships.userId')
-    .execute();
-  return rows.map((row) => row.userId);
 }

@@ -11,9 +11,8 @@ import {
   type VersionListQuery,
 } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
-import { ACCESS_LEVELS } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
-import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
+import type { NotificationMessageKey } from '../../../common/notifications';
 import { type Actor, type SessionUser, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
@@ -24,7 +23,8 @@ import type { CustomerAccess } from '../../plugins/access';
 import { callerOf } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { typesOpenTo } from '../downloads/policy';
-import { insertNotification } from '../notifications/repo';
+import { emitNotification } from '../notifications/events';
+import { emitWebhook } from '../webhooks/deliver';
 import { mayListEveryVersion, productAbilities, versionAbilities } from './policy';
 import * as repo from './repo';
 import { versionOrder } from './semver-order';
@@ -258,7 +258,16 @@ export async function updateVersion(
         description: body.description,
         ...(publishing ? { published: 1, releaseDate: today } : {}),
       });
-      if (publishing) await notifyNewVersion(trx, id, today);
+      // the members whose licence allows it hear of it once this commits (docs/notifications.md)
+      if (publishing) {
+        await emitNotification(ctx, trx, { type: 'newVersion', versionId: id });
+        await emitWebhook(ctx, trx, 'version.published', {
+          versionId: id,
+          productKey: current.productKey,
+          semVer: body.semVer ?? current.semVer,
+          releaseDate: today,
+        });
+      }
       const { published: _published, ...changes } = body;
       await insertAuditEntry(trx, {
         customerId: null,
@@ -278,23 +287,4 @@ export async function updateVersion(
     throw error;
   }
   return getVersion(ctx, actor, { id });
-}
-
-/** Members whose customer's licence allows the version's type, and who asked for it (notifyNewVersion). */
-async function notifyNewVersion(db: DB, id: number, today: string) {
-  const version = await repo.findVersion(db, id);
-  if (!version) return;
-  const accessLevels = ACCESS_LEVELS.filter((accessLevel) => typesOpenTo({ accessLevel }).includes(version.type));
-  const userIds = await repo.newVersionRecipients(db, { productKey: version.productKey, accessLevels, today });
-  for (const userId of userIds) {
-    await insertNotification(db, {
-      userId,
-      messageKey: NEW_VERSION_MESSAGE,
-      params: {
-        productKey: version.productKey,
-        productName: version.productName,
-        semVer: version.semVer,
-      } satisfies NotificationParams<typeof NEW_VERSION_MESSAGE>,
-    });
-  }
 }

@@ -265,6 +265,7 @@ describe('publishing notifies', () => {
     const beta = (await create('notified', { ...draft('2.0.0-beta.1'), type: 'beta' })).json();
     expect(await notified()).toEqual([]);
     await patch(beta.id, { published: true });
+    await t.app.ctx.jobs.drain();
     expect(await notified()).toEqual([
       {
         userId: betaUser,
@@ -275,6 +276,7 @@ describe('publishing notifies', () => {
     const stable = (await create('notified', draft('2.0.0'))).json();
     await patch(stable.id, { published: true });
     await patch(stable.id, { published: true, description: 'again' });
+    await t.app.ctx.jobs.drain();
     expect((await notified()).map((n) => n.userId)).toEqual([betaUser, stableUser, betaUser]);
   });
 });

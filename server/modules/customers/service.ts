@@ -16,6 +16,7 @@ import { fieldDetail, forbidden, HttpError, notConfigured } from '../../http-err
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
+import { emitWebhook } from '../webhooks/deliver';
 import type { CustomerAccess } from '../../plugins/access';
 import { insertSubscription } from '../billing/repo';
 import { customerScopeOf } from '../../scope';
@@ -174,6 +175,12 @@ export async function createCustomer(ctx: AppContext, actor: Actor, input: Creat
           by: auditActorOf(actor),
           action: 'createCustomer',
           data: { name: input.name, customerKey, selfService: input.selfService },
+        });
+        await emitWebhook(ctx, trx, 'customer.created', {
+          customerId: created.id,
+          name: input.name,
+          customerKey,
+          selfService: input.selfService,
         });
         return created;
       });

@@ -12,6 +12,8 @@ import {
   createVersionWithFiles,
   signedIn,
 } from '../../test/factories';
+import { makeJobsDue } from '../../test/jobs';
+import { DOWNLOAD_DIGEST_JOB } from '../notifications/digest';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { updateFlags } from '../notification-settings/repo';
 import { DOWNLOAD_MESSAGE, FIRST_DOWNLOAD_MESSAGE } from './service';
@@ -289,7 +291,7 @@ describe('records', () => {
   it('notifies the members who asked: every download, or the first of the product', async () => {
     const { ctx } = t.app;
     const product = await createProduct(ctx.db, { name: 'Notified Product' });
-    const buyer = await createCustomer(ctx.db);
+    const buyer = await createCustomer(ctx.db, { name: 'Notified Buyer' });
     await createLicence(ctx.db, buyer.id, product.key);
     const version = await createVersionWithFiles(ctx, product.key, { semVer: '5.0.0', files: { linux: { bytes } } });
     const member = async (flags: { notifyProductDownload: boolean; notifyFirstProductDownload: boolean }) => {
@@ -308,15 +310,34 @@ describe('records', () => {
       expect((await get(admin, downloadUrl(buyer.id, version.id))).statusCode).toBe(200);
       await ctx.jobs.drain();
     }
+    // the first download is told at once; every download waits for the customer's digest window
+    expect((await notificationsOf(firstOnly)).map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE]);
+    expect(await notificationsOf(everyDownload)).toEqual([]);
+    await makeJobsDue(ctx.db, DOWNLOAD_DIGEST_JOB);
+    await ctx.jobs.drain();
     const every = await notificationsOf(everyDownload);
-    expect(every.map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE, DOWNLOAD_MESSAGE]);
-    expect(JSON.parse(every[1].params)).toEqual({
+    // one entry per version and platform of the window, one mail listing both downloads
+    expect(every.map((row) => row.messageKey)).toEqual([DOWNLOAD_MESSAGE]);
+    expect(JSON.parse(every[0].params)).toEqual({
       customerId: buyer.id,
       productKey: product.key,
       productName: 'Notified Product',
       semVer: '5.0.0',
       platform: 'linux',
     });
+    const digests = await ctx.db
+      .selectFrom('mailOutbox')
+      .innerJoin('users', 'users.email', 'mailOutbox.toAddress')
+      .select(['users.id', 'mailOutbox.template', 'mailOutbox.subject', 'mailOutbox.textBody'])
+      .where('mailOutbox.template', '=', 'productDownloadDigest')
+      .where('users.id', 'in', [everyDownload, firstOnly, neither])
+      .execute();
+    expect(digests.map((mail) => [mail.id, mail.subject])).toEqual([[everyDownload, '2 downloads for Notified Buyer']]);
+    expect(digests[0].textBody.match(/Notified Product 5\.0\.0 \(linux\)/g)).toHaveLength(2);
+    // nothing more: the next digest waits for new downloads
+    await makeJobsDue(ctx.db, DOWNLOAD_DIGEST_JOB);
+    await ctx.jobs.drain();
+    expect(await notificationsOf(everyDownload)).toHaveLength(1);
     expect((await notificationsOf(firstOnly)).map((row) => row.messageKey)).toEqual([FIRST_DOWNLOAD_MESSAGE]);
     expect(await notificationsOf(neither)).toEqual([]);
   });

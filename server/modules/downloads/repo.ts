@@ -211,26 +211,3 @@ export function findLatestDownloadable(db: DB, productKey: string, types: readon
     .limit(1)
     .executeTakeFirst();
 }
-
-/**
- * The members of the customer to tell of a download: enabled members of an enabled account who asked
- * for every download (notifyProductDownload) or, when `first`, for the first one of a product
- * (notifyFirstProductDownload).
- */
-export async function downloadRecipients(db: DB, customerId: number, first: boolean): Promise<number[]> {
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.userId')
-    .select('memberships.userId')
-    .where('memberships.customerId', '=', customerId)
-    .where('memberships.status', '=', 'enabled')
-    .where('users.status', '=', 'enabled')
-    .where((eb) =>
-      first
-        ? eb.or([eb('memberships.notifyProductDownload', '=', 1), eb('memberships.notifyFirstProductDownload', '=', 1)])
-        : eb('memberships.notifyProductDownload', '=', 1),
-    )
-    .orderBy('memberships.userId')
-    .execute();
-  return rows.map((row) => row.userId);
-}

@@ -2,14 +2,16 @@ import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
-import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
+import type { NotificationMessageKey } from '../../../common/notifications';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
 import { forbidden, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
-import { insertNotification } from '../notifications/repo';
+import { queueDownloadDigest } from '../notifications/digest';
+import { emitNotification } from '../notifications/events';
+import { emitWebhook } from '../webhooks/deliver';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
 import { LICENCE_EXPIRED } from '../licence-files/licence-file';
 import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './policy';
@@ -179,9 +181,9 @@ export async function recordServedDownload(
 
 /**
  * Records a served download (its job's work): its downloads row (through recordDownload, which keeps the
- * analytics' figures), the customer's audit entry, which moves the licence's latest download, and the
- * notifications of the members who asked for every download (notifyProductDownload) or the first of a
- * product (notifyFirstProductDownload: one notification each, whichever they asked for). The entry's
+ * analytics' figures), the customer's audit entry, which moves the licence's latest download, the event
+ * of the first download of a product under the licence (notifyFirstProductDownload) and the customer's
+ * download digest (notifyProductDownload), both told once this commits. The entry's
  * actor is the grant's user, or an anonymous visitor for the secret URL, whoever else the request may
  * have been signed in as. Runs at least once: a node dying between its commit and the job's completion
  * records the download twice.
@@ -190,7 +192,7 @@ export async function writeDownloadRecord(ctx: AppContext, _actor: Actor, record
   const { licence, version, artifact, user, ip, at } = record;
   await ctx.db.transaction().execute(async (trx) => {
     const first = !(await repo.hasDownloadedProduct(trx, licence.customerId, licence.productKey));
-    await repo.recordDownload(trx, {
+    const download = await repo.recordDownload(trx, {
       licenceId: licence.id,
       versionId: version.id,
       artifactId: artifact.id,
@@ -213,20 +215,27 @@ export async function writeDownloadRecord(ctx: AppContext, _actor: Actor, record
       },
       createdAt: at,
     });
-    const params: NotificationParams<typeof DOWNLOAD_MESSAGE> = {
-      customerId: licence.customerId,
-      productKey: licence.productKey,
-      productName: licence.productName,
-      semVer: version.semVer,
-      platform: artifact.platform,
-    };
-    for (const userId of await repo.downloadRecipients(trx, licence.customerId, first)) {
-      await insertNotification(trx, {
-        userId,
-        messageKey: first ? FIRST_DOWNLOAD_MESSAGE : DOWNLOAD_MESSAGE,
-        params,
-        createdAt: at,
+    // who asked for them hear of it: the first download at once, every download in a digest
+    if (first) {
+      await emitNotification(ctx, trx, {
+        type: 'firstProductDownload',
+        licenceId: licence.id,
+        versionId: version.id,
+        platform: artifact.platform,
+        by: user?.email ?? null,
       });
     }
+    await queueDownloadDigest(ctx, trx, { customerId: licence.customerId, downloadId: download.id });
+    // each download, for the vendor's systems (people get a digest)
+    await emitWebhook(ctx, trx, 'productDownload', {
+      downloadId: download.id,
+      licenceId: licence.id,
+      customerId: licence.customerId,
+      productKey: licence.productKey,
+      semVer: version.semVer,
+      platform: artifact.platform,
+      by: user?.email ?? null,
+      at,
+    });
   });
 }

@@ -330,6 +330,8 @@ describe('the team is told who joined', () => {
     await addMembership(db, tech.id, invited.customerId, 'technicalContact');
 
     expect((await acceptNew(invited.key, { fullName: 'Nora New', password: NEW_PASSWORD })).statusCode).toBe(200);
+    // told once the acceptance committed, by the fan-out job
+    await app.ctx.jobs.drain();
 
     const [notice] = await outboxFor(owner.email);
     expect(notice.template).toBe('invitationAccepted');

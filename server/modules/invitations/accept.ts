@@ -8,6 +8,8 @@ import { ERROR_CODES } from '../../../common/api/errors';
 import { deriveRole, type MemberRole } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
+import { emitNotification } from '../notifications/events';
+import { emitWebhook } from '../webhooks/deliver';
 import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { HttpError } from '../../http-error';
 import { auditUser, insertAuditEntry } from '../audit/repo';
@@ -106,24 +108,20 @@ async function join(
     },
     createdAt: now,
   });
-  for (const manager of await repo.teamManagersToNotify(trx, invitation.customerId, member.id)) {
-    await ctx.mail.send(
-      {
-        to: manager.email,
-        template: 'invitationAccepted',
-        locale: manager.preferredLocale,
-        data: {
-          fullName: manager.fullName,
-          memberFullName: member.fullName,
-          memberEmail: member.email,
-          customerName: invitation.customerName,
-          role: invitation.role,
-          link: `${ctx.config.baseUrl}/${manager.preferredLocale}/accounts/${invitation.customerId}`,
-        },
-      },
-      trx,
-    );
-  }
+  // the team's managers who asked for it hear of it once this commits (docs/notifications.md)
+  await emitNotification(ctx, trx, {
+    type: 'invitationAccepted',
+    customerId: invitation.customerId,
+    memberUserId: member.id,
+    role: invitation.role,
+  });
+  await emitWebhook(ctx, trx, 'member.joined', {
+    customerId: invitation.customerId,
+    userId: member.id,
+    email: member.email,
+    fullName: member.fullName,
+    role: invitation.role,
+  });
 }
 
 /** A unique index refusing the second of two racing writes means the first one won. */

@@ -1,6 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { InvitationSort } from '../../../common/api/invitations';
-import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { emailEquals } from '../../db/email';
 import { containsText } from '../../db/search';
@@ -198,22 +197,4 @@ export async function userHasMembership(db: DB, userId: number, customerId: numb
 export async function emailHasAccount(db: DB, email: string) {
   const row = await db.selectFrom('users').select('id').where(emailEquals(email)).executeTakeFirst();
   return row !== undefined;
-}
-
-/** The member roles that manage a team (invite, see members): they are told when someone joins. */
-const TEAM_MANAGER_ROLES: MemberRole[] = ['accountExecutive', 'businessOwner'];
-
-/** Who manages the customer's team and asked to hear of new members (notifyInvitationAccepted). */
-export function teamManagersToNotify(db: DB, customerId: number, exceptUserId: number) {
-  return db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.userId')
-    .select(['users.email', 'users.fullName', 'users.preferredLocale'])
-    .where('memberships.customerId', '=', customerId)
-    .where('memberships.role', 'in', TEAM_MANAGER_ROLES)
-    .where('memberships.status', '=', 'enabled')
-    .where('memberships.notifyInvitationAccepted', '=', 1)
-    .where('users.status', '=', 'enabled')
-    .where('users.id', '!=', exceptUserId)
-    .execute();
 }

@@ -16,6 +16,8 @@ import { addDays, licenceStatus, utcToday } from '../../../common/licence-status
 import { countCap } from '../../../common/pagination';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
+import { emitNotification } from '../notifications/events';
+import { emitWebhook } from '../webhooks/deliver';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
 import type { CustomerAccess } from '../../plugins/access';
@@ -157,6 +159,16 @@ export async function createLicence(
           hasEntityResolution: body.hasEntityResolution,
         },
       });
+      // the customer's members who asked for it hear of it once this commits (docs/notifications.md)
+      await emitNotification(ctx, trx, { type: 'newProductLicense', licenceId: id });
+      await emitWebhook(ctx, trx, 'licence.created', {
+        licenceId: id,
+        customerId,
+        productKey: product.key,
+        accessLevel: body.accessLevel,
+        startDate: body.startDate,
+        endDate: body.endDate,
+      });
       const row = await repo.findLicence(trx, id);
       if (!row) throw new Error('the new licence cannot be read back');
       return toApiLicence(row, customerAccess);
@@ -216,6 +228,13 @@ export async function renewLicence(
         accessLevel: { from: stored.accessLevel, to: body.accessLevel },
         changes,
       },
+    });
+    await emitWebhook(ctx, trx, 'licence.renewed', {
+      licenceId: id,
+      customerId: row.customerId,
+      productKey: row.productKey,
+      endDate: { from: stored.endDate, to: body.endDate },
+      accessLevel: { from: stored.accessLevel, to: body.accessLevel },
     });
     return toApiLicence(row, customerAccess);
   });

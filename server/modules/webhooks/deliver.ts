@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import {
   isWebhookEvent,
   WEBHOOK_EVENT_ID_HEADER,
@@ -67,6 +68,26 @@ export async function queueWebhookDeliveries(
  * an earlier attempt or a resend) or gone with its endpoint is skipped; one whose endpoint was
  * disabled, or whose secret cannot be unsealed, fails without an attempt.
  */
+/**
+ * Tells the subscribed endpoints of an event, in the transaction of the change that causes it: a new id
+ * and the time now. The services call this for the `<object>.<verb>` events, the notification fan-out
+ * for the eight notification events.
+ */
+export async function emitWebhook(
+  ctx: Pick<AppContext, 'jobs'>,
+  executor: DB,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  at: { id?: string; createdAt?: string } = {},
+): Promise<void> {
+  await queueWebhookDeliveries(ctx, executor, {
+    id: at.id ?? crypto.randomUUID(),
+    type,
+    createdAt: at.createdAt ?? new Date().toISOString(),
+    data,
+  });
+}
+
 export async function deliverWebhook(ctx: AppContext, deliveryId: number): Promise<'skipped' | 'failed' | 'succeeded'> {
   const row = await repo.deliveryToSend(ctx.db, deliveryId);
   if (!row || row.status !== 'pending') return 'skipped';
