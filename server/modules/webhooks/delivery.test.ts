@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../common/webhooks';
-import { signedIn } from '../../test/factories';
+import { createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from '../../test/harness';
 import { queueWebhookDeliveries, WEBHOOK_DELIVERY_JOB, WEBHOOK_USER_AGENT } from './deliver';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature } from './signature';
@@ -123,6 +123,40 @@ async function emit(e = event(), app = t) {
 }
 
 const deliveries = (app = t) => app.app.ctx.db.selectFrom('webhookDeliveries').selectAll().orderBy('id').execute();
+
+describe('events from the portal', () => {
+  it('tells a subscribed endpoint of a customer created, a licence created and its notification, signed', async () => {
+    await endpoint('/events', ['customer.created', 'licence.created', 'newProductLicense', 'licence.renewed']);
+    const { ctx } = t.app;
+    const created = await request(t.app, admin.cookie, {
+      method: 'POST',
+      url: '/api/customers',
+      payload: { name: 'Hooked Corp', customerKey: '', selfService: false },
+    });
+    expect(created.statusCode).toBe(201);
+    const customerId = (created.json() as { id: number }).id;
+    const product = await createProduct(ctx.db, { name: 'Hooked Product' });
+    const today = new Date().toISOString().slice(0, 10);
+    const licence = await request(t.app, admin.cookie, {
+      method: 'POST',
+      url: `/api/customers/${customerId}/licenses`,
+      payload: { productKey: product.key, startDate: today, endDate: '2099-12-31', data: {} },
+    });
+    expect(licence.statusCode).toBe(201);
+    // the services' events, then the notification's fan-out, then the deliveries
+    while ((await ctx.jobs.drain()) > 0);
+
+    const got = receiver.received.map((r) => ({
+      verified: r.verified,
+      ...(JSON.parse(r.body) as { type: string; data: Record<string, unknown> }),
+    }));
+    expect(got.map((r) => r.type).sort()).toEqual(['customer.created', 'licence.created', 'newProductLicense']);
+    expect(got.every((r) => r.verified)).toBe(true);
+    expect(got.find((r) => r.type === 'customer.created')?.data).toMatchObject({ customerId, name: 'Hooked Corp' });
+    expect(got.find((r) => r.type === 'licence.created')?.data).toMatchObject({ customerId, productKey: product.key });
+    expect(got.find((r) => r.type === 'newProductLicense')?.data).toMatchObject({ licenceId: expect.any(Number) });
+  });
+});
 
 describe('webhook deliveries', () => {
   it('posts the signed event once to each enabled endpoint subscribed to it', async () => {
