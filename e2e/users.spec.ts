@@ -60,9 +60,10 @@ test('an admin adds a user, finds it, renames it, and cannot change their own st
     '',
   ]);
 
-  // The toast closes on its own; the centre keeps the message for later reading.
+  // The toast closes on its own; the centre keeps the message for later reading (its section of the
+  // messages of this session, below the notifications).
   await page.getByTestId('notification-centre').click();
-  const entry = page.getByTestId('notification-centre-item').filter({ hasText: createdMessage });
+  const entry = page.getByTestId('toast-history-item').filter({ hasText: createdMessage });
   await expect(entry).toBeVisible();
   await expect(entry).toHaveAttribute('data-status', 'success');
   await page.keyboard.press('Escape');

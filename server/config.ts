@@ -38,7 +38,12 @@ const EnvSchema = z
     RECAPTCHA_SITE_KEY: z.string().optional(),
     RECAPTCHA_SECRET_KEY: z.string().optional(),
     CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-    DOWNLOAD_DIGEST_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+    DOWNLOAD_DIGEST_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .default(60),
     CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(1_000_000).default(2000),
     RATE_LIMIT_LOGIN_PER_MINUTE: int(30),
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: int(10),

@@ -116,7 +116,8 @@ describe('request logs', () => {
   it('know every path parameter as an identifier or a declared secret', () => {
     // Parameters that name something (ids, a product's key, a platform): safe to log. Any other
     // parameter may carry a secret and must be declared in the route's `secretParams`.
-    const identifiers = new Set(['id', 'platform', 'productKey', 'semVer', 'document']);
+    // `name`: a job kind's name (/api/jobs/:name/:id/retry); `deliveryId`: a webhook delivery's id
+    const identifiers = new Set(['id', 'platform', 'productKey', 'semVer', 'document', 'name', 'deliveryId']);
     const undeclared: string[] = [];
     for (const route of routes) {
       const declared = route.config?.secretParams ?? [];

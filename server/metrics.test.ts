@@ -324,7 +324,8 @@ describe.runIf(TEST_DIALECT === 'postgres')("PostgreSQL's pool", () => {
       await Promise.all(blocked);
       text = (await scrape(t.app)).body;
       expect(valueOf(text, 'portal_db_pool_waiting_queries')).toBe(0);
-      expect(valueOf(text, 'portal_db_pool_idle_connections')).toBe(10);
+      // all ten back, but for the one the scrape's own job count (a query) may be holding as it is read
+      expect(valueOf(text, 'portal_db_pool_idle_connections')).toBeGreaterThanOrEqual(9);
     } finally {
       await holder.end();
       await t.close();

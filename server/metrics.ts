@@ -31,6 +31,9 @@ import type { JobRunner } from './jobs';
  * come from the code: the set of series stays bounded whatever clients send.
  */
 
+/** How long a scrape waits for the job counts (a query) before it goes without them. */
+const JOB_COUNTS_WAIT_MS = 1_000;
+
 /** How many jobs of one name are in one state (queued, running, failed…), as the runner counts them. */
 export interface JobCount {
   name: string;
@@ -178,11 +181,21 @@ export function createMetrics(deps: {
     async collect() {
       this.reset();
       if (!jobs.counts) return;
+      const counting = Promise.resolve(jobs.counts());
+      // counted later or never: a failure then is the scrape's no more
+      counting.catch(() => {});
+      let bound: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        bound = setTimeout(() => reject(new Error('the job counts took over a second')), JOB_COUNTS_WAIT_MS);
+      });
       try {
-        for (const { name, state, count } of await jobs.counts()) this.set({ name, state }, count);
+        // a pool with no free connection (when metrics matter most) costs this gauge, not the scrape
+        for (const { name, state, count } of await Promise.race([counting, late])) this.set({ name, state }, count);
       } catch (error) {
         // a scrape without this gauge rather than no scrape at all (the database may be down)
         log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'job counts unavailable');
+      } finally {
+        clearTimeout(bound);
       }
     },
   });
