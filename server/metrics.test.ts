@@ -299,39 +299,42 @@ describe('without METRICS_TOKEN', () => {
   });
 });
 
-describe.runIf(TEST_DIALECT === 'postgres')("PostgreSQL's pool", () => {
-  it('shows busy, idle and waiting connections', async () => {
-    const t = await createTestApp({ METRICS_TOKEN: TOKEN });
-    // A session outside the pool holds a lock the pool's queries wait for: they stay busy until it lets go.
-    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query('select pg_advisory_lock(6464)');
-      const { db } = t.app.ctx;
-      // twelve queries on a pool of ten: ten hold a connection, two wait for one
-      const blocked = Array.from({ length: 12 }, () => sql`select pg_advisory_xact_lock_shared(6464)`.execute(db));
-      const settled = () => {
-        const usage = t.database.poolUsage();
-        return usage?.total === 10 && usage.idle === 0 && usage.waiting === 2;
-      };
-      for (let i = 0; i < 500 && !settled(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      let text = (await scrape(t.app)).body;
-      expect(valueOf(text, 'portal_db_pool_connections')).toBe(10);
-      expect(valueOf(text, 'portal_db_pool_idle_connections')).toBe(0);
-      expect(valueOf(text, 'portal_db_pool_waiting_queries')).toBe(2);
+// Registered in the PostgreSQL pass only (the SQLite pass checks there is no pool gauge, above): a
+// test that exists in one pass is not a skipped one in the other.
+if (TEST_DIALECT === 'postgres')
+  describe("PostgreSQL's pool", () => {
+    it('shows busy, idle and waiting connections', async () => {
+      const t = await createTestApp({ METRICS_TOKEN: TOKEN });
+      // A session outside the pool holds a lock the pool's queries wait for: they stay busy until it lets go.
+      const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock(6464)');
+        const { db } = t.app.ctx;
+        // twelve queries on a pool of ten: ten hold a connection, two wait for one
+        const blocked = Array.from({ length: 12 }, () => sql`select pg_advisory_xact_lock_shared(6464)`.execute(db));
+        const settled = () => {
+          const usage = t.database.poolUsage();
+          return usage?.total === 10 && usage.idle === 0 && usage.waiting === 2;
+        };
+        for (let i = 0; i < 500 && !settled(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        let text = (await scrape(t.app)).body;
+        expect(valueOf(text, 'portal_db_pool_connections')).toBe(10);
+        expect(valueOf(text, 'portal_db_pool_idle_connections')).toBe(0);
+        expect(valueOf(text, 'portal_db_pool_waiting_queries')).toBe(2);
 
-      await holder.query('select pg_advisory_unlock(6464)');
-      await Promise.all(blocked);
-      text = (await scrape(t.app)).body;
-      expect(valueOf(text, 'portal_db_pool_waiting_queries')).toBe(0);
-      // all ten back, but for the one the scrape's own job count (a query) may be holding as it is read
-      expect(valueOf(text, 'portal_db_pool_idle_connections')).toBeGreaterThanOrEqual(9);
-    } finally {
-      await holder.end();
-      await t.close();
-    }
+        await holder.query('select pg_advisory_unlock(6464)');
+        await Promise.all(blocked);
+        text = (await scrape(t.app)).body;
+        expect(valueOf(text, 'portal_db_pool_waiting_queries')).toBe(0);
+        // all ten back, but for the one the scrape's own job count (a query) may be holding as it is read
+        expect(valueOf(text, 'portal_db_pool_idle_connections')).toBeGreaterThanOrEqual(9);
+      } finally {
+        await holder.end();
+        await t.close();
+      }
+    });
   });
-});
 
 describe('configuration', () => {
   const production = {
