@@ -7,16 +7,18 @@ import { newWebhookSecret, sealWebhookSecret } from '../modules/webhooks/secrets
 
 /**
  * Two demo webhook endpoints (docs/webhooks.md) and a history of deliveries, so that the admin's
- * Webhooks page shows its tables: written as their jobs would have left them, none queued (the
- * example.com addresses would never answer). Only with the server secret, which seals their secrets.
+ * Webhooks page shows its tables: written as their jobs would have left them, none queued. Their hosts
+ * are under `.invalid` (RFC 6761), which never resolves: a demo portal's events sent to the enabled one
+ * fail at once, without a packet leaving the machine. Only with the server secret, which seals their
+ * secrets.
  */
 const ENDPOINTS: { url: string; events: WebhookEvent[]; enabled: boolean }[] = [
   {
-    url: 'https://crm.example.com/hooks/portal',
+    url: 'https://crm.demo.invalid/hooks/portal',
     events: ['customer.created', 'licence.created', 'licence.renewed', 'member.joined'],
     enabled: true,
   },
-  { url: 'https://provisioning.example.com/portal-events', events: ['version.published'], enabled: false },
+  { url: 'https://provisioning.demo.invalid/portal-events', events: ['version.published'], enabled: false },
 ];
 
 /** [event, days ago, status, attempts, answer, milliseconds, error] of the first endpoint's deliveries */
