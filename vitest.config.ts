@@ -27,6 +27,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/cli.test.ts',
   'server/main.test.ts',
   'server/jobs/crash.test.ts',
+  'server/mail/crash.test.ts',
   // the database only stands behind what is tested
   'server/modules/legal/legal.test.ts',
   'server/security/connections.test.ts',
