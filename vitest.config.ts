@@ -68,11 +68,12 @@ const api = {
   hookTimeout: 60_000,
 };
 
-/** Files the pass leaves out: the dialect-free ones in the PostgreSQL pass; the outage test in the SQLite one. */
+/** Files the pass leaves out: the dialect-free ones in the PostgreSQL pass; the PostgreSQL-only ones in the SQLite one. */
 const leftOutOfThisPass = POSTGRES_PASS
   ? DIALECT_FREE_API_TESTS
-  : // The database outage test starts a PostgreSQL server of its own: it runs in the PostgreSQL pass only.
-    ['server/db/outage.test.ts'];
+  : // The database outage test starts a PostgreSQL server of its own, and the two-node test shares a
+    // PostgreSQL database between two processes: they run in the PostgreSQL pass only.
+    ['server/db/outage.test.ts', 'server/jobs/nodes.test.ts'];
 
 export default defineConfig({
   test: {

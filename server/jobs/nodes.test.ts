@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addMonths, utcToday } from '../../common/licence-status';
+import { migrateToLatest, openDatabase } from '../db';
+import { addMembership, createCustomer, createLicence, createProduct, createUser } from '../test/factories';
+import { freePort, type Started, start, waitForHealth } from '../test/main-process';
+import { LICENCE_EXPIRY_SCHEDULE } from '../modules/notifications/expiry';
+
+/**
+ * Two portal processes on one PostgreSQL database, as two app nodes behind a load balancer: a slot of
+ * a schedule both see due (here the daily licence end run, missed while both were down) runs on one of
+ * them, and what it tells is told once (decision 063). In the PostgreSQL pass only (vitest.config.ts).
+ */
+const portals: Started[] = [];
+let drop: (() => Promise<void>) | null = null;
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const portal of portals) {
+    portal.child.kill('SIGKILL');
+    await portal.exited;
+  }
+  await drop?.();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function scratchDatabase(): Promise<string> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `portal_nodes_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  drop = async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe('two app nodes on one PostgreSQL', () => {
+  it('run a schedule’s slot once, and tell its notices once', async () => {
+    const databaseUrl = await scratchDatabase();
+    const database = openDatabase(databaseUrl);
+    try {
+      await migrateToLatest(database);
+      const { db } = database;
+      const product = await createProduct(db, { name: 'Shared Product' });
+      const customer = await createCustomer(db, { name: 'Shared Corp' });
+      await createLicence(db, customer.id, product.key, { endDate: addMonths(utcToday(), 1) });
+      for (let i = 0; i < 3; i++) {
+        const user = await createUser(db, { type: 'client' });
+        await addMembership(db, user.id, customer.id, 'businessOwner');
+      }
+
+      // both nodes start together; the run of the end notices is due (its slot passed while down)
+      const ports = [await freePort(), await freePort()];
+      for (const port of ports) {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-node-'));
+        dirs.push(dir);
+        portals.push(
+          start({
+            PORT: String(port),
+            DATABASE_URL: databaseUrl,
+            STATIC_DIR: path.join(dir, 'no-client'),
+            DATA_DIR: dir,
+            SEED_DEMO_DATA: 'false',
+            LOG_LEVEL: 'warn',
+          }),
+        );
+      }
+      await Promise.all(ports.map((port, i) => waitForHealth(port, portals[i])));
+      // the first start saw the schedule for the first time and ran it: move its slot into the
+      // past and forget its notices, as after a downtime over the slot, while both nodes run
+      await db.deleteFrom('licenceExpiryNotices').execute();
+      await db.deleteFrom('mailOutbox').execute();
+      await db.deleteFrom('notifications').execute();
+      await db
+        .updateTable('jobSchedules')
+        .set({ nextRunAt: new Date(Date.now() - 3600_000).toISOString() })
+        .where('name', '=', LICENCE_EXPIRY_SCHEDULE)
+        .execute();
+
+      const deadline = Date.now() + 30_000;
+      const sent = () =>
+        db
+          .selectFrom('mailOutbox')
+          .select(['toAddress', 'status'])
+          .where('template', '=', 'licenseExpiresSoon')
+          .execute();
+      while ((await sent()).filter((m) => m.status === 'sent').length < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // a little longer: a second run, if any, would add mails now
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const mails = await sent();
+      expect(mails.filter((m) => m.status === 'sent')).toHaveLength(3);
+      expect(new Set(mails.map((m) => m.toAddress)).size).toBe(3);
+      expect(await db.selectFrom('licenceExpiryNotices').selectAll().execute()).toHaveLength(1);
+      const notifications = await db.selectFrom('notifications').select('userId').execute();
+      expect(notifications).toHaveLength(3);
+      // the schedule ran twice in all, not four times: at the first start (a schedule seen for the
+      // first time runs at once) and for the missed slot, each time on one node only
+      const { rows } = await sql<{
+        runs: number;
+      }>`select count(*)::int as runs from pgboss.job where name = ${LICENCE_EXPIRY_SCHEDULE}`.execute(db);
+      expect(rows[0].runs).toBe(2);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
