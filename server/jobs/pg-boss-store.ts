@@ -22,8 +22,21 @@ function sqlThrough(executor: DB): PgBoss.Db {
   const raw = executor.withoutPlugins();
   return {
     async executeSql(text: string, values?: unknown[]) {
-      const result = await raw.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] } as never;
+      const query = CompiledQuery.raw(text, values ?? []);
+      if (executor.isTransaction || !/^\s*BEGIN\b/i.test(text)) {
+        return { rows: (await raw.executeQuery(query)).rows as unknown[] } as never;
+      }
+      // pg-boss's own transactions (its migrations, its maintenance) are one text of several statements:
+      // one that fails midway leaves its connection in the aborted transaction, which the next query on
+      // that connection would meet. Rolled back on the spot, on the same connection.
+      return raw.connection().execute(async (connection) => {
+        try {
+          return { rows: (await connection.executeQuery(query)).rows as unknown[] } as never;
+        } catch (error) {
+          await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => {});
+          throw error;
+        }
+      });
     },
   };
 }
@@ -60,32 +73,37 @@ export function createPgBossStore(db: DB): JobStore {
   });
   // pg-boss reports its own failures as events; the runner logs what its calls throw
   boss.on('error', () => {});
-  let started: Promise<unknown> | null = null;
+  let prepared: Promise<void> | null = null;
+
+  /**
+   * pg-boss's schema and the queues, one node at a time: nodes starting together would each find no
+   * schema and create it (the second failing), or each create a queue (a partition table: deadlock).
+   * A session lock on a connection of our own is held meanwhile; pg-boss runs on the others.
+   */
+  async function prepareOnce(kinds: KindSettings[]): Promise<void> {
+    await db.connection().execute(async (connection) => {
+      const lock = sqlThrough(connection);
+      await lock.executeSql(`SELECT pg_advisory_lock(hashtext('${PG_BOSS_SCHEMA}.prepare'))`, []);
+      try {
+        await boss.start();
+        for (const kind of kinds) {
+          const options = queueOptions(kind);
+          if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, options);
+          else await boss.createQueue(kind.name, options);
+        }
+      } finally {
+        await lock.executeSql(`SELECT pg_advisory_unlock(hashtext('${PG_BOSS_SCHEMA}.prepare'))`, []);
+      }
+    });
+  }
   const raw = db.withoutPlugins();
   const query = async <R>(text: string, values: unknown[] = []) =>
     (await raw.executeQuery(CompiledQuery.raw(text, values))).rows as R[];
 
   return {
     async prepare(kinds) {
-      started ??= boss.start();
-      await started;
-      for (const kind of kinds) {
-        const options = queueOptions(kind);
-        if (await boss.getQueue(kind.name)) {
-          await boss.updateQueue(kind.name, options);
-          continue;
-        }
-        // Nodes starting together would each create the queue (a partition table): one at a time.
-        await db.transaction().execute(async (trx) => {
-          const through = sqlThrough(trx);
-          const run = (text: string, values: unknown[]) => through.executeSql(text, values);
-          await run(`SELECT pg_advisory_xact_lock(hashtext('${PG_BOSS_SCHEMA}.create_queue'))`, []);
-          const { rows } = (await run(`SELECT 1 FROM ${PG_BOSS_SCHEMA}.queue WHERE name = $1`, [kind.name])) as {
-            rows: unknown[];
-          };
-          if (rows.length === 0) await run(`SELECT ${PG_BOSS_SCHEMA}.create_queue($1, $2)`, [kind.name, options]);
-        });
-      }
+      prepared ??= prepareOnce(kinds);
+      await prepared;
     },
 
     async insert(executor, kind, payload, options) {
@@ -191,7 +209,7 @@ export function createPgBossStore(db: DB): JobStore {
     },
 
     async close() {
-      if (started) await started.catch(() => {});
+      if (prepared) await prepared.catch(() => {});
       // pg-boss holds no connection of its own (it runs through the portal's pool) and no timer
     },
   };
