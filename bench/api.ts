@@ -10,14 +10,12 @@
  * SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (bench/run.mjs, a scratch database).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db';
@@ -31,6 +29,7 @@ import {
   login,
 } from '../server/test/factories';
 import { request } from '../server/test/harness';
+import { scratchPostgres } from '../server/test/scratch-postgres';
 import type { CapturedRoute } from './api-server';
 
 const { values } = parseArgs({
@@ -57,21 +56,9 @@ let dropDatabase = async () => {};
 
 async function databaseUrl(): Promise<string> {
   if (DIALECT === 'sqlite') return `sqlite:${path.join(work, 'bench.db')}`;
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `portal_bench_api_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await scratchPostgres(process.env.TEST_DATABASE_URL!, 'portal_bench_api');
+  dropDatabase = scratch.drop;
+  return scratch.url;
 }
 
 interface Route {

@@ -10,11 +10,9 @@
  * Needs TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres): a scratch database is
  * created and dropped.
  */
-import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { addDays, utcToday } from '../common/licence-status';
 import { jobActor } from '../server/actor';
@@ -22,6 +20,7 @@ import { loadConfig } from '../server/config';
 import { type AppContext, createContext } from '../server/context';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../server/db';
 import { queueExpiryNotices } from '../server/modules/notifications/expiry';
+import { scratchPostgres } from '../server/test/scratch-postgres';
 
 const { values } = parseArgs({
   options: { mails: { type: 'string', default: '2000' }, licences: { type: 'string', default: '1000000' } },
@@ -30,25 +29,6 @@ const MAILS = Number(values.mails);
 const LICENCES = Number(values.licences);
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silent } as never;
-
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `bench_jobs_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 async function smtpPeer(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
   let received = 0;
@@ -142,7 +122,7 @@ async function expiryRun(url: string): Promise<{ first: number; next: number; to
   return { first, next, told: firstRun.expiresSoon + firstRun.expired };
 }
 
-const scratch = await scratchDatabase();
+const scratch = await scratchPostgres(adminUrl, 'bench_jobs');
 try {
   const migrated = openDatabase(scratch.url);
   await migrateToLatest(migrated);

@@ -1,13 +1,12 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addMonths, utcToday } from '../../common/licence-status';
 import { migrateToLatest, openDatabase } from '../db';
 import { addMembership, createCustomer, createLicence, createProduct, createUser } from '../test/factories';
+import { scratchPostgres } from '../test/scratch-postgres';
 import { freePort, type Started, start, waitForHealth } from '../test/main-process';
 import { LICENCE_EXPIRY_SCHEDULE } from '../modules/notifications/expiry';
 
@@ -28,27 +27,11 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function scratchDatabase(): Promise<string> {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `portal_nodes_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  drop = async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 describe('two app nodes on one PostgreSQL', () => {
   it('run a schedule’s slot once, and tell its notices once', async () => {
-    const databaseUrl = await scratchDatabase();
+    const scratch = await scratchPostgres(process.env.TEST_DATABASE_URL!, 'portal_nodes');
+    drop = scratch.drop;
+    const databaseUrl = scratch.url;
     const database = openDatabase(databaseUrl);
     try {
       await migrateToLatest(database);

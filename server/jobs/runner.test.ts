@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { makeJobsDue } from '../test/jobs';
 import { storeFor } from './index';
 import { createJobRunner, nextSlot } from './runner';
 import type { JobRunner } from './types';
@@ -37,19 +37,6 @@ function runner(pollMs = 50): JobRunner {
   const made = createJobRunner({ store: storeFor(t.database), log: t.app.log, context: () => ctx, pollMs });
   runners.push(made);
   return made;
-}
-
-/** Makes every waiting job of `name` due now (a retry's backoff elapsed). */
-async function makeDue(name: string) {
-  if (TEST_DIALECT === 'postgres') {
-    await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${name} and state < 'active'`.execute(
-      ctx.db,
-    );
-  } else {
-    await sql`update jobs set run_at = ${new Date(Date.now() - 1000).toISOString()} where name = ${name} and state in ('created', 'retry')`.execute(
-      ctx.db,
-    );
-  }
 }
 
 const countOf = async (jobs: JobRunner, name: string, state: string) =>
@@ -89,7 +76,7 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     // runAt: not before its time
     await jobs.enqueue(ctx.db, 'test.tx', { n: 3 }, { runAt: new Date(Date.now() + 60_000) });
     expect(await jobs.drain()).toBe(0);
-    await makeDue('test.tx');
+    await makeJobsDue(ctx.db, 'test.tx');
     expect(await jobs.drain()).toBe(1);
     expect(seen).toEqual([2, 3]);
   });
@@ -131,14 +118,14 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(await countOf(jobs, 'test.flaky', 'retry')).toBe(1);
     // backoff: the retry is not due yet
     expect(await jobs.drain()).toBe(0);
-    await makeDue('test.flaky');
+    await makeJobsDue(ctx.db, 'test.flaky');
     expect(await jobs.drain()).toBe(1);
     expect(finalFailures).toEqual([]);
-    await makeDue('test.flaky');
+    await makeJobsDue(ctx.db, 'test.flaky');
     expect(await jobs.drain()).toBe(1);
     expect(attempts).toBe(3);
     expect(finalFailures).toEqual(['7: attempt 3 failed']);
-    await makeDue('test.flaky');
+    await makeJobsDue(ctx.db, 'test.flaky');
     expect(await jobs.drain()).toBe(0);
 
     const { items, total } = await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' });
@@ -156,7 +143,7 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     succeedFrom = Infinity;
     await jobs.enqueue(ctx.db, 'test.flaky', { n: 8 });
     for (let i = 0; i < 3; i++) {
-      await makeDue('test.flaky');
+      await makeJobsDue(ctx.db, 'test.flaky');
       await jobs.drain();
     }
     const failed = await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' });
@@ -182,7 +169,7 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     await jobs.enqueue(ctx.db, 'test.hang', { n: 1 });
     await jobs.drain();
     expect(await countOf(jobs, 'test.hang', 'retry')).toBe(1);
-    await makeDue('test.hang');
+    await makeJobsDue(ctx.db, 'test.hang');
     await jobs.drain();
     expect(calls).toBe(2);
     expect(await countOf(jobs, 'test.hang', 'completed')).toBe(1);

@@ -73,7 +73,7 @@ export function createJobRunner(deps: {
     kinds.set(settings.name, { settings, running: 0, ...entry });
   }
 
-  /** One attempt: true when it succeeded. */
+  /** One attempt: completed, or failed (to be retried, or for good with the kind's hook). */
   async function attempt(kind: Kind, job: FetchedJob): Promise<void> {
     const { name } = kind.settings;
     const ctx = deps.context();
@@ -309,5 +309,3 @@ export function createJobRunner(deps: {
     names: () => [...kinds.keys()],
   };
 }
-
-export type { ScheduledJob };

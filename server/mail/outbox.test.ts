@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { storeFor } from '../jobs';
 import { createJobRunner } from '../jobs/runner';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
+import { createTestApp, type TestApp } from '../test/harness';
 import { makeJobsDue } from '../test/jobs';
 import { decodeQuotedPrintable, SmtpPeer } from '../test/smtp-peer';
 import { createMailer, MAIL_DELIVERY_JOB } from './index';
@@ -27,18 +26,6 @@ afterEach(async () => {
 });
 
 const outbox = () => t.app.ctx.db.selectFrom('mailOutbox').selectAll().orderBy('id').execute();
-/** The delivery jobs waiting for their next attempt become due now (their backoff elapsed). */
-async function makeDue() {
-  if (TEST_DIALECT === 'postgres') {
-    await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${MAIL_DELIVERY_JOB} and state < 'active'`.execute(
-      t.app.ctx.db,
-    );
-  } else {
-    await sql`update jobs set run_at = ${new Date(Date.now() - 1000).toISOString()} where name = ${MAIL_DELIVERY_JOB} and state in ('created', 'retry')`.execute(
-      t.app.ctx.db,
-    );
-  }
-}
 const messageIdOf = (message: string) => /^Message-ID: (.*?)\r?$/im.exec(message)?.[1];
 const link = 'http://portal.test/en/reset-password/abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFG';
 const resetMail = (to: string, locale: 'en' | 'fr' = 'en') =>
@@ -81,7 +68,7 @@ describe('mail outbox over SMTP', () => {
     expect(await ctx.jobs.drain()).toBe(0);
     expect(peer.received).toHaveLength(0);
 
-    await makeDue();
+    await makeJobsDue(t.app.ctx.db, MAIL_DELIVERY_JOB);
     expect(await ctx.jobs.drain()).toBe(1);
     const [sent] = await outbox();
     expect(sent).toMatchObject({ status: 'sent', lastError: null, attempts: 2 });
@@ -134,7 +121,7 @@ describe('mail outbox over SMTP', () => {
     const [row] = await outbox();
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.lastError).toMatch(/No such user here/);
-    await makeDue();
+    await makeJobsDue(t.app.ctx.db, MAIL_DELIVERY_JOB);
     expect(await ctx.jobs.drain()).toBe(0);
   });
 
@@ -147,7 +134,7 @@ describe('mail outbox over SMTP', () => {
       const ran = await ctx.jobs.drain();
       if (ran === 0) break;
       attempts += ran;
-      await makeDue();
+      await makeJobsDue(t.app.ctx.db, MAIL_DELIVERY_JOB);
     }
     // 10 delivery attempts in all (server/jobs/index.ts), then the telling of the bounce
     expect(attempts).toBe(11);

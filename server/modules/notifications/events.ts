@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ACCESS_LEVELS, type Platform } from '../../../common/domain';
-import { formatDateTime, formatDayMonthYear } from '../../../common/format';
+import { formatDayMonthYear } from '../../../common/format';
 import { utcToday } from '../../../common/licence-status';
 import type { NotificationMessageKey, NotificationParams } from '../../../common/notifications';
 import type { Locale, MemberRole } from '../../../common/roles';
@@ -35,8 +35,6 @@ export type NotificationEvent =
   | { type: 'newVersion'; versionId: number }
   | { type: 'newProductLicense'; licenceId: number }
   | { type: 'emailError'; email: string; error: string };
-
-export type NotificationEventType = NotificationEvent['type'] | 'productDownload';
 
 /** The job that fans an event out (server/jobs/index.ts declares it). */
 export const NOTIFICATION_FANOUT_JOB = 'notifications.fanout';
@@ -336,6 +334,3 @@ const EMAIL_ERROR_ROLES: readonly MemberRole[] = ['accountExecutive', 'businessO
 
 /** The mail templates that tell of an undeliverable mail: one of them bouncing tells nobody (no loop). */
 export const EMAIL_ERROR_TEMPLATES: readonly string[] = ['emailError'];
-
-/** A download time in a digest line, in the reader's language. */
-export const downloadTime = (at: string, locale: Locale) => formatDateTime(at, locale);

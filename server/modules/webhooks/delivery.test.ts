@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../common/webhooks';
 import { createProduct, signedIn } from '../../test/factories';
-import { createTestApp, request, TEST_DIALECT, type TestApp } from '../../test/harness';
+import { createTestApp, request, type TestApp } from '../../test/harness';
+import { makeJobsDue } from '../../test/jobs';
 import { queueWebhookDeliveries, WEBHOOK_DELIVERY_JOB, WEBHOOK_USER_AGENT } from './deliver';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature } from './signature';
 
@@ -79,22 +79,9 @@ afterEach(async () => {
   receiver.flaky = 0;
   // the jobs of deleted deliveries find nothing to send: run them out, so each test counts its own
   await t.app.ctx.db.deleteFrom('webhookEndpoints').execute();
-  await makeDue();
+  await makeJobsDue(t.app.ctx.db, WEBHOOK_DELIVERY_JOB);
   await t.app.ctx.jobs.drain();
 });
-
-/** The delivery jobs waiting for their next attempt become due now (their backoff elapsed). */
-async function makeDue(app = t) {
-  if (TEST_DIALECT === 'postgres') {
-    await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${WEBHOOK_DELIVERY_JOB} and state < 'active'`.execute(
-      app.app.ctx.db,
-    );
-  } else {
-    await sql`update jobs set run_at = ${new Date(Date.now() - 1000).toISOString()} where name = ${WEBHOOK_DELIVERY_JOB} and state in ('created', 'retry')`.execute(
-      app.app.ctx.db,
-    );
-  }
-}
 
 /** An endpoint through the API; the receiver learns its secret for `path`. */
 async function endpoint(path: string, events: WebhookEvent[] = ['customer.created'], app = t, base = receiver.url) {
@@ -219,7 +206,7 @@ describe('webhook deliveries', () => {
     expect((await deliveries())[0].lastError).toMatch(/answered 500/);
     // not due before its backoff
     expect(await t.app.ctx.jobs.drain()).toBe(0);
-    await makeDue();
+    await makeJobsDue(t.app.ctx.db, WEBHOOK_DELIVERY_JOB);
     expect(await t.app.ctx.jobs.drain()).toBe(1);
     expect((await deliveries())[0]).toMatchObject({
       status: 'succeeded',
@@ -267,7 +254,7 @@ describe('webhook deliveries', () => {
       const ran = await t.app.ctx.jobs.drain();
       if (ran === 0) break;
       attempts += ran;
-      await makeDue();
+      await makeJobsDue(t.app.ctx.db, WEBHOOK_DELIVERY_JOB);
     }
     expect(attempts).toBe(13);
     const [row] = await deliveries();
