@@ -20,6 +20,10 @@ export const AUDIT_ACTIONS = [
   'downloadLicenceFile',
   'createCustomization',
   'updateCustomization',
+  // self-service billing (docs/billing.md)
+  'startCheckout',
+  'updatePaymentStatus',
+  'renewSubscription',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

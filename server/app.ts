@@ -31,6 +31,7 @@ import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { billingRoutes } from './modules/billing/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
@@ -172,6 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(backgroundWorkRoutes);
       await api.register(legalRoutes);
       await api.register(webhookRoutes);
+      await api.register(billingRoutes);
       await api.register(artifactRoutes);
       await api.register(downloadRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);

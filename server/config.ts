@@ -105,6 +105,24 @@ const EnvSchema = z
       .regex(METRICS_BIND, 'must be host:port, such as 127.0.0.1:9464 or [::1]:9464')
       .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65535, 'has a port above 65535')
       .optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    STRIPE_PRICE_ID: z
+      .string()
+      .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…)')
+      .optional(),
+    STRIPE_API_URL: z
+      .url({ message: 'must be an absolute URL such as http://127.0.0.1:12111' })
+      .refine((value) => /^https?:\/\/[^/]+\/?$/.test(value), 'must be http(s)://host[:port] without a path')
+      .optional(),
+    PAYMENT_GRACE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+    PAYMENT_TEST_CHECKOUT: bool.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -139,6 +157,7 @@ const EnvSchema = z
         message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
       });
     }
+    paymentIssues(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
       ctx.addIssue({
         code: 'custom',
@@ -147,6 +166,41 @@ const EnvSchema = z
       });
     }
   });
+
+/**
+ * The payment settings that contradict each other (docs/billing.md). Stripe is used with its three
+ * keys; the webhook secret alone signs the built-in test checkout's events; any other part of the
+ * set is a mistake. Production never takes "payments" through the test checkout unless told to.
+ */
+function paymentIssues(env: {
+  NODE_ENV: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_PRICE_ID?: string;
+  PAYMENT_TEST_CHECKOUT?: boolean;
+}): { path: string[]; message: string }[] {
+  const secret = Boolean(env.STRIPE_SECRET_KEY);
+  const price = Boolean(env.STRIPE_PRICE_ID);
+  if (secret !== price || (secret && !env.STRIPE_WEBHOOK_SECRET)) {
+    return [
+      {
+        path: [secret ? (price ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_PRICE_ID') : 'STRIPE_SECRET_KEY'],
+        message:
+          'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID must be set together (STRIPE_WEBHOOK_SECRET alone signs the test checkout)',
+      },
+    ];
+  }
+  if (env.NODE_ENV === 'production' && !secret && env.PAYMENT_TEST_CHECKOUT !== true) {
+    return [
+      {
+        path: ['STRIPE_SECRET_KEY'],
+        message:
+          'is required in production (with STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID): self-service customers pay by card; PAYMENT_TEST_CHECKOUT=true runs the built-in test checkout instead, where nobody pays',
+      },
+    ];
+  }
+  return [];
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -226,6 +280,38 @@ export interface Config {
    * bounds an attempt (10 s; only tests shorten it).
    */
   webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** Self-service payments (docs/billing.md, server/integrations/payments). */
+  payments: PaymentsConfig;
+}
+
+export interface PaymentsConfig {
+  /** Stripe, when its three keys are set; otherwise the built-in test checkout takes the payments */
+  stripe: { secretKey: string; webhookSecret: string; priceId: string } | null;
+  /**
+   * Where the Stripe client sends its requests (STRIPE_API_URL; null: Stripe's own API): a local
+   * peer in tests, stripe-mock or a proxy elsewhere.
+   */
+  stripeApi: { protocol: 'http' | 'https'; host: string; port: number } | null;
+  /**
+   * The secret the built-in test checkout signs its events with: STRIPE_WEBHOOK_SECRET when it is set
+   * without the other two keys (so a test can sign events of its own); null: the portal's own, generated
+   * once and kept sealed in the database.
+   */
+  testCheckoutSecret: string | null;
+  /** how long a customer whose payment failed keeps the service (PAYMENT_GRACE_DAYS, default 14) */
+  graceDays: number;
+}
+
+/** STRIPE_API_URL as the Stripe client's host, port and protocol options. */
+function stripeApiOf(url: string | undefined): PaymentsConfig['stripeApi'] {
+  if (!url) return null;
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return {
+    protocol,
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443,
+  };
 }
 
 export class ConfigError extends Error {}
@@ -356,6 +442,15 @@ export function loadConfig(
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },
+    payments: {
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_ID
+          ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
+          : null,
+      stripeApi: stripeApiOf(e.STRIPE_API_URL),
+      testCheckoutSecret: e.STRIPE_SECRET_KEY ? null : (e.STRIPE_WEBHOOK_SECRET ?? null),
+      graceDays: e.PAYMENT_GRACE_DAYS,
+    },
   };
   return { ...config, ...overrides };
 }

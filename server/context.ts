@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle, DB, DialectName } from './db';
 import { type Captcha, createCaptcha } from './integrations/captcha';
+import { createPayments, type PaymentProviderClient } from './integrations/payments';
 import { type ArtifactStorage, createStorage } from './integrations/storage';
 import { createJobs, type JobRunner } from './jobs';
 import { createMailer } from './mail';
@@ -32,6 +33,8 @@ export interface AppContext {
   storage: ArtifactStorage;
   /** this app's Prometheus metrics (server/metrics.ts); its own registry, never a global one */
   metrics: AppMetrics;
+  /** the payment provider of self-service subscriptions: Stripe, or the built-in test checkout */
+  payments: PaymentProviderClient;
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
@@ -59,6 +62,7 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     jobs,
     storage: createStorage(config),
     metrics,
+    payments: createPayments({ config, db: database.db, jobs }),
   };
   return ctx;
 }

@@ -116,6 +116,11 @@ export const API_TAGS = [
     description:
       'Endpoints that receive signed events (HMAC-SHA256, `Portal-Signature`), and their deliveries with retries over about 3 days. Administrators only.',
   },
+  {
+    name: 'billing',
+    description:
+      "Self-service subscriptions paid by card: the checkout, the provider's pages, the payment provider's signed events, and the built-in test checkout used without Stripe keys (docs/billing.md).",
+  },
 ];
 
 const list = (roles: readonly string[]) => roles.map((role) => `\`${role}\``).join(', ');

@@ -83,6 +83,17 @@ export const ERROR_CODES = {
   notConfigured: 'not_configured',
   /** the database cannot be reached for a moment (503, with Retry-After) */
   unavailable: 'service_unavailable',
+  // self-service payment (docs/billing.md)
+  /** only a self-service customer pays by card in the portal */
+  notSelfService: 'not_self_service',
+  /** the subscription runs or owes a payment: it is managed, not bought again */
+  subscriptionRunning: 'subscription_running',
+  /** nothing at the payment provider yet to manage */
+  noSubscription: 'no_subscription',
+  /** the payment provider answered with an error or could not be reached (502) */
+  paymentProvider: 'payment_provider_error',
+  /** a payment provider's event whose signature does not hold (or is too old) */
+  invalidSignature: 'invalid_signature',
   // Idempotency-Key on creating requests
   idempotencyKeyReused: 'idempotency_key_reused',
   idempotencyInProgress: 'idempotency_in_progress',

@@ -23,6 +23,10 @@ import { createTestApp, type TestApp } from '../test/harness';
 import { checksOf, ENUM_COLUMNS, type TableName } from './constraints';
 import { type DB, isUniqueViolation, nowIso } from '.';
 import { createWebhookDelivery, createWebhookEndpoint } from '../test/webhooks';
+import {
+  insertSession as insertTestSession,
+  insertSubscription as insertTestSubscription,
+} from '../integrations/payments/builtin-store';
 
 let t: TestApp;
 let db: DB;
@@ -96,6 +100,26 @@ async function oneRowEach() {
     .execute();
   const webhook = await createWebhookEndpoint(db, t.config.sessionSecret);
   await createWebhookDelivery(db, webhook.id);
+  const test = { ...base, providerCustomerId: 'cus_test_probe' };
+  await insertTestSubscription(db, {
+    ...test,
+    id: 'sub_test_probe',
+    status: 'active',
+    cancelAtPeriodEnd: 0,
+    currentPeriodStart: now,
+    currentPeriodEnd: now,
+  });
+  await insertTestSession(db, {
+    ...test,
+    id: 'cs_test_probe',
+    kind: 'checkout',
+    status: 'open',
+    subscriptionId: null,
+    amountCents: 4900,
+    currency: 'eur',
+    returnUrl: 'http://portal.test/',
+    cancelUrl: null,
+  });
 }
 
 beforeAll(async () => {

@@ -17,6 +17,11 @@ import {
 } from '../../common/domain';
 import { LICENCE_SIGNING_ALGORITHMS } from '../../common/api/licence-files';
 import { AUDIT_ACTOR_KINDS } from '../../common/audit';
+import {
+  PROVIDER_SUBSCRIPTION_STATUSES,
+  TEST_CHECKOUT_KINDS,
+  TEST_CHECKOUT_SESSION_STATUSES,
+} from '../../common/billing';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../common/webhooks';
 import { EXPIRY_NOTICE_KINDS } from '../../common/notifications';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
@@ -73,6 +78,10 @@ export const ENUM_COLUMNS: {
   webhookDeliveries: { status: WEBHOOK_DELIVERY_STATUSES },
   licenceExpiryNotices: { kind: EXPIRY_NOTICE_KINDS },
   downloadDigests: {},
+  billingEvents: {},
+  testCheckoutSubscriptions: { status: PROVIDER_SUBSCRIPTION_STATUSES },
+  testCheckoutSessions: { kind: TEST_CHECKOUT_KINDS, status: TEST_CHECKOUT_SESSION_STATUSES },
+  testCheckoutSecrets: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -118,6 +127,10 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   webhookDeliveries: {},
   licenceExpiryNotices: {},
   downloadDigests: {},
+  billingEvents: {},
+  testCheckoutSubscriptions: { cancelAtPeriodEnd: true },
+  testCheckoutSessions: {},
+  testCheckoutSecrets: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AuditActorKind } from '../../common/audit';
+import type { ProviderSubscriptionStatus, TestCheckoutKind, TestCheckoutSessionStatus } from '../../common/billing';
 import type {
   AccessLevel,
   CheckoutStatus,
@@ -276,8 +277,56 @@ export interface SubscriptionsTable {
   status: PaymentStatus;
   currentPeriodEnd: Timestamp | null;
   graceUntil: Timestamp | null;
+  /** when the service was suspended for want of payment (instances archived); null while it runs (migration 026) */
+  suspendedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** The payment provider's events already handled, by id (migration 026, docs/billing.md). */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  createdAt: Timestamp;
+}
+
+/** A subscription of the built-in test checkout, shaped as Stripe's (migration 026). */
+export interface TestCheckoutSubscriptionsTable {
+  id: string;
+  customerId: number;
+  providerCustomerId: string;
+  status: ProviderSubscriptionStatus;
+  cancelAtPeriodEnd: Bool;
+  currentPeriodStart: Timestamp;
+  currentPeriodEnd: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A page of the built-in test checkout: a checkout, a billing portal or a new card (migration 026). */
+export interface TestCheckoutSessionsTable {
+  id: string;
+  kind: TestCheckoutKind;
+  customerId: number;
+  providerCustomerId: string;
+  status: TestCheckoutSessionStatus;
+  /** the subscription a paid checkout created */
+  subscriptionId: string | null;
+  amountCents: number;
+  currency: string;
+  /** where the page leads when done (a checkout's success URL, with the session's id) */
+  returnUrl: string;
+  /** where a checkout leads when abandoned */
+  cancelUrl: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** The secret the built-in test checkout signs its events with when none is configured (migration 026). */
+export interface TestCheckoutSecretsTable {
+  id: Generated<number>;
+  secretSealed: string;
+  createdAt: Timestamp;
 }
 
 export interface PaymentsTable {
@@ -455,6 +504,10 @@ export interface Database {
   webhookDeliveries: WebhookDeliveriesTable;
   licenceExpiryNotices: LicenceExpiryNoticesTable;
   downloadDigests: DownloadDigestsTable;
+  billingEvents: BillingEventsTable;
+  testCheckoutSubscriptions: TestCheckoutSubscriptionsTable;
+  testCheckoutSessions: TestCheckoutSessionsTable;
+  testCheckoutSecrets: TestCheckoutSecretsTable;
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */

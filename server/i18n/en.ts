@@ -155,6 +155,16 @@ export const en = {
       action: 'See the team',
       settings: 'You receive this message because e-mail error notices are on in your settings.',
     },
+    paymentGrace: {
+      subject: 'The payment for {{customerName}} failed',
+      intro: 'The last card payment of the subscription of {{customerName}} failed.',
+      until_one:
+        'The service keeps running until {{graceUntil}} (in {{count}} day). If no payment comes by then, access may be lost and the data deleted.',
+      until_other:
+        'The service keeps running until {{graceUntil}} (in {{count}} days). If no payment comes by then, access may be lost and the data deleted.',
+      action: 'Update the payment method',
+      after: 'You receive this message as a project manager or the account executive of this customer.',
+    },
   },
 };
 

@@ -159,5 +159,15 @@ export const fr: ServerTexts = {
       action: 'Voir l’équipe',
       settings: 'Vous recevez ce message car les avis d’erreur d’e-mail sont activés dans vos paramètres.',
     },
+    paymentGrace: {
+      subject: 'Le paiement pour {{customerName}} a échoué',
+      intro: 'Le dernier paiement par carte de l’abonnement de {{customerName}} a échoué.',
+      until_one:
+        'Le service reste actif jusqu’au {{graceUntil}} (dans {{count}} jour). Sans paiement d’ici là, l’accès peut être perdu et les données supprimées.',
+      until_other:
+        'Le service reste actif jusqu’au {{graceUntil}} (dans {{count}} jours). Sans paiement d’ici là, l’accès peut être perdu et les données supprimées.',
+      action: 'Mettre à jour le moyen de paiement',
+      after: 'Vous recevez ce message en tant que chef de projet ou responsable de compte de ce client.',
+    },
   },
 };

@@ -11,6 +11,9 @@ import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
+import { TEST_CHECKOUT_EVENT_JOB } from '../integrations/payments';
+import { endGrace, GRACE_END_JOB } from '../modules/billing/sync';
+import { deliverTestCheckoutEvent } from '../modules/billing/webhooks';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
 import { createSqliteStore } from './sqlite-store';
@@ -90,6 +93,19 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryLimit: 8,
     retryDelaySeconds: 60,
     run: (ctx, actor, payload) => sendDownloadDigest(ctx, actor, payload),
+  });
+  // self-service billing (docs/billing.md): a grace that ends; an event of the built-in test checkout
+  jobs.define({
+    name: GRACE_END_JOB,
+    retryLimit: 10,
+    retryDelaySeconds: 60,
+    run: (ctx, actor, payload) => endGrace(ctx, actor, payload),
+  });
+  jobs.define({
+    name: TEST_CHECKOUT_EVENT_JOB,
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    run: (ctx, _actor, payload) => deliverTestCheckoutEvent(ctx, payload),
   });
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;

@@ -176,6 +176,17 @@ const LAYOUTS: Layouts = {
     after: settingsLines(t, 'emailError', d.settingsLink),
     signature: t('mail.signature'),
   }),
+  paymentGrace: (t, _locale, d) => ({
+    subject: t('mail.paymentGrace.subject', { customerName: d.customerName }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [
+      t('mail.paymentGrace.intro', { customerName: d.customerName }),
+      t('mail.paymentGrace.until', { count: d.days, graceUntil: d.graceUntil }),
+    ],
+    action: { label: t('mail.paymentGrace.action'), link: d.link },
+    after: [t('mail.paymentGrace.after')],
+    signature: t('mail.signature'),
+  }),
 };
 
 type NotificationTemplate =

@@ -53,6 +53,12 @@ export interface MailTemplates {
   newProductLicense: NotificationMail & { customerName: string; productName: string };
   /** notifyEmailError: a mail to one of the customer's members could not be delivered */
   emailError: NotificationMail & { customerName: string; email: string; error: string };
+  /**
+   * To the project managers and the account executive of a self-service customer whose payment
+   * failed (docs/billing.md): the service runs until `graceUntil` (YYYY-MM-DD), `days` from now.
+   * Not a notification one turns off: the account is at stake.
+   */
+  paymentGrace: { fullName: string; customerName: string; graceUntil: string; days: number; link: string };
 }
 
 /**

@@ -1,0 +1,46 @@
+import { TEST_CHECKOUT_ACTIONS, type TestCheckoutAction } from '../../../common/billing';
+import type { TestCheckoutOutcome, TestCheckoutSession } from '../../../common/api/billing';
+import type { Actor } from '../../actor';
+import type { AppContext } from '../../context';
+import { badRequest, forbidden, notFound } from '../../http-error';
+import { type BuiltinPaymentProvider, isBuiltinPayments } from '../../integrations/payments';
+import type { CustomerAccess } from '../../plugins/access';
+import { mayUseTestCheckout } from './policy';
+
+/**
+ * The pages of the built-in test checkout (docs/billing.md): what a session shows and what a tester
+ * does there. They exist only while the test checkout takes the payments; with Stripe, no session is
+ * found.
+ */
+
+const NOT_FOUND = 'Test checkout session not found';
+
+async function sessionFor(ctx: AppContext, access: CustomerAccess, sessionId: string) {
+  if (!isBuiltinPayments(ctx.payments)) throw notFound(NOT_FOUND);
+  const view = await ctx.payments.view(sessionId);
+  if (!view || view.customerId !== access.customer.id) throw notFound(NOT_FOUND);
+  if (!mayUseTestCheckout(access, view.kind)) throw forbidden();
+  return { view, payments: ctx.payments as BuiltinPaymentProvider };
+}
+
+export async function getTestCheckoutSession(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { customerAccess: CustomerAccess; sessionId: string },
+): Promise<TestCheckoutSession> {
+  const { view } = await sessionFor(ctx, input.customerAccess, input.sessionId);
+  return { ...view, customerName: input.customerAccess.customer.name };
+}
+
+export async function actOnTestCheckoutSession(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { customerAccess: CustomerAccess; sessionId: string; action: TestCheckoutAction },
+): Promise<TestCheckoutOutcome> {
+  const { view, payments } = await sessionFor(ctx, input.customerAccess, input.sessionId);
+  const allowed: readonly string[] = TEST_CHECKOUT_ACTIONS[view.kind];
+  if (!allowed.includes(input.action)) {
+    throw badRequest(`This page offers: ${allowed.join(', ')}`, [{ path: 'action', message: 'billing.errors.action' }]);
+  }
+  return payments.act(input.sessionId, input.action);
+}

@@ -1,0 +1,110 @@
+import { ERROR_CODES } from '../../../common/api/errors';
+import { type Actor, integrationActor } from '../../actor';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../http-error';
+import { isBuiltinPayments, type StripeShapedEvent } from '../../integrations/payments';
+import { loadStripe } from '../../integrations/payments/stripe';
+import * as repo from './repo';
+import { syncSubscription } from './sync';
+
+/**
+ * The payment provider's events (`POST /api/stripe/webhooks`, docs/billing.md): the raw body checked
+ * against its signature with Stripe's tolerance (5 minutes), each event handled once by its id, and
+ * handled by reading the subscription again rather than by trusting what the event says, so that
+ * events arriving twice, late or out of order leave the subscription as the provider has it.
+ */
+
+/** The events that may change where a customer stands; others are acknowledged and ignored. */
+export const HANDLED_EVENTS = [
+  'checkout.session.completed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.payment_action_required',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.trial_will_end',
+] as const;
+
+const invalidSignature = () =>
+  new HttpError(400, ERROR_CODES.invalidSignature, 'The event signature is not valid or is too old');
+
+/** The provider customer an event's object belongs to (a session, an invoice, a subscription). */
+function providerCustomerOf(object: Record<string, unknown>): string | null {
+  const customer = object.customer;
+  if (typeof customer === 'string') return customer;
+  if (customer && typeof customer === 'object' && typeof (customer as { id?: unknown }).id === 'string') {
+    return (customer as { id: string }).id;
+  }
+  return null;
+}
+
+/**
+ * One event, as received: verified, recorded, handled. A duplicate answers as the first did and
+ * changes nothing. A failure while handling forgets the event, so that the provider's next delivery
+ * of it (it retries for days) is handled; the failure answers 5xx, which asks for that delivery.
+ */
+export async function receiveProviderEvent(
+  ctx: AppContext,
+  actor: Actor,
+  input: { payload: Buffer; signature: string | undefined },
+): Promise<{ received: true }> {
+  if (!input.signature) throw invalidSignature();
+  const secret = await ctx.payments.webhookSecret();
+  const Stripe = await loadStripe();
+  let event: { id: string; type: string; data: { object: unknown } };
+  try {
+    event = Stripe.webhooks.constructEvent(input.payload, input.signature, secret);
+  } catch {
+    ctx.log.warn('payment event refused: its signature does not hold');
+    throw invalidSignature();
+  }
+  if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { received: true };
+  if (!(await repo.recordEvent(ctx.db, { id: event.id, type: event.type }))) {
+    ctx.log.info({ eventId: event.id, type: event.type }, 'payment event already handled');
+    return { received: true };
+  }
+  try {
+    await handleEvent(ctx, actor, event);
+  } catch (error) {
+    await repo.forgetEvent(ctx.db, event.id);
+    throw error;
+  }
+  return { received: true };
+}
+
+async function handleEvent(
+  ctx: AppContext,
+  actor: Actor,
+  event: { id: string; type: string; data: { object: unknown } },
+): Promise<void> {
+  const object = (event.data.object ?? {}) as Record<string, unknown>;
+  const providerCustomerId = providerCustomerOf(object);
+  const customerId = providerCustomerId ? await repo.customerOfProviderCustomer(ctx.db, providerCustomerId) : null;
+  if (customerId === null) {
+    // another application's customer on the same account, or one this portal never made
+    ctx.log.info({ eventId: event.id, type: event.type, providerCustomerId }, 'payment event for no customer here');
+    return;
+  }
+  if (event.type === 'checkout.session.completed' && typeof object.id === 'string') {
+    await repo.setPaymentStatus(ctx.db, object.id, 'complete');
+  }
+  await syncSubscription(ctx, actor, { customerId });
+}
+
+/**
+ * An event of the built-in test checkout (its job): signed with the test checkout's secret as Stripe
+ * signs, and handed to the same code as Stripe's events, signature check included.
+ */
+export async function deliverTestCheckoutEvent(ctx: AppContext, payload: { event: StripeShapedEvent }) {
+  if (!isBuiltinPayments(ctx.payments)) {
+    ctx.log.warn({ eventId: payload.event.id }, 'a test checkout event is dropped: Stripe takes the payments now');
+    return;
+  }
+  const body = JSON.stringify(payload.event);
+  const Stripe = await loadStripe();
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: await ctx.payments.webhookSecret(),
+  });
+  await receiveProviderEvent(ctx, integrationActor('stripe'), { payload: Buffer.from(body), signature });
+}
