@@ -84,6 +84,15 @@ export interface Fixture {
   webhookDelivery: () => Promise<{ webhookId: number; deliveryId: number }>;
   /** a failed job (server/test/jobs.ts failedJobOf): one still failed while the test has one left */
   failedJob: () => Promise<{ name: string; id: string }>;
+  /**
+   * Makes the customer self-service in trial (its page and sections stay the same for every role),
+   * known to the built-in test checkout when `known`, so that its payment routes succeed
+   */
+  selfService: (customerId: number, known?: boolean) => Promise<void>;
+  /** a fresh open checkout of the built-in test checkout for the customer */
+  testCheckout: (customerId: number) => Promise<string>;
+  /** a payment provider's event, signed with the portal's test checkout secret, about nobody here */
+  stripeEvent: () => Promise<{ payload: object; headers: Record<string, string> }>;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -742,6 +751,65 @@ export const MATRIX: MatrixRow[] = [
       const { webhookId, deliveryId } = await f.webhookDelivery();
       return { url: `/api/webhooks/${webhookId}/deliveries/${deliveryId}/resend` };
     },
+  },
+
+  // ---- self-service billing (server/modules/billing, docs/billing.md)
+  {
+    method: 'POST',
+    url: '/api/signup/payment',
+    expect: inCustomer('admin', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => {
+      await f.selfService(scope.customerId);
+      return { payload: { customerId: scope.customerId } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/stripe/verify-session/:sessionId',
+    expect: inCustomer('admin', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => ({ url: `/api/stripe/verify-session/${await f.testCheckout(scope.customerId)}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/stripe/update-payment-method-session',
+    expect: inCustomer('admin', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => {
+      await f.selfService(scope.customerId, true);
+      return { payload: { customerId: scope.customerId } };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/stripe/billing-portal-session',
+    expect: inCustomer('admin', 'accountExecutive', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => {
+      await f.selfService(scope.customerId, true);
+      return { payload: { customerId: scope.customerId } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/customers/:id/subscription',
+    expect: inCustomer('admin', 'accountExecutive', 'supportEngineer', 'businessOwner'),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/subscription` }),
+  },
+  // public: the signature decides (server/modules/billing/webhooks.test.ts refuses forged ones)
+  { method: 'POST', url: '/api/stripe/webhooks', expect: anyone, call: async (f) => f.stripeEvent() },
+  // the built-in test checkout's pages: a checkout, for those who pay
+  {
+    method: 'GET',
+    url: '/api/test-checkout/:sessionId',
+    expect: inCustomer('admin', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => ({ url: `/api/test-checkout/${await f.testCheckout(scope.customerId)}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/test-checkout/:sessionId',
+    expect: inCustomer('admin', 'supportEngineer', 'businessOwner'),
+    call: async (f, scope) => ({
+      url: `/api/test-checkout/${await f.testCheckout(scope.customerId)}`,
+      payload: { action: 'decline' },
+    }),
   },
 
   // ---- artifact downloads (server/modules/downloads)

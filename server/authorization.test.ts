@@ -37,6 +37,7 @@ import {
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
+import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
 import { createTestApp, request, type TestApp } from './test/harness';
 
 /**
@@ -187,6 +188,16 @@ beforeAll(async () => {
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
     },
     failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 3)),
+    selfService: async (customerId, known = false) => {
+      if (customerId === 0) return;
+      await makeSelfService(db, customerId, { providerCustomerId: known ? `cus_test_matrix_${customerId}` : null });
+    },
+    testCheckout: async (customerId) => (customerId === 0 ? 'cs_test_none' : testCheckoutSession(db, customerId)),
+    stripeEvent: async () => {
+      // as an object, sent as JSON.stringify writes it: the bytes that were signed
+      const event = stripeEvent('invoice.paid', { customer: 'cus_nobody' });
+      return { payload: event, headers: signedEvent(event, await app.ctx.payments.webhookSecret()).headers };
+    },
   };
 
   cookies.set('anonymous', null);

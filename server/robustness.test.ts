@@ -28,6 +28,7 @@ import {
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
+import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
@@ -447,6 +448,14 @@ beforeAll(async () => {
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };
     },
     failedJob: failedJobOf(app.ctx, await failedDownloadRecords(app.ctx, 2)),
+    selfService: async (customerId, known = false) =>
+      makeSelfService(db, customerId, { providerCustomerId: known ? `cus_test_robust_${customerId}` : null }),
+    testCheckout: (customerId) => testCheckoutSession(db, customerId),
+    stripeEvent: async () => {
+      // as an object, sent as JSON.stringify writes it: the bytes that were signed
+      const event = stripeEvent('invoice.paid', { customer: 'cus_nobody' });
+      return { payload: event, headers: signedEvent(event, await app.ctx.payments.webhookSecret()).headers };
+    },
   };
   adminEmail = (await createUser(db, { type: 'admin', fullName: 'Robust Admin' })).email;
   await signInAdmin();
