@@ -13,7 +13,8 @@ export type StatusOrNone = PaymentStatus | 'none';
 export const PAYMENT_TRANSITIONS: Record<StatusOrNone, readonly PaymentStatus[]> = {
   // a checkout started, or a subscription found at the provider (paid at once, or still confirming)
   none: ['initiated', 'processing', 'trial', 'paid'],
-  initiated: ['processing', 'trial', 'paid', 'canceled'],
+  // paid (perhaps already set to end: its events may be read late), still confirming, or given up
+  initiated: ['processing', 'trial', 'paid', 'toBeCanceled', 'canceled'],
   // the first payment confirmed, failed back to a new checkout, or given up
   processing: ['initiated', 'trial', 'paid', 'toBeCanceled', 'canceled'],
   trial: ['paid', 'toBeCanceled', 'grace', 'unpaid', 'canceled'],
@@ -23,7 +24,7 @@ export const PAYMENT_TRANSITIONS: Record<StatusOrNone, readonly PaymentStatus[]>
   pastDue: ['paid', 'toBeCanceled', 'unpaid', 'canceled'],
   unpaid: ['paid', 'canceled'],
   // subscribing again
-  canceled: ['initiated', 'processing', 'trial', 'paid'],
+  canceled: ['initiated', 'processing', 'trial', 'paid', 'toBeCanceled'],
   // resumed, ended at the period's end, or its last payment failed
   toBeCanceled: ['paid', 'grace', 'unpaid', 'canceled'],
 };

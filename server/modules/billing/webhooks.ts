@@ -5,6 +5,7 @@ import { HttpError } from '../../http-error';
 import { isBuiltinPayments, type StripeShapedEvent } from '../../integrations/payments';
 import { loadStripe } from '../../integrations/payments/stripe';
 import * as repo from './repo';
+import { viaProvider } from './service';
 import { syncSubscription } from './sync';
 
 /**
@@ -64,7 +65,8 @@ export async function receiveProviderEvent(
     return { received: true };
   }
   try {
-    await handleEvent(ctx, actor, event);
+    // the provider unreachable while reading: 502, and the provider delivers the event again
+    await viaProvider(() => handleEvent(ctx, actor, event));
   } catch (error) {
     await repo.forgetEvent(ctx.db, event.id);
     throw error;
