@@ -87,17 +87,16 @@ export async function updateSubscription(
     .executeTakeFirstOrThrow();
 }
 
-/** The sealed signing secret, the first one kept (two nodes starting at once may each write one). */
+/** The sealed signing secret: one row, the first written (two nodes asking at once write one). */
 export async function storedSecret(db: DB): Promise<string | null> {
-  const row = await db
-    .selectFrom('testCheckoutSecrets')
-    .select('secretSealed')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('testCheckoutSecrets').select('secretSealed').where('id', '=', 1).executeTakeFirst();
   return row?.secretSealed ?? null;
 }
 
 export async function insertSecret(db: DB, secretSealed: string): Promise<void> {
-  await db.insertInto('testCheckoutSecrets').values({ secretSealed, createdAt: nowIso() }).execute();
+  await db
+    .insertInto('testCheckoutSecrets')
+    .values({ id: 1, secretSealed, createdAt: nowIso() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }

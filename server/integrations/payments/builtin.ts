@@ -191,6 +191,19 @@ export function createBuiltinProvider(deps: {
       cancelUrl: input.cancelUrl ?? null,
     });
 
+  /** The portal's own secret: generated at the first need, kept sealed, read once per process. */
+  let secret: Promise<string> | null = null;
+  const ownSecret = async () => {
+    let sealed = await store.storedSecret(db);
+    if (!sealed) {
+      await store.insertSecret(db, sealWebhookSecret(deps.serverSecret, newWebhookSecret()));
+      sealed = await store.storedSecret(db);
+    }
+    const value = sealed && unsealWebhookSecret(deps.serverSecret, sealed);
+    if (!value) throw new Error('The test checkout secret cannot be read: was SESSION_SECRET changed?');
+    return value;
+  };
+
   /** Queues Stripe's events for what just changed, in the change's transaction. */
   const emit = async (trx: DB, events: [type: string, object: Record<string, unknown>][]) => {
     const created = Math.floor(Date.now() / 1000);
@@ -269,15 +282,13 @@ export function createBuiltinProvider(deps: {
       url: pageUrl(input.locale, (await newSession('paymentMethodUpdate', input)).id),
     }),
 
-    webhookSecret: async () => {
-      if (deps.config.testCheckoutSecret) return deps.config.testCheckoutSecret;
-      let sealed = await store.storedSecret(db);
-      if (!sealed) {
-        await store.insertSecret(db, sealWebhookSecret(deps.serverSecret, newWebhookSecret()));
-        sealed = await store.storedSecret(db);
-      }
-      const secret = sealed && unsealWebhookSecret(deps.serverSecret, sealed);
-      if (!secret) throw new Error('The test checkout secret cannot be read: was SESSION_SECRET changed?');
+    webhookSecret: () => {
+      const configured = deps.config.testCheckoutSecret;
+      if (configured) return Promise.resolve(configured);
+      secret ??= ownSecret().catch((error: unknown) => {
+        secret = null;
+        throw error;
+      });
       return secret;
     },
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { entriesOf, makeSelfService, selfServiceCustomer, subscriptionOf } from '../../test/billing';
+import type { PaymentStatus } from '../../../common/domain';
+import { entriesOf, selfServiceCustomer, subscriptionOf } from '../../test/billing';
 import { createCustomer, signedIn } from '../../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
 import { PEER_PRICE_ID, StripePeer } from '../../test/stripe-peer';
@@ -25,7 +26,7 @@ beforeEach(() => {
 });
 
 /** A self-service customer (no subscription yet unless a status is given) and its project manager. */
-async function payer(status?: Parameters<typeof makeSelfService>[2]['status']) {
+async function payer(status?: PaymentStatus) {
   const customer = await selfServiceCustomer(t.app.ctx.db, status ? { status, provider: 'stripe' } : {});
   const owner = await signedIn(t.app, 'client', { id: customer.id, role: 'businessOwner' });
   return { customer, owner };
