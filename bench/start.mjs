@@ -72,6 +72,7 @@ const env = {
   STATIC_DIR: path.join(dir, 'no-client'),
   SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
   SMTP_URL: 'smtp://127.0.0.1:9',
+  PAYMENT_TEST_CHECKOUT: 'true',
   LOG_LEVEL: 'warn',
 };
 

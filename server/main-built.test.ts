@@ -67,6 +67,8 @@ describe('the built server (dist-server/server/main.js)', () => {
         DATA_DIR: data,
         SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
         SMTP_URL: 'smtp://127.0.0.1:9',
+        // no Stripe account here: the built-in test checkout, said out loud (docs/billing.md)
+        PAYMENT_TEST_CHECKOUT: 'true',
         LOG_LEVEL: 'warn',
       },
       path.join(built, 'server', 'main.js'),

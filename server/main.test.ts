@@ -190,6 +190,7 @@ describe('server/main.ts', () => {
       DATA_DIR: data,
       SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
       SMTP_URL: 'smtp://127.0.0.1:9',
+      PAYMENT_TEST_CHECKOUT: 'true',
       LOG_LEVEL: 'info',
     });
     try {

@@ -342,6 +342,7 @@ describe('configuration', () => {
     SESSION_SECRET: 'a-production-session-secret-of-enough-length',
     SMTP_URL: 'smtp://mail.example.com:587',
     SEED_DEMO_DATA: 'false',
+    PAYMENT_TEST_CHECKOUT: 'true',
   };
 
   it('leaves metrics off by default, in production too', () => {

@@ -26,12 +26,22 @@ describe('configuration', () => {
     expect(() =>
       loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, SMTP_URL: 'smtp://mail:25', DEV_MAILBOX: 'true' }),
     ).toThrow(/DEV_MAILBOX/);
-    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, SMTP_URL: 'smtp://mail:25' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: secret,
+      SMTP_URL: 'smtp://mail:25',
+      PAYMENT_TEST_CHECKOUT: 'true',
+    });
     expect(config.devMailbox).toBe(false);
   });
 
   it('never loads the demo accounts, whose password is published, in production', () => {
-    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail:25' };
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtp://mail:25',
+      PAYMENT_TEST_CHECKOUT: 'true',
+    };
     expect(loadConfig(production).seedDemoData).toBe(false);
     expect(() => loadConfig({ ...production, SEED_DEMO_DATA: 'true' })).toThrow(
       /SEED_DEMO_DATA: cannot be enabled in production/,

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
+
+/** The payment settings (docs/configuration.md, docs/billing.md): which provider, and what is refused. */
+
+const STRIPE = {
+  STRIPE_SECRET_KEY: 'sk_test_abc',
+  STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+  STRIPE_PRICE_ID: 'price_abc',
+};
+const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail:25' };
+
+describe('payment settings', () => {
+  it('use Stripe with its three keys, the test checkout without, and 14 days of grace by default', () => {
+    expect(loadConfig(STRIPE).payments).toEqual({
+      stripe: { secretKey: 'sk_test_abc', webhookSecret: 'whsec_abc', priceId: 'price_abc' },
+      stripeApi: null,
+      testCheckoutSecret: null,
+      graceDays: 14,
+    });
+    expect(loadConfig({}).payments).toEqual({ stripe: null, stripeApi: null, testCheckoutSecret: null, graceDays: 14 });
+  });
+
+  it('let the webhook secret alone sign the test checkout’s events', () => {
+    const payments = loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_mine' }).payments;
+    expect(payments).toMatchObject({ stripe: null, testCheckoutSecret: 'whsec_mine' });
+  });
+
+  it('refuse any other part of the Stripe keys, and keys of the wrong shape', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toThrow(/STRIPE_PRICE_ID: .*must be set together/);
+    expect(() => loadConfig({ STRIPE_PRICE_ID: 'price_abc' })).toThrow(/STRIPE_SECRET_KEY: .*must be set together/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PRICE_ID: 'price_abc' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: .*must be set together/,
+    );
+    expect(() => loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_abc' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ ...STRIPE, STRIPE_PRICE_ID: 'prod_abc' })).toThrow(/STRIPE_PRICE_ID/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'secret' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it('point the Stripe client at STRIPE_API_URL (host, port, protocol)', () => {
+    expect(loadConfig({ ...STRIPE, STRIPE_API_URL: 'http://127.0.0.1:12111' }).payments.stripeApi).toEqual({
+      protocol: 'http',
+      host: '127.0.0.1',
+      port: 12111,
+    });
+    expect(loadConfig({ ...STRIPE, STRIPE_API_URL: 'https://stripe-proxy.internal' }).payments.stripeApi).toEqual({
+      protocol: 'https',
+      host: 'stripe-proxy.internal',
+      port: 443,
+    });
+    expect(() => loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' })).toThrow(/STRIPE_API_URL/);
+  });
+
+  it('take PAYMENT_GRACE_DAYS from 1 to 365', () => {
+    expect(loadConfig({ PAYMENT_GRACE_DAYS: '30' }).payments.graceDays).toBe(30);
+    expect(() => loadConfig({ PAYMENT_GRACE_DAYS: '0' })).toThrow(/PAYMENT_GRACE_DAYS/);
+    expect(() => loadConfig({ PAYMENT_GRACE_DAYS: '366' })).toThrow(/PAYMENT_GRACE_DAYS/);
+  });
+
+  it('never let production take payments through the test checkout unless told to', () => {
+    expect(() => loadConfig(PRODUCTION)).toThrow(/STRIPE_SECRET_KEY: is required in production/);
+    expect(() => loadConfig({ ...PRODUCTION, STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(loadConfig({ ...PRODUCTION, PAYMENT_TEST_CHECKOUT: 'true' }).payments.stripe).toBeNull();
+    expect(loadConfig({ ...PRODUCTION, ...STRIPE }).payments.stripe).not.toBeNull();
+  });
+});
