@@ -71,6 +71,10 @@ async function main() {
         'Production: no demo data is loaded; create the first administrator with npm run cli -- create-user',
       );
     }
+    if (config.env === 'production' && !config.payments.stripe) {
+      // allowed only by PAYMENT_TEST_CHECKOUT=true (config.ts): said at every start
+      app.log.warn('PAYMENT_TEST_CHECKOUT: self-service customers "pay" through the built-in test checkout; nobody pays');
+    }
     if (closing) return;
     await app.listen({ host: config.host, port: config.port });
     console.log(`Portal ready at ${config.baseUrl}/`);

@@ -45,8 +45,9 @@ describe.each([
     t = await createTestApp({
       NODE_ENV: nodeEnv,
       BASE_URL: 'http://localhost:3000',
-      // Production asks for real mail; nothing is sent here.
+      // Production asks for real mail and payments; nothing is sent or paid here.
       SMTP_URL: 'smtp://127.0.0.1:9',
+      PAYMENT_TEST_CHECKOUT: 'true',
       RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     });
     email = (await createUser(t.app.ctx.db)).email;
