@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { CustomerPage } from '../../common/api/customer-page';
 import type { InvitationSort } from '../../common/api/invitations';
 import type { MemberSort } from '../../common/api/members';
+import { billingKeys } from './billing';
 import { api } from './client';
 import { customerKeys } from './customers';
 import { licenceKeys } from './licences';
@@ -43,6 +44,7 @@ export const customerPageQuery = (queryClient: QueryClient, customerId: number) 
       if (page.recentActions) {
         queryClient.setQueryData(logKeys.page(customerId, { offset: 0, action: null }), page.recentActions);
       }
+      if (page.subscription) queryClient.setQueryData(billingKeys.subscription(customerId), page.subscription);
       return page.customer.id;
     },
     gcTime: 0,

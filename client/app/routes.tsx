@@ -117,6 +117,11 @@ const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
 const WebhooksPage = page(() => import('../pages/webhooks/WebhooksPage'), 'WebhooksPage', 'webhooks');
+const TestCheckoutPage = page(
+  () => import('../pages/test-checkout/TestCheckoutPage'),
+  'TestCheckoutPage',
+  'test-checkout',
+);
 const ProductsPage = page(() => import('../pages/products/ProductsPage'), 'ProductsPage', 'products');
 const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage', 'products/*');
 const SignUpPage = page(placeholders, 'SignUpPage');
@@ -194,6 +199,10 @@ export function AppRoutes() {
           element={<Guard rule={ROUTE_RULES.selectAccount}>{<SelectAccountPage />}</Guard>}
         />
         <Route path="accounts/:id" element={<Guard rule={ROUTE_RULES.account}>{<AccountPage />}</Guard>} />
+        <Route
+          path="test-checkout/:sessionId"
+          element={<Guard rule={ROUTE_RULES.testCheckout}>{<TestCheckoutPage />}</Guard>}
+        />
         <Route path="customers" element={<Guard rule={ROUTE_RULES.customers}>{<CustomersPage />}</Guard>} />
         <Route path="products" element={<Guard rule={ROUTE_RULES.products}>{<ProductsPage />}</Guard>} />
         <Route path="products/:key" element={<Guard rule={ROUTE_RULES.products}>{<ProductPage />}</Guard>} />

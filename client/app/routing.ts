@@ -114,6 +114,8 @@ export const ROUTE_RULES = {
   home: { kind: 'ability', ability: 'viewHome', otherwise: { redirect: '/select-account' } },
   selectAccount: { kind: 'accountPicker' },
   account: { kind: 'authenticated' },
+  // the built-in test checkout's pages (docs/billing.md): the server decides whose session it is
+  testCheckout: { kind: 'authenticated' },
   customers: { kind: 'ability', ability: 'viewCustomers', otherwise: 'forbidden' },
   products: { kind: 'ability', ability: 'viewProducts', otherwise: 'forbidden' },
   analytics: { kind: 'ability', ability: 'viewDownloadAnalytics', otherwise: 'forbidden' },

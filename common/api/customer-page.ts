@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { DEFAULT_PAGE_LENGTH } from '../pagination';
+import { Subscription } from './billing';
 import { Customer } from './customers';
 import { InvitationList } from './invitations';
 import { LicenceList } from './licences';
@@ -14,7 +15,7 @@ export const CUSTOMER_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
  * the customer, and the first page of each list the caller's role sees, in the default order and
  * unfiltered, as the list's own route would answer it. A list the role does not see is null
  * (licences for an end user; members, invitations and recent actions for the roles that do not see
- * the team).
+ * the team; the subscription for the roles without the subscription block).
  */
 export const CustomerPage = z.object({
   customer: Customer,
@@ -22,5 +23,6 @@ export const CustomerPage = z.object({
   members: z.nullable(MemberList),
   invitations: z.nullable(InvitationList),
   recentActions: z.nullable(LogList),
+  subscription: z.nullable(Subscription),
 });
 export type CustomerPage = z.infer<typeof CustomerPage>;

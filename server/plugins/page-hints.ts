@@ -18,6 +18,7 @@ export const PAGE_MODULES: readonly (readonly [RegExp, string])[] = [
   [/^\/?$/, 'client/pages/home/HomePage.tsx'],
   [/^\/select-account\/?$/, 'client/pages/select-account/SelectAccountPage.tsx'],
   [/^\/accounts\/[^/]+\/?$/, 'client/pages/account/AccountPage.tsx'],
+  [/^\/test-checkout\/[^/]+\/?$/, 'client/pages/test-checkout/TestCheckoutPage.tsx'],
   [/^\/customers\/?$/, 'client/pages/customers/CustomersPage.tsx'],
   [/^\/products\/?$/, 'client/pages/products/ProductsPage.tsx'],
   [/^\/products\/[^/]+\/?$/, 'client/pages/products/ProductPage.tsx'],

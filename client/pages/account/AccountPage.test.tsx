@@ -52,6 +52,19 @@ function pageOf(body: Customer): CustomerPage {
     members: team ? empty : null,
     invitations: team ? empty : null,
     recentActions: body.can.viewRecentActions ? empty : null,
+    subscription: body.can.viewSubscription
+      ? {
+          customerId: body.id,
+          selfService: body.selfService,
+          status: body.paymentStatus,
+          provider: body.paymentStatus ? 'builtin' : null,
+          currentPeriodEnd: null,
+          graceUntil: null,
+          graceDaysLeft: null,
+          manageable: false,
+          suspended: false,
+        }
+      : null,
   };
 }
 

@@ -20,6 +20,7 @@ import { CustomerModal } from '../customers/CustomerModal';
 import { ErrorPage } from '../error/ErrorPage';
 import { AccountHeader } from './AccountHeader';
 import { AccountPageSkeleton } from './AccountPageSkeleton';
+import { usePaymentReturn } from './billing/use-payment-return';
 import { accountSections } from './sections';
 import { AccountFooter } from './sections/AccountFooter';
 import { CloudInstancesSection } from './sections/CloudInstancesSection';
@@ -70,6 +71,8 @@ function AccountView({ customerId }: { customerId: number }) {
     const productKey = chosenProduct ?? newestWithFiles(licences.filter((licence) => !licence.isSaas))?.productKey;
     if (productKey) void queryClient.prefetchQuery(versionsQueryOptions(productKey, { customerId: customer.id }));
   }, [customer, chosenProduct, queryClient]);
+
+  usePaymentReturn(customerId);
 
   useEffect(() => {
     // Spec 4 "Login success": the customer the user last worked on is where the next sign-in leads.
@@ -122,7 +125,7 @@ function AccountContent({ customer }: { customer: Customer }) {
           onClose={() => setEdit((e) => ({ ...e, opened: false }))}
         />
       )}
-      {sections.payment && <PaymentSection customer={customer} />}
+      {sections.payment && <PaymentSection customer={customer} screen={sections.payment} />}
       {sections.subscriptionNotice && (
         <Alert color="yellow" data-testid="subscription-notice">
           {t('account.subscriptionNotice')}

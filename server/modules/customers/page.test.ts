@@ -74,6 +74,7 @@ describe('GET /api/customers/:id/page', () => {
       expect(body.recentActions).toEqual(
         (await get(cookie, `/api/customers/${globex.id}/logs?pageOffset=0&pageLength=10`)).json(),
       );
+      expect(body.subscription).toEqual((await get(cookie, `/api/customers/${globex.id}/subscription`)).json());
       // a first page of ten, never the whole team
       expect(body.licences.data).toHaveLength(10);
       expect(body.members.data).toHaveLength(10);
@@ -91,7 +92,7 @@ describe('GET /api/customers/:id/page', () => {
     expect(tech.licences.data).toHaveLength(10);
     // the roles that download get their secrets, as from the list's route
     expect(tech.licences.data[0].downloadSecret).toEqual(expect.any(String));
-    expect([tech.members, tech.invitations, tech.recentActions]).toEqual([null, null, null]);
+    expect([tech.members, tech.invitations, tech.recentActions, tech.subscription]).toEqual([null, null, null, null]);
 
     const endUser = (
       await page((await signedIn(app, 'client', { id: globex.id, role: 'endUser' })).cookie, globex.id)
@@ -107,5 +108,6 @@ describe('GET /api/customers/:id/page', () => {
     const manager = (await page((await signedIn(app, 'productManager')).cookie, globex.id)).json();
     expect(manager.licences.data).toHaveLength(10);
     expect(manager.members).toBeNull();
+    expect(manager.subscription).toBeNull();
   });
 });

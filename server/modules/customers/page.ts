@@ -5,6 +5,7 @@ import type { CustomerAccess } from '../../plugins/access';
 import { listLogs } from '../audit/service';
 import { listInvitations } from '../invitations/service';
 import { listLicences } from '../licences/service';
+import { getSubscription } from '../billing/service';
 import { listMembers } from '../members/service';
 import { customerAbilities } from './policy';
 import { getCustomer } from './service';
@@ -24,12 +25,13 @@ export async function customerPage(
   const can = customerAbilities(customerAccess);
   const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
   const team = can.viewTeam;
-  const [customer, licences, members, invitations, recentActions] = await Promise.all([
+  const [customer, licences, members, invitations, recentActions, subscription] = await Promise.all([
     getCustomer(ctx, actor, { customerAccess }),
     can.viewLicences ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
     team ? listMembers(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'name' } }) : null,
     team ? listInvitations(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'newest' } }) : null,
     can.viewRecentActions ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
+    can.viewSubscription ? getSubscription(ctx, actor, { customerAccess }) : null,
   ]);
-  return { customer, licences, members, invitations, recentActions };
+  return { customer, licences, members, invitations, recentActions, subscription };
 }

@@ -1,10 +1,101 @@
+import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
+import { subscriptionQuery } from '../../../api/billing';
+import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
+import { customerQuery } from '../../../api/customers';
+import { AccountSection } from '../AccountSection';
+import { useCheckout, usePaymentMethodUpdate } from '../billing/use-billing-actions';
+import type { PaymentScreen } from '../sections';
+
+/** How often the waiting screen asks whether the payment was confirmed. */
+export const WAITING_POLL_MS = 5_000;
 
 /**
- * The payment or payment-issue screen of a self-service customer (spec 4; which one is
- * `paymentScreen(customer)`). Rendered only for the roles that may pay; it comes with the checkout
- * and shows nothing until then.
+ * The payment or payment-issue screen of a self-service customer (spec 4, `paymentScreen`), for the
+ * roles that may pay: the pay button that leads to the provider's checkout; the waiting screen while
+ * the payment is confirmed; the payment issue (grace, past due, unpaid, cancelled) with the way to a new
+ * card, the grace warning and the warning that the instance is disabled.
  */
-export function PaymentSection(_props: { customer: Customer }) {
-  return null;
+export function PaymentSection({ customer, screen }: { customer: Customer; screen: Exclude<PaymentScreen, null> }) {
+  if (screen === 'waiting') return <WaitingScreen customer={customer} />;
+  if (screen === 'issue') return <PaymentIssue customer={customer} />;
+  return <CheckoutScreen customer={customer} />;
+}
+
+function CheckoutScreen({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  const checkout = useCheckout(customer.id);
+  return (
+    <AccountSection title={t('billing.payment.title')} testId="payment-section">
+      <Text mt="xs">{t('billing.payment.intro', { customer: customer.name })}</Text>
+      <Group mt="sm">
+        <Button onClick={() => checkout.mutate()} loading={checkout.isPending} data-testid="payment-pay">
+          {t('billing.payment.pay')}
+        </Button>
+      </Group>
+      {checkout.isError && (
+        <Alert color="red" mt="sm" role="alert" data-testid="payment-error">
+          {t('billing.payment.failed')}
+        </Alert>
+      )}
+    </AccountSection>
+  );
+}
+
+function WaitingScreen({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  // the customer is asked for again until the payment is confirmed: the page then changes by itself
+  useQuery({ ...customerQuery(customer.id), refetchInterval: WAITING_POLL_MS });
+  return (
+    <AccountSection title={t('billing.payment.waitingTitle')} testId="payment-waiting">
+      <Group mt="xs" gap="sm" wrap="nowrap" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text>{t('billing.payment.waiting')}</Text>
+      </Group>
+    </AccountSection>
+  );
+}
+
+function PaymentIssue({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  const subscription = useQuery({ ...subscriptionQuery(customer.id), staleTime: FIRST_SCREEN_FRESH_MS }).data;
+  const update = usePaymentMethodUpdate(customer.id);
+  const checkout = useCheckout(customer.id);
+  const status = customer.paymentStatus;
+  const canceled = status === 'canceled';
+  return (
+    <AccountSection title={t('billing.issue.title')} testId="payment-issue">
+      <Alert color={status === 'grace' ? 'yellow' : 'red'} mt="xs" data-testid="payment-issue-status">
+        <Text fw={600}>{t(`billing.issue.${status ?? 'canceled'}`)}</Text>
+        {status === 'grace' && subscription?.graceDaysLeft != null && (
+          <Text data-testid="payment-grace-warning">
+            {t('billing.issue.graceWarning', { count: subscription.graceDaysLeft })}
+          </Text>
+        )}
+      </Alert>
+      {subscription?.suspended && (
+        <Alert color="red" mt="sm" data-testid="payment-archived">
+          {t('billing.issue.archived')}
+        </Alert>
+      )}
+      <Group mt="sm">
+        {canceled ? (
+          <Button onClick={() => checkout.mutate()} loading={checkout.isPending} data-testid="payment-subscribe-again">
+            {t('billing.issue.subscribeAgain')}
+          </Button>
+        ) : (
+          <Button onClick={() => update.mutate()} loading={update.isPending} data-testid="payment-update-method">
+            {t('billing.issue.updateMethod')}
+          </Button>
+        )}
+      </Group>
+      {(update.isError || checkout.isError) && (
+        <Alert color="red" mt="sm" role="alert" data-testid="payment-error">
+          {t(update.isError ? 'billing.issue.updateFailed' : 'billing.payment.failed')}
+        </Alert>
+      )}
+    </AccountSection>
+  );
 }
