@@ -73,7 +73,9 @@ async function main() {
     }
     if (config.env === 'production' && !config.payments.stripe) {
       // allowed only by PAYMENT_TEST_CHECKOUT=true (config.ts): said at every start
-      app.log.warn('PAYMENT_TEST_CHECKOUT: self-service customers "pay" through the built-in test checkout; nobody pays');
+      app.log.warn(
+        'PAYMENT_TEST_CHECKOUT: self-service customers "pay" through the built-in test checkout; nobody pays',
+      );
     }
     if (closing) return;
     await app.listen({ host: config.host, port: config.port });

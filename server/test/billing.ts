@@ -62,7 +62,13 @@ export async function testCheckoutSession(
     cancelUrl: `${BASE_URL}/en/accounts/${customerId}`,
   });
   if (kind === 'checkout') {
-    await repo.insertPayment(db, { customerId, providerSessionId: id, amountCents: 4900, currency: 'eur', status: 'open' });
+    await repo.insertPayment(db, {
+      customerId,
+      providerSessionId: id,
+      amountCents: 4900,
+      currency: 'eur',
+      status: 'open',
+    });
   }
   return id;
 }
