@@ -37,7 +37,9 @@ describe('the table of moves', () => {
     const queue: StatusOrNone[] = ['none'];
     while (queue.length) {
       for (const to of PAYMENT_TRANSITIONS[queue.shift()!]) {
-        if (!seen.has(to)) (queue.push(to), seen.add(to));
+        if (seen.has(to)) continue;
+        seen.add(to);
+        queue.push(to);
       }
     }
     expect([...seen].sort()).toEqual(['none', ...PAYMENT_STATUSES].sort());
