@@ -107,7 +107,8 @@ export async function applyStatus(
   } else if (isRunning(next)) {
     changes.graceUntil = null;
   }
-  if (SUSPENDED_STATUSES.includes(next) && !row.suspendedAt) {
+  // the service stops when a running subscription stops being paid, once; it comes back with a payment
+  if (SUSPENDED_STATUSES.includes(next) && isRunning(row.status) && !row.suspendedAt) {
     changes.suspendedAt = now.toISOString();
     await suspendCustomerService(trx, ctx, actor, { customerId });
   } else if (isRunning(next) && row.suspendedAt) {
