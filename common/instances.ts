@@ -34,3 +34,18 @@ export const INSTANCE_STATUSES_IN_PROGRESS: readonly InstanceStatus[] = ['creati
 
 /** Statuses an instance counts as live in (the grace chain archives these): running or on its way. */
 export const LIVE_INSTANCE_STATUSES: readonly InstanceStatus[] = ['provisioned'];
+
+/**
+ * The dot beside each status (spec section 4): provisioned is valid, provisioning a warning, every
+ * other status invalid. Coloured as the licences' statuses are (spec section 9).
+ */
+export const INSTANCE_STATUS_DOTS: { readonly [S in InstanceStatus]: 'valid' | 'warning' | 'invalid' } = {
+  creating: 'invalid',
+  provisioning: 'warning',
+  provisioned: 'valid',
+  archived: 'invalid',
+  deleting: 'invalid',
+  deleted: 'invalid',
+};
+
+export const STATUS_DOT_COLOURS = { valid: 'green', warning: 'orange', invalid: 'red' } as const;
