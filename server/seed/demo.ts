@@ -125,6 +125,14 @@ export const DEMO_TEAM: readonly {
     role: 'technicalContact',
     status: 'disabled',
   },
+  // the self-service customer's project manager, who sees its cloud instance (docs/instances.md)
+  {
+    email: 'nina.park@northwind.example',
+    fullName: 'Nina Park',
+    customer: 'Northwind Labs',
+    role: 'businessOwner',
+    status: 'enabled',
+  },
 ];
 
 /** Pending invitations of the demo customers: [customer, e-mail, full name, role, sent this many days ago] (7 or more: expired). */
@@ -483,7 +491,7 @@ async function insertDemoData(
   await insertCloudInstance(trx, {
     customerId: customerIds.get('Northwind Labs')!,
     name: 'northwind-graph',
-    tier: 'Trial',
+    tier: 'trial',
     status: 'provisioned',
     url: 'https://northwind-graph.cloud.example.com',
     deleteDataDelayInDays: 30,
