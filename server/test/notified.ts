@@ -129,6 +129,12 @@ export async function bystanders(app: FastifyInstance, customerId: number, flag:
   return { unticked, disabledMember, disabledUser, invited };
 }
 
+/** Of the bystanders, those who must hear nothing at all (the one who unticked a flag hears of the others). */
+export function silentOnes(group: Awaited<ReturnType<typeof bystanders>>) {
+  const { unticked: _unticked, ...silent } = group;
+  return silent;
+}
+
 /**
  * Nobody of `people` was sent a mail or given a notification: none at all, or none of one kind (for a
  * member who unticked one flag and still hears of the others). The outbox is the record of every mail
