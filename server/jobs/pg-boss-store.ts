@@ -133,6 +133,15 @@ export function createPgBossStore(db: DB): JobStore {
       await boss.fail(name, id, { message: error });
     },
 
+    async putOff(name, id, runAt) {
+      // pg-boss has no call for it: its fetch counts a retry only for a job started before (started_on)
+      await query(
+        `UPDATE ${PG_BOSS_SCHEMA}.job SET state = 'retry', start_after = $3, started_on = NULL
+         WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+        [name, id, runAt],
+      );
+    },
+
     async recover() {
       // Several nodes share the jobs: an attempt of a node that died is failed by maintain() once
       // its kind's expireInSeconds have passed, then retried.

@@ -4,7 +4,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
 import { makeJobsDue } from '../test/jobs';
 import { storeFor } from './index';
 import { createJobRunner, nextSlot } from './runner';
-import type { JobRunner } from './types';
+import { JobPutOff, type JobRunner } from './types';
 
 /**
  * The contract of background work, on the store of the database under test (pg-boss on PostgreSQL, the
@@ -15,6 +15,7 @@ declare module './types' {
     'test.tx': { n: number };
     'test.single': { n: number };
     'test.flaky': { n: number };
+    'test.putoff': { n: number };
     'test.hang': { n: number };
     'test.killed': { n: number };
     'test.many': { n: number };
@@ -150,6 +151,43 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(failed.total).toBe(1);
     expect(await jobs.discard('test.flaky', failed.items[0].id)).toBe(true);
     expect((await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' })).total).toBe(0);
+  });
+
+  it('puts a job off without spending an attempt, and runs it again when it is due', async () => {
+    const jobs = runner();
+    let calls = 0;
+    const finalFailures: string[] = [];
+    jobs.define({
+      name: 'test.putoff',
+      retryLimit: 1,
+      retryDelaySeconds: 60,
+      run: async () => {
+        calls++;
+        // put off more often than it may be retried, then a failure, then a success
+        if (calls <= 3) throw new JobPutOff(60, 'not now');
+        if (calls === 4) throw new Error('a real failure');
+      },
+      onFinalFailure: async (_ctx, _actor, _payload, error) => void finalFailures.push(error),
+    });
+    await jobs.prepare();
+    await jobs.enqueue(ctx.db, 'test.putoff', { n: 1 });
+    expect(await jobs.drain()).toBe(1);
+    expect(await countOf(jobs, 'test.putoff', 'retry')).toBe(1);
+    // not before its time
+    expect(await jobs.drain()).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      await makeJobsDue(ctx.db, 'test.putoff');
+      expect(await jobs.drain()).toBe(1);
+    }
+    // the failure was its first attempt: it is retried, and succeeds
+    expect(calls).toBe(4);
+    expect(finalFailures).toEqual([]);
+    expect(await countOf(jobs, 'test.putoff', 'retry')).toBe(1);
+    await makeJobsDue(ctx.db, 'test.putoff');
+    expect(await jobs.drain()).toBe(1);
+    expect(calls).toBe(5);
+    expect(finalFailures).toEqual([]);
+    expect(await countOf(jobs, 'test.putoff', 'completed')).toBe(1);
   });
 
   it('fails an attempt that runs past its time, and retries it', async () => {

@@ -4,7 +4,14 @@ import type { AppContext, Logger } from '../context';
 import type { DB } from '../db';
 import * as schedulesStore from './schedules-store';
 import type { JobStore, KindSettings, FetchedJob } from './store';
-import type { JobKind, JobRunner, QueuedJobName, QueuedJobs, ScheduledJob } from './types';
+import {
+  type JobKind,
+  JobPutOff,
+  type JobRunner,
+  type QueuedJobName,
+  type QueuedJobs,
+  type ScheduledJob,
+} from './types';
 
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 300, concurrency: 5 };
 
@@ -94,6 +101,16 @@ export function createJobRunner(deps: {
       await store.complete(name, job.id);
     } catch (error) {
       clearTimeout(bound);
+      if (error instanceof JobPutOff) {
+        log.debug({ job: name, jobId: job.id, seconds: error.seconds }, `job put off: ${error.message}`);
+        await store.putOff(name, job.id, new Date(Date.now() + error.seconds * 1000)).catch((failure: unknown) => {
+          // left active: the store's maintenance fails it at its time bound, and it is retried
+          log.error({ err: failure, job: name, jobId: job.id }, 'could not put a job off');
+        });
+        // looked for again when it is due, rather than at the next poll
+        setTimeout(wake, error.seconds * 1000 + 10).unref();
+        return;
+      }
       ctx.metrics?.jobDuration.observe({ name }, took());
       ctx.metrics?.jobFailures.inc({ name });
       const message = messageOf(error);

@@ -121,6 +121,16 @@ export function createSqliteStore(database: DB): JobStore {
         .execute();
     },
 
+    async putOff(name, id, runAt) {
+      await db
+        .updateTable('jobs')
+        .set({ state: 'retry', runAt: runAt.toISOString(), startedAt: null })
+        .where('id', '=', Number(id))
+        .where('name', '=', name)
+        .where('state', '=', 'active')
+        .execute();
+    },
+
     async recover() {
       await db
         .updateTable('jobs')

@@ -63,6 +63,21 @@ export interface ScheduledJob extends RetryPolicy {
   run(ctx: AppContext, actor: Actor): Promise<unknown>;
 }
 
+/**
+ * Thrown by a handler to put its job off without spending an attempt: the job waits `seconds` and runs
+ * again as the attempt it was (a webhook endpoint already busy with this node's attempts). It is no
+ * failure: no retry is counted, no final-failure hook runs, nothing is logged as an error.
+ */
+export class JobPutOff extends Error {
+  constructor(
+    readonly seconds: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'JobPutOff';
+  }
+}
+
 export interface EnqueueOptions {
   /** not before this moment (default: now) */
   runAt?: Date;
