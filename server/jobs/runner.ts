@@ -257,6 +257,18 @@ export function createJobRunner(deps: {
       return queued;
     },
 
+    async enqueueMany(executor, name, payloads) {
+      const kind = kinds.get(name);
+      if (!kind) throw new Error(`no job ${name} is declared`);
+      if (kind.settings.singleton) throw new Error(`job ${name} needs singleton keys: enqueue them one by one`);
+      if (payloads.length === 0) return;
+      await store.insertMany(executor, kind.settings, payloads);
+      if (running) {
+        wake();
+        setTimeout(wake, 50).unref();
+      }
+    },
+
     async trigger(executor, name) {
       const kind = kinds.get(name);
       if (!kind || !schedules.has(name)) throw new Error(`no scheduled job ${name}`);
