@@ -11,6 +11,7 @@ import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
+import { defineInstanceJobs } from '../modules/instances/jobs';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
 import { createSqliteStore } from './sqlite-store';
@@ -91,6 +92,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryDelaySeconds: 60,
     run: (ctx, actor, payload) => sendDownloadDigest(ctx, actor, payload),
   });
+  defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;
 }
