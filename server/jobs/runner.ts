@@ -132,8 +132,10 @@ export function createJobRunner(deps: {
       return track(
         attempt(kind, job).finally(() => {
           kind.running--;
-          // room again: look for more of this kind at once rather than at the next tick
-          if (running && !wait) refill(kind);
+          // room again: look for more of this kind at once rather than at the next tick, once half of
+          // its slots are free (one fetch for several jobs rather than one per job)
+          const room = kind.concurrency - kind.running;
+          if (running && !wait && (room * 2 >= kind.concurrency || kind.running === 0)) refill(kind);
         }),
       );
     });
