@@ -20,6 +20,12 @@ export const AUDIT_ACTIONS = [
   'downloadLicenceFile',
   'createCustomization',
   'updateCustomization',
+  // cloud instances (docs/instances.md)
+  'createInstance',
+  'updateInstanceStatus',
+  'archiveInstance',
+  'restoreInstance',
+  'deleteInstanceData',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

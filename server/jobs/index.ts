@@ -16,6 +16,7 @@ import {
   WEBHOOK_DELIVERY_JOB,
   webhookGaveUp,
 } from '../modules/webhooks/deliver';
+import { defineInstanceJobs } from '../modules/instances/jobs';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
 import { createSqliteStore } from './sqlite-store';
@@ -97,6 +98,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryDelaySeconds: 60,
     run: (ctx, actor, payload) => sendDownloadDigest(ctx, actor, payload),
   });
+  defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;
 }

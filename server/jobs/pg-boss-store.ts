@@ -4,6 +4,9 @@ import type { DB } from '../db';
 import { type FetchedJob, type JobStore, type KindSettings } from './store';
 import type { FailedJob, JobCount, JobState } from './types';
 
+/** Jobs per statement of `insertMany`. */
+const INSERT_SLICE = 1000;
+
 /** pg-boss's schema in the portal's database. */
 export const PG_BOSS_SCHEMA = 'pgboss';
 
@@ -113,6 +116,17 @@ export function createPgBossStore(db: DB): JobStore {
         ...(options.singletonKey !== undefined ? { singletonKey: options.singletonKey } : {}),
       });
       return id !== null;
+    },
+
+    async insertMany(executor, kind, payloads) {
+      // one statement per slice: pg-boss inserts the array it is given, as JSON, in one INSERT … SELECT
+      for (let start = 0; start < payloads.length; start += INSERT_SLICE) {
+        const slice = payloads.slice(start, start + INSERT_SLICE);
+        await boss.insert(
+          slice.map((payload) => ({ name: kind.name, data: payload as object })),
+          { db: sqlThrough(executor) },
+        );
+      }
     },
 
     async fetch(kind, limit) {

@@ -19,6 +19,7 @@ declare module './types' {
     'test.hang': { n: number };
     'test.killed': { n: number };
     'test.many': { n: number };
+    'test.bulk': { n: number };
   }
 }
 
@@ -82,6 +83,28 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(seen).toEqual([2, 3]);
   });
 
+  it('queues many jobs at once in the caller’s transaction, each run once, none when it rolls back', async () => {
+    const jobs = runner();
+    const seen: number[] = [];
+    jobs.define({ name: 'test.bulk', concurrency: 20, run: async (_ctx, _actor, { n }) => void seen.push(n) });
+    await jobs.prepare();
+    const payloads = Array.from({ length: 1_234 }, (_, n) => ({ n }));
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await jobs.enqueueMany(trx, 'test.bulk', payloads);
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    expect(await jobs.drain()).toBe(0);
+    // more than one statement's slice on either engine
+    await ctx.db.transaction().execute((trx) => jobs.enqueueMany(trx, 'test.bulk', payloads));
+    await jobs.enqueueMany(ctx.db, 'test.bulk', []);
+    expect(await jobs.drain()).toBe(1_234);
+    expect(seen.sort((a, b) => a - b)).toEqual(payloads.map(({ n }) => n));
+    expect(await countOf(jobs, 'test.bulk', 'completed')).toBe(1_234);
+  });
+
   it('keeps one waiting job per singleton key, and refuses a key on other kinds', async () => {
     const jobs = runner();
     const seen: number[] = [];
@@ -95,6 +118,7 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     // once it ran, the key may wait again
     expect(await jobs.enqueue(ctx.db, 'test.single', { n: 4 }, { singletonKey: 'user:1' })).toBe(true);
     await expect(jobs.enqueue(ctx.db, 'test.single', { n: 5 })).rejects.toThrow(/needs singleton key/);
+    await expect(jobs.enqueueMany(ctx.db, 'test.single', [{ n: 5 }])).rejects.toThrow(/needs singleton keys/);
     await expect(jobs.enqueue(ctx.db, 'test.tx' as never, { n: 5 } as never)).rejects.toThrow(/no job test\.tx/);
   });
 

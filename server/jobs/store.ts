@@ -29,6 +29,8 @@ export interface JobStore {
   prepare(kinds: KindSettings[]): Promise<void>;
   /** false: a singleton key's job was already waiting */
   insert(executor: DB, kind: KindSettings, payload: unknown, options: EnqueueOptions): Promise<boolean>;
+  /** Many jobs of one kind at once, due now, in a few statements (a kind without singleton keys). */
+  insertMany(executor: DB, kind: KindSettings, payloads: readonly unknown[]): Promise<void>;
   /** Takes up to `limit` due jobs of the kind for this node (state active). */
   fetch(kind: KindSettings, limit: number): Promise<FetchedJob[]>;
   complete(name: string, id: string): Promise<void>;
