@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = [
   'startCheckout',
   'updatePaymentStatus',
   'renewSubscription',
+  // cloud instances (docs/instances.md)
+  'createInstance',
+  'updateInstanceStatus',
+  'archiveInstance',
+  'restoreInstance',
+  'deleteInstanceData',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

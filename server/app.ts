@@ -32,6 +32,7 @@ import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { billingRoutes } from './modules/billing/routes';
+import { instanceRoutes } from './modules/instances/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
@@ -163,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(notificationSettingsRoutes);
       await api.register(notificationRoutes);
       await api.register(memberRoutes);
+      await api.register(instanceRoutes);
       await api.register(invitationRoutes);
       await api.register(customizationRoutes);
       await api.register(licenceRoutes);

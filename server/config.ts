@@ -94,6 +94,20 @@ const EnvSchema = z
       )
       .optional(),
     WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+    INSTANCE_DELETE_DATA_DELAY_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    INSTANCE_PROVISIONING_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
+    INSTANCE_URL_TEMPLATE: z
+      .string()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .default('https://{name}.instances.example.com'),
+    INSTANCE_LOGS_URL_TEMPLATE: z
+      .string()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .default('https://logs.example.com/instances/{name}'),
+    INSTANCE_ORCHESTRATOR_URL: z
+      .url({ message: 'must be an absolute URL such as https://orchestrator.example.com' })
+      .optional(),
+    INSTANCE_ORCHESTRATOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     METRICS_TOKEN: z
       .string()
@@ -158,6 +172,13 @@ const EnvSchema = z
       });
     }
     paymentIssues(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
+    if (Boolean(env.INSTANCE_ORCHESTRATOR_URL) !== Boolean(env.INSTANCE_ORCHESTRATOR_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INSTANCE_ORCHESTRATOR_SECRET'],
+        message: 'INSTANCE_ORCHESTRATOR_URL and INSTANCE_ORCHESTRATOR_SECRET must be set together',
+      });
+    }
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
       ctx.addIssue({
         code: 'custom',
@@ -282,6 +303,23 @@ export interface Config {
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   /** Self-service payments (docs/billing.md, server/integrations/payments). */
   payments: PaymentsConfig;
+  /** Cloud instances (docs/instances.md): their lifecycle, and who provisions them. */
+  instances: InstancesConfig;
+}
+
+export interface InstancesConfig {
+  /** an archived instance's data is deleted this many days later, unless it is restored (new instances) */
+  deleteDataDelayInDays: number;
+  /** the local simulator's pause before each step (creating to provisioning, to provisioned, to deleted) */
+  provisioningDelaySeconds: number;
+  /** the address the local simulator gives a ready instance: `{name}` and `{id}` are replaced */
+  urlTemplate: string;
+  /** an instance's logs, linked for support engineers and admins: `{name}`, `{id}`, `{customerKey}` */
+  logsUrlTemplate: string;
+  /** the orchestrator that builds instances (its URL and shared secret); null: the local simulator */
+  orchestrator: { url: string; secret: string } | null;
+  /** how long an orchestrator request may take (10 s; only tests shorten it) */
+  orchestratorTimeoutMs: number;
 }
 
 export interface PaymentsConfig {
@@ -450,6 +488,17 @@ export function loadConfig(
       stripeApi: stripeApiOf(e.STRIPE_API_URL),
       testCheckoutSecret: e.STRIPE_SECRET_KEY ? null : (e.STRIPE_WEBHOOK_SECRET ?? null),
       graceDays: e.PAYMENT_GRACE_DAYS,
+    },
+    instances: {
+      deleteDataDelayInDays: e.INSTANCE_DELETE_DATA_DELAY_DAYS,
+      provisioningDelaySeconds: e.INSTANCE_PROVISIONING_DELAY_SECONDS,
+      urlTemplate: e.INSTANCE_URL_TEMPLATE,
+      logsUrlTemplate: e.INSTANCE_LOGS_URL_TEMPLATE,
+      orchestrator:
+        e.INSTANCE_ORCHESTRATOR_URL && e.INSTANCE_ORCHESTRATOR_SECRET
+          ? { url: e.INSTANCE_ORCHESTRATOR_URL.replace(/\/+$/, ''), secret: e.INSTANCE_ORCHESTRATOR_SECRET }
+          : null,
+      orchestratorTimeoutMs: 10_000,
     },
   };
   return { ...config, ...overrides };

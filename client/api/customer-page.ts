@@ -5,6 +5,7 @@ import type { MemberSort } from '../../common/api/members';
 import { billingKeys } from './billing';
 import { api } from './client';
 import { customerKeys } from './customers';
+import { instanceKeys } from './instances';
 import { licenceKeys } from './licences';
 import { logKeys } from './logs';
 import { invitationsQuery, membersQuery, type TeamPage } from './members';
@@ -45,6 +46,7 @@ export const customerPageQuery = (queryClient: QueryClient, customerId: number) 
         queryClient.setQueryData(logKeys.page(customerId, { offset: 0, action: null }), page.recentActions);
       }
       if (page.subscription) queryClient.setQueryData(billingKeys.subscription(customerId), page.subscription);
+      queryClient.setQueryData(instanceKeys.page(customerId, 0), page.instances);
       return page.customer.id;
     },
     gcTime: 0,

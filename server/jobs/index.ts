@@ -10,7 +10,13 @@ import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notification
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
-import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
+import {
+  ATTEMPTS_PER_ENDPOINT,
+  deliverWebhook,
+  WEBHOOK_DELIVERY_JOB,
+  webhookGaveUp,
+} from '../modules/webhooks/deliver';
+import { defineInstanceJobs } from '../modules/instances/jobs';
 import { TEST_CHECKOUT_EVENT_JOB } from '../integrations/payments';
 import { endGrace, GRACE_END_JOB } from '../modules/billing/sync';
 import { deliverTestCheckoutEvent } from '../modules/billing/webhooks';
@@ -77,7 +83,8 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     // 25 h; 45 × (2^12 − 1) s ≈ 2.1 days of waits, plus up to as much again of jitter (about 3 days)
     retryLimit: 12,
     retryDelaySeconds: 45,
-    concurrency: 10,
+    // an attempt mostly waits for an answer; one endpoint, however slow, takes at most half of these
+    concurrency: 2 * ATTEMPTS_PER_ENDPOINT,
     run: async (ctx, _actor, { deliveryId }) => deliverWebhook(ctx, deliveryId),
     onFinalFailure: (ctx, _actor, { deliveryId }) => webhookGaveUp(ctx, deliveryId),
   });
@@ -107,6 +114,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryDelaySeconds: 5,
     run: (ctx, _actor, payload) => deliverTestCheckoutEvent(ctx, payload),
   });
+  defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;
 }

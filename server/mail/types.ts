@@ -59,6 +59,18 @@ export interface MailTemplates {
    * Not a notification one turns off: the account is at stake.
    */
   paymentGrace: { fullName: string; customerName: string; graceUntil: string; days: number; link: string };
+  /** to the business owners and the account executive: grace ended unpaid, the instance is archived */
+  instanceArchived: InstanceMail & { deleteDataDelayInDays: number; deleteOn: string };
+  /** to the same: an archived instance's data is being deleted, for good */
+  instanceDataDeleted: InstanceMail;
+}
+
+/** What the mails about a cloud instance name: the recipient, the customer, the instance, its page. */
+export interface InstanceMail {
+  fullName: string;
+  customerName: string;
+  instanceName: string;
+  link: string;
 }
 
 /**

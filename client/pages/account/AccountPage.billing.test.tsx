@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
 import type { Subscription } from '../../../common/api/billing';
 import type { Customer } from '../../../common/api/customers';
+import type { Instance } from '../../../common/api/instances';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../common/domain';
 import { ROLES, type Role } from '../../../common/roles';
 import { browser } from '../../api/billing';
@@ -45,6 +46,18 @@ const subscriptionOf = (body: Customer, props: Partial<Subscription> = {}): Subs
   ...props,
 });
 
+const archivedInstance: Instance = {
+  id: 3,
+  name: 'acme-analytics',
+  tier: 'trial',
+  status: 'archived',
+  url: null,
+  logsUrl: null,
+  deleteDataDelayInDays: 30,
+  deleteDataAt: '2031-04-01T00:00:00.000Z',
+  can: { open: false, archive: false, restore: false, logs: false },
+};
+
 const profileOf = (role: Role): Profile =>
   ['admin', 'productManager', 'supportEngineer'].includes(role)
     ? { ...adminProfile, type: role as 'admin', yourRole: role, can: profileCan(role as 'admin', role) }
@@ -57,7 +70,12 @@ const profileOf = (role: Role): Profile =>
 
 function openPage(
   body: Customer,
-  options: { subscription?: Partial<Subscription>; path?: string; routes?: Record<string, FakeHandler> } = {},
+  options: {
+    subscription?: Partial<Subscription>;
+    instances?: Instance[];
+    path?: string;
+    routes?: Record<string, FakeHandler>;
+  } = {},
 ) {
   const empty = { data: [], offset: 0, total: 0, totalCapped: false };
   const subscription = subscriptionOf(body, options.subscription);
@@ -71,6 +89,7 @@ function openPage(
         invitations: body.can.viewTeam ? empty : null,
         recentActions: body.can.viewRecentActions ? empty : null,
         subscription: body.can.viewSubscription ? subscription : null,
+        instances: { ...empty, data: options.instances ?? [], total: options.instances?.length ?? 0 },
       },
     }),
     'GET /api/customers/7': () => ({ status: 200, body }),
@@ -208,6 +227,7 @@ describe('the payment-issue section', () => {
   it('warns that the instance is disabled once the service is suspended, and offers a new subscription when cancelled', async () => {
     openPage(customer('businessOwner', 'canceled'), {
       subscription: { suspended: true },
+      instances: [archivedInstance],
       routes: { 'POST /api/signup/payment': () => ({ status: 200, body: { url: 'https://checkout.example/2' } }) },
     });
     expect((await screen.findByTestId('payment-archived')).textContent).toContain('The cloud instance is disabled');

@@ -65,6 +65,7 @@ function pageOf(body: Customer): CustomerPage {
           suspended: false,
         }
       : null,
+    instances: empty,
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entriesOf, mailsOf, selfServiceCustomer, subscriptionOf } from '../../test/billing';
 import { addMembership, createUser, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
+import { createInstance } from '../../test/instances';
 import { makeJobsDue } from '../../test/jobs';
 import { endGrace, GRACE_END_JOB } from './sync';
 
@@ -103,9 +104,19 @@ describe('grace after a failed payment', () => {
     });
   });
 
-  it('ends once: past due, the service suspended, by the grace job; a payment back restores it', async () => {
+  it('ends once: past due, the service suspended (its instance archived), by the grace job; a payment back restores it', async () => {
     const { customer, onPortal, newCard } = await payingCustomer('Late Payer');
+    const instanceId = await createInstance(t.app.ctx.db, customer.id, 'provisioned');
+    const instance = async () =>
+      (
+        await t.app.ctx.db
+          .selectFrom('cloudInstances')
+          .selectAll()
+          .where('id', '=', instanceId)
+          .executeTakeFirstOrThrow()
+      ).status;
     await onPortal('renewalFailed');
+    expect(await instance()).toBe('provisioned');
     // not before its time
     await t.app.ctx.jobs.drain();
     expect((await row(customer.id)).status).toBe('grace');
@@ -116,6 +127,10 @@ describe('grace after a failed payment', () => {
     expect(ended.status).toBe('pastDue');
     expect(ended.suspendedAt).not.toBeNull();
     expect((await moves(customer.id)).slice(-1)).toEqual([{ from: 'grace', to: 'pastDue', by: GRACE_END_JOB }]);
+    expect(await instance()).toBe('archived');
+    expect((await mailsOf(t.app.ctx, 'instanceArchived')).filter((m) => m.subject.includes('Late Payer'))).not.toEqual(
+      [],
+    );
 
     // a second run of the same end finds nothing to do
     await endGrace(
@@ -133,6 +148,7 @@ describe('grace after a failed payment', () => {
     const back = await row(customer.id);
     expect(back).toMatchObject({ status: 'paid', suspendedAt: null, graceUntil: null });
     expect((await moves(customer.id)).slice(-1)).toEqual([{ from: 'pastDue', to: 'paid', by: 'stripe' }]);
+    expect(await instance()).toBe('provisioned');
   });
 
   it('is over when the payment comes back in time: its end then does nothing', async () => {

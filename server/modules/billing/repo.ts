@@ -1,10 +1,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { CheckoutStatus, PaymentProvider } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
-import type { CloudInstancesTable, PaymentsTable, SubscriptionsTable } from '../../db/schema';
+import type { PaymentsTable, SubscriptionsTable } from '../../db/schema';
 import { isPostgres } from '../../db/search';
 
-/** SQL of self-service billing: subscriptions (the customer's payment status), payments, cloud instances. */
+/** SQL of self-service billing: subscriptions (the customer's payment status) and payments. */
 
 type New<T> = Omit<Insertable<T>, 'id' | 'createdAt' | 'updatedAt'> & { createdAt?: string };
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
@@ -23,15 +23,6 @@ export async function insertPayment(db: DB, payment: New<PaymentsTable>) {
   return db
     .insertInto('payments')
     .values({ ...payment, createdAt: now, updatedAt: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-}
-
-export async function insertCloudInstance(db: DB, instance: New<CloudInstancesTable>) {
-  const now = instance.createdAt ?? nowIso();
-  return db
-    .insertInto('cloudInstances')
-    .values({ ...instance, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
 }

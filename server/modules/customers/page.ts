@@ -3,6 +3,7 @@ import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
 import { listLogs } from '../audit/service';
+import { listInstances } from '../instances/service';
 import { listInvitations } from '../invitations/service';
 import { listLicences } from '../licences/service';
 import { getSubscription } from '../billing/service';
@@ -25,13 +26,14 @@ export async function customerPage(
   const can = customerAbilities(customerAccess);
   const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
   const team = can.viewTeam;
-  const [customer, licences, members, invitations, recentActions, subscription] = await Promise.all([
+  const [customer, licences, members, invitations, recentActions, subscription, instances] = await Promise.all([
     getCustomer(ctx, actor, { customerAccess }),
     can.viewLicences ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
     team ? listMembers(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'name' } }) : null,
     team ? listInvitations(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'newest' } }) : null,
     can.viewRecentActions ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
     can.viewSubscription ? getSubscription(ctx, actor, { customerAccess }) : null,
+    listInstances(ctx, actor, { customerAccess, query: page }),
   ]);
-  return { customer, licences, members, invitations, recentActions, subscription };
+  return { customer, licences, members, invitations, recentActions, subscription, instances };
 }

@@ -5,6 +5,7 @@ import type { Customer } from '../../../../common/api/customers';
 import { subscriptionQuery } from '../../../api/billing';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { customerQuery } from '../../../api/customers';
+import { instancesQuery } from '../../../api/instances';
 import { AccountSection } from '../AccountSection';
 import { useCheckout, usePaymentMethodUpdate } from '../billing/use-billing-actions';
 import type { PaymentScreen } from '../sections';
@@ -16,7 +17,7 @@ export const WAITING_POLL_MS = 5_000;
  * The payment or payment-issue screen of a self-service customer (spec 4, `paymentScreen`), for the
  * roles that may pay: the pay button that leads to the provider's checkout; the waiting screen while
  * the payment is confirmed; the payment issue (grace, past due, unpaid, cancelled) with the way to a new
- * card, the grace warning and the warning that the instance is disabled.
+ * card, the grace warning and the warning that the instance is disabled (archived).
  */
 export function PaymentSection({ customer, screen }: { customer: Customer; screen: Exclude<PaymentScreen, null> }) {
   if (screen === 'waiting') return <WaitingScreen customer={customer} />;
@@ -61,6 +62,9 @@ function WaitingScreen({ customer }: { customer: Customer }) {
 function PaymentIssue({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   const subscription = useQuery({ ...subscriptionQuery(customer.id), staleTime: FIRST_SCREEN_FRESH_MS }).data;
+  // the first page of instances came with the page's answer (every role sees them)
+  const instances = useQuery({ ...instancesQuery(customer.id, 0), staleTime: FIRST_SCREEN_FRESH_MS }).data;
+  const archived = instances?.data.some((instance) => instance.status === 'archived') ?? false;
   const update = usePaymentMethodUpdate(customer.id);
   const checkout = useCheckout(customer.id);
   const status = customer.paymentStatus;
@@ -75,7 +79,7 @@ function PaymentIssue({ customer }: { customer: Customer }) {
           </Text>
         )}
       </Alert>
-      {subscription?.suspended && (
+      {archived && (
         <Alert color="red" mt="sm" data-testid="payment-archived">
           {t('billing.issue.archived')}
         </Alert>
