@@ -37,6 +37,7 @@ import { auditActorMigration } from './migrations/020_audit_actor';
 import { jobsMigration } from './migrations/021_jobs';
 import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
 import { webhooksMigration } from './migrations/023_webhooks';
+import { signupInvitationsMigration } from './migrations/024_signup_invitations';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -91,6 +92,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '021_jobs': jobsMigration(dialect),
     '022_notifications_by_date': notificationsByDateMigration(),
     '023_webhooks': webhooksMigration(dialect),
+    '024_signup_invitations': signupInvitationsMigration(dialect),
   };
 }
 
