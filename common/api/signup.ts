@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { GRAPH_DATABASES, USE_CASES } from '../domain';
 import { LOCALES } from '../roles';
-import { Email, NewPassword, RequiredText } from './common';
+import { Email, NewPassword, REQUIRED, RequiredText } from './common';
 
 /**
  * Self-service sign-up (spec sections 2, 3 and 7; docs/decisions/067): the form of /sign-up, what
@@ -40,13 +40,17 @@ export const SignupPreview = z.object({
 });
 export type SignupPreview = z.infer<typeof SignupPreview>;
 
+/** A choice left out is required (the wizard's steps say so); one outside the list keeps its own key. */
+const choiceRequired = (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? REQUIRED : undefined;
+
 const confirmationFields = {
   firstName: RequiredText(NAME_PART_MAX),
   lastName: RequiredText(NAME_PART_MAX),
   password: NewPassword,
   confirmPassword: z.string(),
-  useCase: z.enum(USE_CASES),
-  graphDB: z.enum(GRAPH_DATABASES),
+  useCase: z.enum(USE_CASES, { error: choiceRequired }),
+  graphDB: z.enum(GRAPH_DATABASES, { error: choiceRequired }),
 };
 
 /** `confirmPassword` must repeat `password` (the API checks it too: the spec's payload carries both). */
