@@ -27,7 +27,7 @@ const answers = (extra: Record<string, unknown> = {}) => ({
 
 const signup = (props: SignupProps = {}) => createSignup(t.app.ctx.db, t.config.sessionSecret, props);
 const preview = (key: string) => request(t.app, null, { method: 'GET', url: `/api/signup/${key}` });
-const confirm = (key: string, payload: unknown = answers(), cookie: string | null = null) =>
+const confirm = (key: string, payload: object = answers(), cookie: string | null = null) =>
   request(t.app, cookie, { method: 'POST', url: `/api/signup/${key}/confirm`, payload, remoteAddress: nextIp() });
 const past = () => new Date(Date.now() - 1000).toISOString();
 

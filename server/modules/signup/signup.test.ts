@@ -37,7 +37,7 @@ const form = (email: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const signUp = (payload: unknown, cookie: string | null = null) =>
+const signUp = (payload: object, cookie: string | null = null) =>
   request(t.app, cookie, { method: 'POST', url: '/api/signup', payload, remoteAddress: nextIp() });
 
 /** Delivers the queued mails to the SMTP peer and reads those sent to `email`. */
