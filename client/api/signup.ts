@@ -1,12 +1,11 @@
 import { Ok } from '../../common/api/common';
 import { ERROR_CODES } from '../../common/api/errors';
-import { type SignupBody, type SignupConfirmBody, SignupConfirmResult, SignupPreview } from '../../common/api/signup';
+import type { SignupBody } from '../../common/api/signup';
 import { ApiError, api } from './client';
-import { queryOptions } from './query-options';
 
 /**
- * Self-service sign-up (docs/decisions/067). The sign-up page is one of the light pages (public.html),
- * so this module names no react-query: its query options come from ./query-options.
+ * Self-service sign-up (docs/decisions/067). The sign-up page is one of the light pages (public.html):
+ * this module names no react-query, and nothing of the confirmation (./signup-confirmation.ts).
  */
 
 /** Mails a confirmation link to the address; the page's language is the mail's. */
@@ -30,22 +29,3 @@ export function signupOutcomeOf(error: unknown): SignupOutcome {
   }
   return 'generic';
 }
-
-const signupKeys = {
-  byKey: (key: string) => ['signup-by-key', key] as const,
-};
-
-const path = (key: string) => `/signup/${encodeURIComponent(key)}`;
-
-/** What the confirmation link shows; asked once per visit, the answer does not go stale meanwhile. */
-export const signupByKeyQuery = (key: string) =>
-  queryOptions({
-    queryKey: signupKeys.byKey(key),
-    queryFn: () => api.get(path(key), { schema: SignupPreview }),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-
-/** Creates the account, its customer in trial and its membership; signs the account in. */
-export const confirmSignup = (key: string, body: SignupConfirmBody) =>
-  api.post(`${path(key)}/confirm`, body, { schema: SignupConfirmResult });

@@ -3,9 +3,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GRAPH_DATABASES, type GraphDatabase, type UseCase, USE_CASES } from '../../../common/domain';
-import { type SignupConfirmBody, SignupPasswordStep, type SignupPreview } from '../../../common/api/signup';
+import {
+  type SignupConfirmBody,
+  SignupPasswordStep,
+  type SignupPreview,
+} from '../../../common/api/signup-confirmation';
 import { ApiError } from '../../api/client';
-import { confirmSignup } from '../../api/signup';
+import { confirmSignup } from '../../api/signup-confirmation';
 import { apiErrorText, fieldErrorsOf } from '../../components/forms';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useFinishJoining } from '../invitation/shared';

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../common/api/auth';
-import type { SignupPreview } from '../../../common/api/signup';
+import type { SignupPreview } from '../../../common/api/signup-confirmation';
 import { storage } from '../../app/storage';
 import { profileCan } from '../../test/abilities';
 import { apiError, type FakeAnswer, type FakeHandler, fakeApi } from '../../test/fake-api';

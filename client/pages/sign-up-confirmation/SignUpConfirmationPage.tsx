@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { configQuery } from '../../api/auth';
 import { ApiError } from '../../api/client';
-import { signupByKeyQuery } from '../../api/signup';
+import { signupByKeyQuery } from '../../api/signup-confirmation';
 import { useLocalize } from '../../app/locale';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';

@@ -13,7 +13,7 @@ import {
 import { useId } from 'react';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import type { SignupPasswordStep } from '../../../common/api/signup';
+import type { SignupPasswordStep } from '../../../common/api/signup-confirmation';
 import { StepHeading } from '../invitation/LegalStep';
 import { stepReachable, WIZARD_STEPS } from './wizard';
 import './sign-up-confirmation.css';

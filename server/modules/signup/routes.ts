@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Ok } from '../../../common/api/common';
+import { SignupBody } from '../../../common/api/signup';
 import {
-  SignupBody,
   SignupConfirmBody,
   SignupConfirmResult,
   SignupKeyParam,
   SignupPreview,
-} from '../../../common/api/signup';
+} from '../../../common/api/signup-confirmation';
 import { errorResponses } from '../../http-error';
 import { access } from '../../plugins/access';
 import { perMinute } from '../../plugins/rate-limit';

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ERROR_CODES } from '../../../common/api/errors';
+import type { SignupBody } from '../../../common/api/signup';
 import type {
-  SignupBody,
   SignupConfirmBody,
   SignupConfirmResult,
   SignupKeyParam,
   SignupPreview,
-} from '../../../common/api/signup';
+} from '../../../common/api/signup-confirmation';
 import { INVITATION_VALIDITY_DAYS } from '../../../common/constants';
 import { DEFAULT_LOCALE, type Locale } from '../../../common/roles';
 import type { Actor } from '../../actor';
