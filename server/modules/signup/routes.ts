@@ -35,7 +35,7 @@ export async function signupRoutes(app: FastifyInstance) {
         tags,
         summary: 'Sign up for a self-service trial: mails a confirmation link to the address',
         description:
-          '409 signup_already_exists when an account has the address; 409 signup_pending_invitation when a sign-up of the address waits for its confirmation (the mail was sent). Every outcome is answered no sooner than 300 ms after the request.',
+          '409 signup_already_exists when an account has the address; 409 signup_pending_invitation when a sign-up of the address waits for its confirmation (the mail was sent). Every outcome is answered no sooner than SIGNUP_ANSWER_FLOOR_MS (300 ms by default) after the request.',
         body: SignupBody,
         response: { 200: Ok, ...errorResponses(400, 403, 409, 429) },
       },

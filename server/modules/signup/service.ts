@@ -51,12 +51,6 @@ const invalid = () => new HttpError(404, ERROR_CODES.signupInvalid, SIGNUP_MESSA
 const expired = () => new HttpError(410, ERROR_CODES.signupExpired, SIGNUP_MESSAGES.expired);
 const confirmed = () => new HttpError(410, ERROR_CODES.signupConfirmed, SIGNUP_MESSAGES.confirmed);
 
-/**
- * Every sign-up is answered no sooner than this after it came, whatever its outcome: longer than
- * the work takes, so the time of an answer tells nothing its body does not (docs/decisions/067).
- */
-export const SIGNUP_ANSWER_FLOOR_MS = 300;
-
 const VALIDITY_MS = INVITATION_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 
 /** The page the mail's link opens: /{locale}/sign-up/confirmation/{key}. */
@@ -90,7 +84,9 @@ function readSignupData(stored: string | null): SignupData {
  * of pending sign-ups (migration 024) keeps one; the other is told it is pending.
  */
 export async function requestSignup(ctx: AppContext, actor: Actor, input: SignupBody): Promise<{ ok: true }> {
-  const floor = sleep(SIGNUP_ANSWER_FLOOR_MS);
+  // Every sign-up is answered no sooner than this after it came, whatever its outcome: longer than
+  // the work takes, so the time of an answer tells nothing its body does not (docs/decisions/067).
+  const floor = sleep(ctx.config.signupAnswerFloorMs);
   try {
     await register(ctx, actor, input);
     return { ok: true };
