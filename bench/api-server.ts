@@ -3,6 +3,7 @@
  * generator and the other server do not share its event loop. Prints `PORT <n>` once listening.
  *
  *   portal <env.json>                 the portal as main.ts builds it, on the benchmark's database
+ *   portal-jobs <env.json>            the same, running its background work too (bench/jobs.ts)
  *   bare <env.json> <routes.json>     a bare Fastify app: per route, the very SQL the portal ran for
  *                                     it (captured by bench/api.ts), as prepared statements kept
  *                                     for reuse, and the rows as JSON
@@ -22,8 +23,8 @@ export interface CapturedRoute {
 const [mode, envFile, routesFile] = process.argv.slice(2);
 const env = JSON.parse(fs.readFileSync(envFile, 'utf8')) as Record<string, string>;
 
-async function portal() {
-  const app = await buildApp(loadConfig(env), { startBackgroundWork: false });
+async function portal(withJobs: boolean) {
+  const app = await buildApp(loadConfig(env), { startBackgroundWork: withJobs });
   return app.listen({ host: '127.0.0.1', port: 0 });
 }
 
@@ -66,7 +67,7 @@ async function bare() {
   return app.listen({ host: '127.0.0.1', port: 0 });
 }
 
-const address = mode === 'portal' ? await portal() : await bare();
+const address = mode === 'bare' ? await bare() : await portal(mode === 'portal-jobs');
 console.log(`PORT ${new URL(address).port}`);
 // A clean exit on SIGINT, so that node --cpu-prof writes its profile.
 process.on('SIGINT', () => process.exit(0));

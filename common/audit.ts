@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   'updateCustomization',
   /** a self-service sign-up confirmed: the customer's first entry after its creation (docs/decisions/067) */
   'confirmSignup',
+  // cloud instances (docs/instances.md)
+  'createInstance',
+  'updateInstanceStatus',
+  'archiveInstance',
+  'restoreInstance',
+  'deleteInstanceData',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -54,6 +54,10 @@ export const INSTANCE_STATUSES = [
 ] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
 
+/** Why an instance was archived: its subscription's grace ended unpaid, or staff did it. */
+export const INSTANCE_ARCHIVE_REASONS = ['unpaid', 'staff'] as const;
+export type InstanceArchiveReason = (typeof INSTANCE_ARCHIVE_REASONS)[number];
+
 export const PAYMENT_STATUSES = [
   'processing',
   'initiated',

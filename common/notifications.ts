@@ -18,7 +18,7 @@ export const NOTIFICATION_MESSAGES = {
   'notification.productDownload': ['customerId', 'productKey', 'productName', 'semVer', 'platform'],
   'notification.firstProductDownload': ['customerId', 'productKey', 'productName', 'semVer', 'platform'],
   'notification.invitationAccepted': ['customerId', 'customerName', 'memberFullName', 'memberEmail'],
-  'notification.newVersion': ['productKey', 'productName', 'semVer'],
+  'notification.newVersion': ['customerId', 'productKey', 'productName', 'semVer'],
   'notification.newProductLicense': ['customerId', 'customerName', 'licenceId', 'productKey', 'productName'],
   'notification.emailError': ['customerId', 'customerName', 'email'],
 } as const satisfies Record<string, readonly string[]>;

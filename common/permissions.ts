@@ -47,6 +47,8 @@ export const CUSTOMER_CAPABILITIES = {
   viewTeam: ['accountExecutive', 'admin', 'businessOwner', 'supportEngineer'],
   chooseInvitationLocale: ['accountExecutive', 'admin'],
   viewSaasLogs: ['supportEngineer', 'admin'],
+  // Beyond the spec: archiving and restoring a cloud instance (docs/instances.md)
+  manageInstances: ['admin', 'supportEngineer'],
   // Section 2: the customer page
   viewLicenceDetails: ['accountExecutive', 'admin', 'productManager', 'supportEngineer'],
   download: ['accountExecutive', 'admin', 'businessOwner', 'supportEngineer', 'technicalContact'],

@@ -32,6 +32,7 @@ import { artifactRoutes } from './modules/artifacts/routes';
 import { catalogueRoutes } from './modules/catalogue/routes';
 import { downloadRoutes } from './modules/downloads/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { instanceRoutes } from './modules/instances/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { accessRules } from './plugins/access';
@@ -164,6 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(notificationSettingsRoutes);
       await api.register(notificationRoutes);
       await api.register(memberRoutes);
+      await api.register(instanceRoutes);
       await api.register(invitationRoutes);
       await api.register(customizationRoutes);
       await api.register(licenceRoutes);

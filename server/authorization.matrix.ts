@@ -82,6 +82,8 @@ export interface Fixture {
   ownDownloadSecret: string;
   /** the id of a fresh webhook endpoint */
   webhook: () => Promise<number>;
+  /** a fresh cloud instance of the customer in the given status */
+  instance: (customerId: number, status: 'provisioned' | 'archived') => Promise<number>;
   /** a fresh delivery of a fresh webhook endpoint */
   webhookDelivery: () => Promise<{ webhookId: number; deliveryId: number }>;
   /** a failed job (server/test/jobs.ts failedJobOf): one still failed while the test has one left */
@@ -441,6 +443,32 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/notifications/read',
     expect: signedIn,
     call: () => ({ payload: { ids: [1, 2] } }),
+  },
+  // ---- cloud instances (server/modules/instances, docs/instances.md)
+  {
+    method: 'GET',
+    url: '/api/customers/:id/instances',
+    expect: inCustomer(...ROLES),
+    call: (_f, scope) => ({ url: `/api/customers/${scope.customerId}/instances` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/instances/:id/archive',
+    expect: inCustomer('admin', 'supportEngineer'),
+    call: async (f, scope) => ({ url: `/api/instances/${await f.instance(scope.customerId, 'provisioned')}/archive` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/instances/:id/restore',
+    expect: inCustomer('admin', 'supportEngineer'),
+    call: async (f, scope) => ({ url: `/api/instances/${await f.instance(scope.customerId, 'archived')}/restore` }),
+  },
+  // machine only: the orchestrator's signature opens it (instances.test.ts), a session never does
+  {
+    method: 'POST',
+    url: '/api/instances/callback',
+    expect: everyone(401),
+    call: () => ({ payload: { id: 'evt-matrix', instanceId: 1, status: 'provisioning' } }),
   },
   // ---- members and invitations (server/modules/members, server/modules/invitations)
   {

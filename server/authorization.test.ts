@@ -39,6 +39,7 @@ import { createSignup } from './test/signups';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, type TestApp } from './test/harness';
+import { createInstance } from './test/instances';
 
 /**
  * Every API route, called by every kind of actor, must answer as server/authorization.matrix.ts says;
@@ -185,6 +186,8 @@ beforeAll(async () => {
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: ownSecret,
     webhook: async () => (await createWebhookEndpoint(db, t.config.sessionSecret)).id,
+    // customer 0 only asks for a concrete URL: the own customer's instance does
+    instance: (customerId, status) => createInstance(db, customerId || own.id, status),
     webhookDelivery: async () => {
       const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };

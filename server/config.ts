@@ -95,6 +95,20 @@ const EnvSchema = z
       )
       .optional(),
     WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+    INSTANCE_DELETE_DATA_DELAY_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    INSTANCE_PROVISIONING_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
+    INSTANCE_URL_TEMPLATE: z
+      .string()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .default('https://{name}.instances.example.com'),
+    INSTANCE_LOGS_URL_TEMPLATE: z
+      .string()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .default('https://logs.example.com/instances/{name}'),
+    INSTANCE_ORCHESTRATOR_URL: z
+      .url({ message: 'must be an absolute URL such as https://orchestrator.example.com' })
+      .optional(),
+    INSTANCE_ORCHESTRATOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     METRICS_TOKEN: z
       .string()
@@ -138,6 +152,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['S3_SECRET_ACCESS_KEY'],
         message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      });
+    }
+    if (Boolean(env.INSTANCE_ORCHESTRATOR_URL) !== Boolean(env.INSTANCE_ORCHESTRATOR_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INSTANCE_ORCHESTRATOR_SECRET'],
+        message: 'INSTANCE_ORCHESTRATOR_URL and INSTANCE_ORCHESTRATOR_SECRET must be set together',
       });
     }
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
@@ -229,6 +250,23 @@ export interface Config {
    * bounds an attempt (10 s; only tests shorten it).
    */
   webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** Cloud instances (docs/instances.md): their lifecycle, and who provisions them. */
+  instances: InstancesConfig;
+}
+
+export interface InstancesConfig {
+  /** an archived instance's data is deleted this many days later, unless it is restored (new instances) */
+  deleteDataDelayInDays: number;
+  /** the local simulator's pause before each step (creating to provisioning, to provisioned, to deleted) */
+  provisioningDelaySeconds: number;
+  /** the address the local simulator gives a ready instance: `{name}` and `{id}` are replaced */
+  urlTemplate: string;
+  /** an instance's logs, linked for support engineers and admins: `{name}`, `{id}`, `{customerKey}` */
+  logsUrlTemplate: string;
+  /** the orchestrator that builds instances (its URL and shared secret); null: the local simulator */
+  orchestrator: { url: string; secret: string } | null;
+  /** how long an orchestrator request may take (10 s; only tests shorten it) */
+  orchestratorTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -360,6 +398,17 @@ export function loadConfig(
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },
+    instances: {
+      deleteDataDelayInDays: e.INSTANCE_DELETE_DATA_DELAY_DAYS,
+      provisioningDelaySeconds: e.INSTANCE_PROVISIONING_DELAY_SECONDS,
+      urlTemplate: e.INSTANCE_URL_TEMPLATE,
+      logsUrlTemplate: e.INSTANCE_LOGS_URL_TEMPLATE,
+      orchestrator:
+        e.INSTANCE_ORCHESTRATOR_URL && e.INSTANCE_ORCHESTRATOR_SECRET
+          ? { url: e.INSTANCE_ORCHESTRATOR_URL.replace(/\/+$/, ''), secret: e.INSTANCE_ORCHESTRATOR_SECRET }
+          : null,
+      orchestratorTimeoutMs: 10_000,
+    },
   };
   return { ...config, ...overrides };
 }

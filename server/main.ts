@@ -71,6 +71,10 @@ async function main() {
         'Production: no demo data is loaded; create the first administrator with npm run cli -- create-user',
       );
     }
+    if (config.env === 'production' && !config.instances.orchestrator) {
+      // a portal that sells no cloud instance needs no orchestrator; one that does must not pretend
+      app.log.warn('Production: no INSTANCE_ORCHESTRATOR_URL, cloud instances are only simulated (docs/instances.md)');
+    }
     if (closing) return;
     await app.listen({ host: config.host, port: config.port });
     console.log(`Portal ready at ${config.baseUrl}/`);

@@ -81,6 +81,11 @@ export const API_TAGS = [
   },
   { name: 'members', description: "A customer's members and their status." },
   {
+    name: 'cloud instances',
+    description:
+      "A customer's cloud instances, archived and restored by staff, and the orchestrator's signed callbacks (docs/instances.md).",
+  },
+  {
     name: 'notifications',
     description:
       "The signed-in user's own notifications (the notification centre): listed newest first, and marked read.",

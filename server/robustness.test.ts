@@ -28,6 +28,7 @@ import {
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createSignup } from './test/signups';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
+import { createInstance } from './test/instances';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
@@ -448,6 +449,8 @@ beforeAll(async () => {
     downloadableVersionId: downloadable.id,
     ownDownloadSecret: (await findLicence(db, ownLicence.id))!.downloadSecret,
     webhook: async () => (await createWebhookEndpoint(db, t.config.sessionSecret)).id,
+    // customer 0 only asks for a concrete URL: the own customer's instance does
+    instance: (customerId, status) => createInstance(db, customerId || own.id, status),
     webhookDelivery: async () => {
       const { id: webhookId } = await createWebhookEndpoint(db, t.config.sessionSecret);
       return { webhookId, deliveryId: await createWebhookDelivery(db, webhookId) };

@@ -4,6 +4,7 @@ import type { InvitationSort } from '../../common/api/invitations';
 import type { MemberSort } from '../../common/api/members';
 import { api } from './client';
 import { customerKeys } from './customers';
+import { instanceKeys } from './instances';
 import { licenceKeys } from './licences';
 import { logKeys } from './logs';
 import { invitationsQuery, membersQuery, type TeamPage } from './members';
@@ -43,6 +44,7 @@ export const customerPageQuery = (queryClient: QueryClient, customerId: number) 
       if (page.recentActions) {
         queryClient.setQueryData(logKeys.page(customerId, { offset: 0, action: null }), page.recentActions);
       }
+      queryClient.setQueryData(instanceKeys.page(customerId, 0), page.instances);
       return page.customer.id;
     },
     gcTime: 0,

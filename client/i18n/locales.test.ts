@@ -71,6 +71,10 @@ const LABELLED_CONTROLS: readonly [string, string][] = [
   ['artifacts.upload', 'artifacts.uploadLabel'],
   ['analytics.export', 'analytics.exportLabel'],
   ['endingLicences.renew', 'endingLicences.renewLabel'],
+  ['instances.open', 'instances.openFor'],
+  ['instances.logs', 'instances.logsFor'],
+  ['instances.archive', 'instances.archiveFor'],
+  ['instances.restore', 'instances.restoreFor'],
 ];
 
 /** As axe-core compares them: lower case, punctuation and repeated spaces left out. */

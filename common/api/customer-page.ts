@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { DEFAULT_PAGE_LENGTH } from '../pagination';
 import { Customer } from './customers';
+import { InstanceList } from './instances';
 import { InvitationList } from './invitations';
 import { LicenceList } from './licences';
 import { LogList } from './logs';
@@ -14,7 +15,7 @@ export const CUSTOMER_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
  * the customer, and the first page of each list the caller's role sees, in the default order and
  * unfiltered, as the list's own route would answer it. A list the role does not see is null
  * (licences for an end user; members, invitations and recent actions for the roles that do not see
- * the team).
+ * the team). Every role sees the cloud instances (spec section 4, "Customer page load").
  */
 export const CustomerPage = z.object({
   customer: Customer,
@@ -22,5 +23,6 @@ export const CustomerPage = z.object({
   members: z.nullable(MemberList),
   invitations: z.nullable(InvitationList),
   recentActions: z.nullable(LogList),
+  instances: InstanceList,
 });
 export type CustomerPage = z.infer<typeof CustomerPage>;

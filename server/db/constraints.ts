@@ -5,6 +5,7 @@ import {
   CUSTOMIZATION_TYPES,
   CUSTOMIZATION_VERSION_TYPES,
   DOWNLOAD_PLATFORMS,
+  INSTANCE_ARCHIVE_REASONS,
   INSTANCE_STATUSES,
   INVITATION_STATES,
   MEMBERSHIP_STATUSES,
@@ -57,7 +58,8 @@ export const ENUM_COLUMNS: {
   productTokens: {},
   idempotencyKeys: {},
   customizations: { versionType: CUSTOMIZATION_VERSION_TYPES },
-  cloudInstances: { status: INSTANCE_STATUSES },
+  cloudInstances: { status: INSTANCE_STATUSES, archivedFor: INSTANCE_ARCHIVE_REASONS },
+  instanceCallbacks: {},
   subscriptions: { provider: PAYMENT_PROVIDERS, status: PAYMENT_STATUSES },
   payments: { status: CHECKOUT_STATUSES },
   auditLog: { actorKind: AUDIT_ACTOR_KINDS },
@@ -103,6 +105,7 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   idempotencyKeys: {},
   customizations: { enabled: true },
   cloudInstances: {},
+  instanceCallbacks: {},
   subscriptions: {},
   payments: {},
   auditLog: {},
@@ -142,6 +145,7 @@ export function checksOf(table: TableName): [name: string, column: string, value
 const ADDED_LATER: Partial<Record<TableName, readonly string[]>> = {
   downloads: ['platform'], // 009_download_platform
   auditLog: ['actorKind'], // 020_audit_actor
+  cloudInstances: ['archivedFor'], // 025_instance_lifecycle
 };
 
 /** Adds the table's CHECK constraints to its CREATE TABLE (SQLite cannot add them afterwards). */

@@ -38,6 +38,7 @@ import { jobsMigration } from './migrations/021_jobs';
 import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
 import { webhooksMigration } from './migrations/023_webhooks';
 import { signupInvitationsMigration } from './migrations/024_signup_invitations';
+import { instanceLifecycleMigration } from './migrations/025_instance_lifecycle';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -93,6 +94,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '022_notifications_by_date': notificationsByDateMigration(),
     '023_webhooks': webhooksMigration(dialect),
     '024_signup_invitations': signupInvitationsMigration(dialect),
+    '025_instance_lifecycle': instanceLifecycleMigration(),
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   CustomizationType,
   CustomizationVersionType,
   DownloadPlatform,
+  InstanceArchiveReason,
   InstanceStatus,
   InvitationState,
   MembershipStatus,
@@ -267,8 +268,18 @@ export interface CloudInstancesTable {
   status: InstanceStatus;
   url: string | null;
   deleteDataDelayInDays: number | null;
+  /** when the archive in force began (migration 025): a data deletion queued for another one does nothing */
+  archivedAt: Timestamp | null;
+  archivedFor: InstanceArchiveReason | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** The orchestrator's callbacks already applied, by event id, so a replay changes nothing (migration 025). */
+export interface InstanceCallbacksTable {
+  eventId: string;
+  instanceId: number;
+  receivedAt: Timestamp;
 }
 
 export interface SubscriptionsTable {
@@ -444,6 +455,7 @@ export interface Database {
   idempotencyKeys: IdempotencyKeysTable;
   customizations: CustomizationsTable;
   cloudInstances: CloudInstancesTable;
+  instanceCallbacks: InstanceCallbacksTable;
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;
   auditLog: AuditLogTable;

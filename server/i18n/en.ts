@@ -163,6 +163,22 @@ export const en = {
       action: 'See the team',
       settings: 'You receive this message because e-mail error notices are on in your settings.',
     },
+    instanceArchived: {
+      subject: 'The cloud instance {{instanceName}} of {{customerName}} is disabled',
+      intro:
+        'The subscription of {{customerName}} remained unpaid after its grace period, so its cloud instance {{instanceName}} has been archived: it no longer answers.',
+      deletion_one: 'Its data will be deleted in {{count}} day, on {{deleteOn}}.',
+      deletion_other: 'Its data will be deleted in {{count}} days, on {{deleteOn}}.',
+      restore: 'Pay the subscription before then and the instance comes back as it was.',
+      action: 'See the account',
+    },
+    instanceDataDeleted: {
+      subject: 'The data of the cloud instance {{instanceName}} of {{customerName}} is being deleted',
+      intro:
+        'The cloud instance {{instanceName}} of {{customerName}} stayed archived until its data deletion date: its data is now being deleted.',
+      after: 'It can no longer be restored. Contact your account executive to start a new instance.',
+      action: 'See the account',
+    },
   },
 };
 

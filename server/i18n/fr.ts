@@ -167,5 +167,22 @@ export const fr: ServerTexts = {
       action: 'Voir l’équipe',
       settings: 'Vous recevez ce message car les avis d’erreur d’e-mail sont activés dans vos paramètres.',
     },
+    instanceArchived: {
+      subject: 'L’instance cloud {{instanceName}} de {{customerName}} est désactivée',
+      intro:
+        'L’abonnement de {{customerName}} est resté impayé après sa période de grâce : son instance cloud {{instanceName}} a donc été archivée et ne répond plus.',
+      deletion_one: 'Ses données seront supprimées dans {{count}} jour, le {{deleteOn}}.',
+      deletion_other: 'Ses données seront supprimées dans {{count}} jours, le {{deleteOn}}.',
+      restore: 'Réglez l’abonnement d’ici là et l’instance revient telle qu’elle était.',
+      action: 'Voir le compte',
+    },
+    instanceDataDeleted: {
+      subject: 'Les données de l’instance cloud {{instanceName}} de {{customerName}} sont en cours de suppression',
+      intro:
+        'L’instance cloud {{instanceName}} de {{customerName}} est restée archivée jusqu’à la date de suppression de ses données : elles sont maintenant supprimées.',
+      after:
+        'Elle ne peut plus être restaurée. Contactez votre responsable de compte pour démarrer une nouvelle instance.',
+      action: 'Voir le compte',
+    },
   },
 };

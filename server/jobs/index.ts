@@ -10,7 +10,13 @@ import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notification
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
-import { deliverWebhook, WEBHOOK_DELIVERY_JOB, webhookGaveUp } from '../modules/webhooks/deliver';
+import {
+  ATTEMPTS_PER_ENDPOINT,
+  deliverWebhook,
+  WEBHOOK_DELIVERY_JOB,
+  webhookGaveUp,
+} from '../modules/webhooks/deliver';
+import { defineInstanceJobs } from '../modules/instances/jobs';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
 import { createSqliteStore } from './sqlite-store';
@@ -74,7 +80,8 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     // 25 h; 45 × (2^12 − 1) s ≈ 2.1 days of waits, plus up to as much again of jitter (about 3 days)
     retryLimit: 12,
     retryDelaySeconds: 45,
-    concurrency: 10,
+    // an attempt mostly waits for an answer; one endpoint, however slow, takes at most half of these
+    concurrency: 2 * ATTEMPTS_PER_ENDPOINT,
     run: async (ctx, _actor, { deliveryId }) => deliverWebhook(ctx, deliveryId),
     onFinalFailure: (ctx, _actor, { deliveryId }) => webhookGaveUp(ctx, deliveryId),
   });
@@ -91,6 +98,7 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryDelaySeconds: 60,
     run: (ctx, actor, payload) => sendDownloadDigest(ctx, actor, payload),
   });
+  defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);
   return jobs;
 }

@@ -4,6 +4,9 @@ import type { DB } from '../db';
 import { type FetchedJob, type JobStore, type KindSettings } from './store';
 import type { FailedJob, JobCount, JobState } from './types';
 
+/** Jobs per statement of `insertMany`. */
+const INSERT_SLICE = 1000;
+
 /** pg-boss's schema in the portal's database. */
 export const PG_BOSS_SCHEMA = 'pgboss';
 
@@ -115,6 +118,17 @@ export function createPgBossStore(db: DB): JobStore {
       return id !== null;
     },
 
+    async insertMany(executor, kind, payloads) {
+      // one statement per slice: pg-boss inserts the array it is given, as JSON, in one INSERT … SELECT
+      for (let start = 0; start < payloads.length; start += INSERT_SLICE) {
+        const slice = payloads.slice(start, start + INSERT_SLICE);
+        await boss.insert(
+          slice.map((payload) => ({ name: kind.name, data: payload as object })),
+          { db: sqlThrough(executor) },
+        );
+      }
+    },
+
     async fetch(kind, limit) {
       const jobs = await boss.fetch(kind.name, { batchSize: limit, includeMetadata: true });
       return (jobs ?? []).map((job): FetchedJob => ({
@@ -131,6 +145,15 @@ export function createPgBossStore(db: DB): JobStore {
 
     async fail(name, id, error) {
       await boss.fail(name, id, { message: error });
+    },
+
+    async putOff(name, id, runAt) {
+      // pg-boss has no call for it: its fetch counts a retry only for a job started before (started_on)
+      await query(
+        `UPDATE ${PG_BOSS_SCHEMA}.job SET state = 'retry', start_after = $3, started_on = NULL
+         WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+        [name, id, runAt],
+      );
     },
 
     async recover() {

@@ -4,7 +4,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
 import { makeJobsDue } from '../test/jobs';
 import { storeFor } from './index';
 import { createJobRunner, nextSlot } from './runner';
-import type { JobRunner } from './types';
+import { JobPutOff, type JobRunner } from './types';
 
 /**
  * The contract of background work, on the store of the database under test (pg-boss on PostgreSQL, the
@@ -15,9 +15,11 @@ declare module './types' {
     'test.tx': { n: number };
     'test.single': { n: number };
     'test.flaky': { n: number };
+    'test.putoff': { n: number };
     'test.hang': { n: number };
     'test.killed': { n: number };
     'test.many': { n: number };
+    'test.bulk': { n: number };
   }
 }
 
@@ -81,6 +83,28 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(seen).toEqual([2, 3]);
   });
 
+  it('queues many jobs at once in the caller’s transaction, each run once, none when it rolls back', async () => {
+    const jobs = runner();
+    const seen: number[] = [];
+    jobs.define({ name: 'test.bulk', concurrency: 20, run: async (_ctx, _actor, { n }) => void seen.push(n) });
+    await jobs.prepare();
+    const payloads = Array.from({ length: 1_234 }, (_, n) => ({ n }));
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await jobs.enqueueMany(trx, 'test.bulk', payloads);
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    expect(await jobs.drain()).toBe(0);
+    // more than one statement's slice on either engine
+    await ctx.db.transaction().execute((trx) => jobs.enqueueMany(trx, 'test.bulk', payloads));
+    await jobs.enqueueMany(ctx.db, 'test.bulk', []);
+    expect(await jobs.drain()).toBe(1_234);
+    expect(seen.sort((a, b) => a - b)).toEqual(payloads.map(({ n }) => n));
+    expect(await countOf(jobs, 'test.bulk', 'completed')).toBe(1_234);
+  });
+
   it('keeps one waiting job per singleton key, and refuses a key on other kinds', async () => {
     const jobs = runner();
     const seen: number[] = [];
@@ -94,6 +118,7 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     // once it ran, the key may wait again
     expect(await jobs.enqueue(ctx.db, 'test.single', { n: 4 }, { singletonKey: 'user:1' })).toBe(true);
     await expect(jobs.enqueue(ctx.db, 'test.single', { n: 5 })).rejects.toThrow(/needs singleton key/);
+    await expect(jobs.enqueueMany(ctx.db, 'test.single', [{ n: 5 }])).rejects.toThrow(/needs singleton keys/);
     await expect(jobs.enqueue(ctx.db, 'test.tx' as never, { n: 5 } as never)).rejects.toThrow(/no job test\.tx/);
   });
 
@@ -150,6 +175,43 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(failed.total).toBe(1);
     expect(await jobs.discard('test.flaky', failed.items[0].id)).toBe(true);
     expect((await jobs.failed({ limit: 10, offset: 0, name: 'test.flaky' })).total).toBe(0);
+  });
+
+  it('puts a job off without spending an attempt, and runs it again when it is due', async () => {
+    const jobs = runner();
+    let calls = 0;
+    const finalFailures: string[] = [];
+    jobs.define({
+      name: 'test.putoff',
+      retryLimit: 1,
+      retryDelaySeconds: 60,
+      run: async () => {
+        calls++;
+        // put off more often than it may be retried, then a failure, then a success
+        if (calls <= 3) throw new JobPutOff(60, 'not now');
+        if (calls === 4) throw new Error('a real failure');
+      },
+      onFinalFailure: async (_ctx, _actor, _payload, error) => void finalFailures.push(error),
+    });
+    await jobs.prepare();
+    await jobs.enqueue(ctx.db, 'test.putoff', { n: 1 });
+    expect(await jobs.drain()).toBe(1);
+    expect(await countOf(jobs, 'test.putoff', 'retry')).toBe(1);
+    // not before its time
+    expect(await jobs.drain()).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      await makeJobsDue(ctx.db, 'test.putoff');
+      expect(await jobs.drain()).toBe(1);
+    }
+    // the failure was its first attempt: it is retried, and succeeds
+    expect(calls).toBe(4);
+    expect(finalFailures).toEqual([]);
+    expect(await countOf(jobs, 'test.putoff', 'retry')).toBe(1);
+    await makeJobsDue(ctx.db, 'test.putoff');
+    expect(await jobs.drain()).toBe(1);
+    expect(calls).toBe(5);
+    expect(finalFailures).toEqual([]);
+    expect(await countOf(jobs, 'test.putoff', 'completed')).toBe(1);
   });
 
   it('fails an attempt that runs past its time, and retries it', async () => {

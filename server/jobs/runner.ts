@@ -4,7 +4,14 @@ import type { AppContext, Logger } from '../context';
 import type { DB } from '../db';
 import * as schedulesStore from './schedules-store';
 import type { JobStore, KindSettings, FetchedJob } from './store';
-import type { JobKind, JobRunner, QueuedJobName, QueuedJobs, ScheduledJob } from './types';
+import {
+  type JobKind,
+  JobPutOff,
+  type JobRunner,
+  type QueuedJobName,
+  type QueuedJobs,
+  type ScheduledJob,
+} from './types';
 
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 300, concurrency: 5 };
 
@@ -20,6 +27,9 @@ interface Kind {
   onFinalFailure?(ctx: AppContext, actor: Actor, payload: unknown, error: string): Promise<void>;
   /** attempts of this kind running on this node */
   running: number;
+  /** a look for more of this kind is under way (refill), and another was asked for meanwhile */
+  refilling: boolean;
+  refillAgain: boolean;
 }
 
 interface Schedule {
@@ -67,10 +77,10 @@ export function createJobRunner(deps: {
     return work;
   };
 
-  function declare(settings: KindSettings, entry: Omit<Kind, 'settings' | 'running'>) {
+  function declare(settings: KindSettings, entry: Omit<Kind, 'settings' | 'running' | 'refilling' | 'refillAgain'>) {
     if (kinds.has(settings.name)) throw new Error(`job ${settings.name} is declared twice`);
     if (prepared) throw new Error(`job ${settings.name} is declared after the runner was prepared`);
-    kinds.set(settings.name, { settings, running: 0, ...entry });
+    kinds.set(settings.name, { settings, running: 0, refilling: false, refillAgain: false, ...entry });
   }
 
   /** One attempt: completed, or failed (to be retried, or for good with the kind's hook). */
@@ -94,6 +104,16 @@ export function createJobRunner(deps: {
       await store.complete(name, job.id);
     } catch (error) {
       clearTimeout(bound);
+      if (error instanceof JobPutOff) {
+        log.debug({ job: name, jobId: job.id, seconds: error.seconds }, `job put off: ${error.message}`);
+        await store.putOff(name, job.id, new Date(Date.now() + error.seconds * 1000)).catch((failure: unknown) => {
+          // left active: the store's maintenance fails it at its time bound, and it is retried
+          log.error({ err: failure, job: name, jobId: job.id }, 'could not put a job off');
+        });
+        // looked for again when it is due, rather than at the next poll
+        setTimeout(wake, error.seconds * 1000 + 10).unref();
+        return;
+      }
       ctx.metrics?.jobDuration.observe({ name }, took());
       ctx.metrics?.jobFailures.inc({ name });
       const message = messageOf(error);
@@ -113,35 +133,60 @@ export function createJobRunner(deps: {
     }
   }
 
-  /** Fetches and runs what this node has room for; returns how many attempts it started. */
-  async function pass(wait: boolean): Promise<number> {
-    let started = 0;
-    const batches: Promise<void>[] = [];
-    for (const kind of kinds.values()) {
-      const room = kind.concurrency - kind.running;
-      if (room <= 0) continue;
-      let jobs: FetchedJob[];
-      try {
-        jobs = await store.fetch(kind.settings, room);
-      } catch (error) {
-        log.warn({ err: error, job: kind.settings.name }, 'could not fetch jobs; trying again later');
-        continue;
-      }
-      for (const job of jobs) {
-        started++;
-        kind.running++;
-        const work = track(
-          attempt(kind, job).finally(() => {
-            kind.running--;
-            // room again: look for more at once rather than at the next tick
-            if (running && !wait) wake();
-          }),
-        );
-        batches.push(work);
-      }
+  /** Fetches and starts what this node has room for of one kind; the attempts started. */
+  async function fill(kind: Kind, wait: boolean): Promise<Promise<void>[]> {
+    const room = kind.concurrency - kind.running;
+    if (room <= 0) return [];
+    let jobs: FetchedJob[];
+    try {
+      jobs = await store.fetch(kind.settings, room);
+    } catch (error) {
+      log.warn({ err: error, job: kind.settings.name }, 'could not fetch jobs; trying again later');
+      return [];
     }
+    return jobs.map((job) => {
+      kind.running++;
+      return track(
+        attempt(kind, job).finally(() => {
+          kind.running--;
+          // room again: look for more of this kind at once rather than at the next tick, once half of
+          // its slots are free (one fetch for several jobs rather than one per job)
+          const room = kind.concurrency - kind.running;
+          if (running && !wait && (room * 2 >= kind.concurrency || kind.running === 0)) refill(kind);
+        }),
+      );
+    });
+  }
+
+  /**
+   * Looks for more of one kind after an attempt ended, coalesced: attempts ending while a look is under
+   * way make one more look, not one each. Only that kind is asked (a look at every kind after every mail
+   * would cost a query per kind per mail); a look that finds nothing waits for the next tick or wake.
+   */
+  function refill(kind: Kind): void {
+    if (kind.refilling) {
+      kind.refillAgain = true;
+      return;
+    }
+    kind.refilling = true;
+    void (async () => {
+      try {
+        do {
+          kind.refillAgain = false;
+          if ((await fill(kind, false)).length === 0) break;
+        } while (kind.refillAgain && running);
+      } finally {
+        kind.refilling = false;
+      }
+    })();
+  }
+
+  /** Fetches and runs what this node has room for, of every kind; returns how many attempts it started. */
+  async function pass(wait: boolean): Promise<number> {
+    const batches: Promise<void>[] = [];
+    for (const kind of kinds.values()) batches.push(...(await fill(kind, wait)));
     if (wait) await Promise.all(batches);
-    return started;
+    return batches.length;
   }
 
   /** Queues the run of every schedule whose slot has come, moving the slot on in the same transaction. */
@@ -255,6 +300,18 @@ export function createJobRunner(deps: {
         setTimeout(wake, 50).unref();
       }
       return queued;
+    },
+
+    async enqueueMany(executor, name, payloads) {
+      const kind = kinds.get(name);
+      if (!kind) throw new Error(`no job ${name} is declared`);
+      if (kind.settings.singleton) throw new Error(`job ${name} needs singleton keys: enqueue them one by one`);
+      if (payloads.length === 0) return;
+      await store.insertMany(executor, kind.settings, payloads);
+      if (running) {
+        wake();
+        setTimeout(wake, 50).unref();
+      }
     },
 
     async trigger(executor, name) {

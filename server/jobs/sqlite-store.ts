@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { DB } from '../db';
 import type { JobsTable } from '../db/schema';
-import { type FetchedJob, type JobStore, retryDelaySeconds } from './store';
+import { type FetchedJob, type JobStore, type KindSettings, retryDelaySeconds } from './store';
 import type { FailedJob } from './types';
 
 /** Finished jobs kept for the counts: completed a week, failed a month (as on PostgreSQL). */
@@ -9,6 +9,28 @@ const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60 * 1000;
 const KEEP_FAILED_MS = 30 * 24 * 60 * 60 * 1000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Jobs per statement of `insertMany`. */
+const INSERT_SLICE = 500;
+
+function newJob(kind: KindSettings, payload: unknown, runAt?: Date, singletonKey?: string): Insertable<JobsTable> {
+  const now = iso(Date.now());
+  return {
+    name: kind.name,
+    payload: JSON.stringify(payload ?? null),
+    state: 'created',
+    runAt: runAt ? runAt.toISOString() : now,
+    singletonKey: singletonKey ?? null,
+    retryLimit: kind.retryLimit,
+    retryDelay: kind.retryDelaySeconds,
+    retryBackoff: kind.retryBackoff ? 1 : 0,
+    expireIn: kind.expireInSeconds,
+    lastError: null,
+    createdAt: now,
+    startedAt: null,
+    completedAt: null,
+  };
+}
 
 /**
  * Jobs in the `jobs` table of a SQLite portal (decision 063): one node by nature, so a fetch is a plain
@@ -24,28 +46,21 @@ export function createSqliteStore(database: DB): JobStore {
     },
 
     async insert(executor, kind, payload, options) {
-      const now = iso(Date.now());
       const result = await executor
         .withTables<{ jobs: JobsTable }>()
         .insertInto('jobs')
-        .values({
-          name: kind.name,
-          payload: JSON.stringify(payload ?? null),
-          state: 'created',
-          runAt: options.runAt ? options.runAt.toISOString() : now,
-          singletonKey: options.singletonKey ?? null,
-          retryLimit: kind.retryLimit,
-          retryDelay: kind.retryDelaySeconds,
-          retryBackoff: kind.retryBackoff ? 1 : 0,
-          expireIn: kind.expireInSeconds,
-          lastError: null,
-          createdAt: now,
-          startedAt: null,
-          completedAt: null,
-        })
+        .values(newJob(kind, payload, options.runAt, options.singletonKey))
         .onConflict((conflict) => conflict.doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async insertMany(executor, kind, payloads) {
+      // 13 values a row: a slice stays well under SQLite's limit of bound values per statement
+      for (let start = 0; start < payloads.length; start += INSERT_SLICE) {
+        const rows = payloads.slice(start, start + INSERT_SLICE).map((payload) => newJob(kind, payload));
+        await executor.withTables<{ jobs: JobsTable }>().insertInto('jobs').values(rows).execute();
+      }
     },
 
     async fetch(kind, limit) {
@@ -117,6 +132,16 @@ export function createSqliteStore(database: DB): JobStore {
           completedAt: last ? iso(now) : null,
         })
         .where('id', '=', Number(id))
+        .where('state', '=', 'active')
+        .execute();
+    },
+
+    async putOff(name, id, runAt) {
+      await db
+        .updateTable('jobs')
+        .set({ state: 'retry', runAt: runAt.toISOString(), startedAt: null })
+        .where('id', '=', Number(id))
+        .where('name', '=', name)
         .where('state', '=', 'active')
         .execute();
     },

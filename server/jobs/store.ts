@@ -29,11 +29,18 @@ export interface JobStore {
   prepare(kinds: KindSettings[]): Promise<void>;
   /** false: a singleton key's job was already waiting */
   insert(executor: DB, kind: KindSettings, payload: unknown, options: EnqueueOptions): Promise<boolean>;
+  /** Many jobs of one kind at once, due now, in a few statements (a kind without singleton keys). */
+  insertMany(executor: DB, kind: KindSettings, payloads: readonly unknown[]): Promise<void>;
   /** Takes up to `limit` due jobs of the kind for this node (state active). */
   fetch(kind: KindSettings, limit: number): Promise<FetchedJob[]>;
   complete(name: string, id: string): Promise<void>;
   /** The attempt failed: the job is retried later, or failed for good when no attempt remains. */
   fail(name: string, id: string, error: string): Promise<void>;
+  /**
+   * The attempt did not happen (JobPutOff): the job waits until `runAt`, and its next fetch counts no
+   * retry (as a job never started). Waiting as a retry does, it never meets a singleton key's queued job.
+   */
+  putOff(name: string, id: string, runAt: Date): Promise<void>;
   /** At this node's start: what a previous life of a single-node store left active is due again. */
   recover(): Promise<void>;
   /** Now and then: attempts past their time fail (and are retried), old finished jobs are deleted. */

@@ -63,6 +63,21 @@ export interface ScheduledJob extends RetryPolicy {
   run(ctx: AppContext, actor: Actor): Promise<unknown>;
 }
 
+/**
+ * Thrown by a handler to put its job off without spending an attempt: the job waits `seconds` and runs
+ * again as the attempt it was (a webhook endpoint already busy with this node's attempts). It is no
+ * failure: no retry is counted, no final-failure hook runs, nothing is logged as an error.
+ */
+export class JobPutOff extends Error {
+  constructor(
+    readonly seconds: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'JobPutOff';
+  }
+}
+
 export interface EnqueueOptions {
   /** not before this moment (default: now) */
   runAt?: Date;
@@ -106,6 +121,12 @@ export interface JobRunner {
     payload: QueuedJobs[N],
     options?: EnqueueOptions,
   ): Promise<boolean>;
+  /**
+   * Queues many jobs of one kind at once, due now, through `executor` as `enqueue` does, in a few
+   * statements rather than one per job (a daily run that tells of thousands of licences). Not for kinds
+   * with singleton keys.
+   */
+  enqueueMany<N extends QueuedJobName>(executor: DB, name: N, payloads: readonly QueuedJobs[N][]): Promise<void>;
   /** Queues a run of a scheduled job now, outside its slots (tests, the command line). */
   trigger(executor: DB, name: string): Promise<void>;
   /** Creates or upgrades the engine's storage and declares the kinds; idempotent. Before enqueue. */

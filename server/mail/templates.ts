@@ -187,6 +187,26 @@ const LAYOUTS: Layouts = {
     after: settingsLines(t, 'emailError', d.settingsLink),
     signature: t('mail.signature'),
   }),
+  instanceArchived: (t, _locale, d) => ({
+    subject: t('mail.instanceArchived.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [
+      t('mail.instanceArchived.intro', { ...d }),
+      t('mail.instanceArchived.deletion', { count: d.deleteDataDelayInDays, deleteOn: d.deleteOn }),
+      t('mail.instanceArchived.restore'),
+    ],
+    action: { label: t('mail.instanceArchived.action'), link: d.link },
+    after: [],
+    signature: t('mail.signature'),
+  }),
+  instanceDataDeleted: (t, _locale, d) => ({
+    subject: t('mail.instanceDataDeleted.subject', { ...d }),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.instanceDataDeleted.intro', { ...d }), t('mail.instanceDataDeleted.after')],
+    action: { label: t('mail.instanceDataDeleted.action'), link: d.link },
+    after: [],
+    signature: t('mail.signature'),
+  }),
 };
 
 type NotificationTemplate =

@@ -55,6 +55,18 @@ export interface MailTemplates {
   newProductLicense: NotificationMail & { customerName: string; productName: string };
   /** notifyEmailError: a mail to one of the customer's members could not be delivered */
   emailError: NotificationMail & { customerName: string; email: string; error: string };
+  /** to the business owners and the account executive: grace ended unpaid, the instance is archived */
+  instanceArchived: InstanceMail & { deleteDataDelayInDays: number; deleteOn: string };
+  /** to the same: an archived instance's data is being deleted, for good */
+  instanceDataDeleted: InstanceMail;
+}
+
+/** What the mails about a cloud instance name: the recipient, the customer, the instance, its page. */
+export interface InstanceMail {
+  fullName: string;
+  customerName: string;
+  instanceName: string;
+  link: string;
 }
 
 /**

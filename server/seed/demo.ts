@@ -7,7 +7,8 @@ import type { MemberRole, UserType } from '../../common/roles';
 import type { AuditAction } from '../../common/audit';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../modules/audit/repo';
 import { hashPassword } from '../modules/auth/password';
-import { insertCloudInstance, insertSubscription } from '../modules/billing/repo';
+import { insertSubscription } from '../modules/billing/repo';
+import { insertCloudInstance } from '../modules/instances/repo';
 import { insertArtifact, insertProduct, insertVersion } from '../modules/catalogue/repo';
 import type { ArtifactStorage } from '../integrations/storage';
 import { insertCustomer, insertInvitation, insertMembership } from '../modules/customers/store';
@@ -123,6 +124,14 @@ export const DEMO_TEAM: readonly {
     customer: 'Globex Logistics',
     role: 'technicalContact',
     status: 'disabled',
+  },
+  // the self-service customer's project manager, who sees its cloud instance (docs/instances.md)
+  {
+    email: 'nina.park@northwind.example',
+    fullName: 'Nina Park',
+    customer: 'Northwind Labs',
+    role: 'businessOwner',
+    status: 'enabled',
   },
 ];
 
@@ -482,7 +491,7 @@ async function insertDemoData(
   await insertCloudInstance(trx, {
     customerId: customerIds.get('Northwind Labs')!,
     name: 'northwind-graph',
-    tier: 'Trial',
+    tier: 'trial',
     status: 'provisioned',
     url: 'https://northwind-graph.cloud.example.com',
     deleteDataDelayInDays: 30,

@@ -43,7 +43,8 @@ const DEMO_NOTIFICATIONS: [string, NotificationMessageKey, Record<string, string
   [
     'owner@demo.portal',
     'notification.newVersion',
-    { productKey: 'graph-toolkit', productName: 'Graph Toolkit', semVer: '2.8.0-beta.1' },
+    // told through the customer whose licence allows it (Acme's toolkit licence is beta)
+    { customer: ACME, productKey: 'graph-toolkit', productName: 'Graph Toolkit', semVer: '2.8.0-beta.1' },
     10,
     false,
   ],
@@ -103,7 +104,7 @@ const DEMO_NOTIFICATIONS: [string, NotificationMessageKey, Record<string, string
   [
     'admin@demo.portal',
     'notification.newVersion',
-    { productKey: 'graph-server', productName: 'Graph Server', semVer: '4.3.0-alpha.1' },
+    { customer: 'Globex Logistics', productKey: 'graph-server', productName: 'Graph Server', semVer: '4.3.0-alpha.1' },
     5,
     false,
   ],

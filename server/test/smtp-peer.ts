@@ -2,20 +2,23 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * A real SMTP peer: refuses recipients for a while (450) or for good (550) while `refusing`, keeps
- * every message it accepts.
+ * A real SMTP peer: refuses recipients for a while (450) or for good (550) while `refusing`, or only
+ * the addresses of `refusingAddresses`; keeps every message it accepts.
  */
 export class SmtpPeer {
   refusing: false | 450 | 550 = false;
+  /** addresses (lower case) refused whatever `refusing` says: one member's mailbox that bounces */
+  refusingAddresses = new Map<string, 450 | 550>();
   received: string[] = [];
   private server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onRcptTo: (_address, _session, callback) => {
-      if (!this.refusing) return callback();
-      const message = this.refusing === 450 ? 'Mailbox temporarily unavailable' : 'No such user here';
-      callback(Object.assign(new Error(message), { responseCode: this.refusing }));
+    onRcptTo: (address, _session, callback) => {
+      const refusing = this.refusingAddresses.get(address.address.toLowerCase()) ?? this.refusing;
+      if (!refusing) return callback();
+      const message = refusing === 450 ? 'Mailbox temporarily unavailable' : 'No such user here';
+      callback(Object.assign(new Error(message), { responseCode: refusing }));
     },
     onData: (stream, _session, callback) => {
       const chunks: Buffer[] = [];

@@ -52,6 +52,7 @@ function pageOf(body: Customer): CustomerPage {
     members: team ? empty : null,
     invitations: team ? empty : null,
     recentActions: body.can.viewRecentActions ? empty : null,
+    instances: empty,
   };
 }
 

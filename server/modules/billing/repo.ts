@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
 import { type DB, nowIso } from '../../db';
-import type { CloudInstancesTable, PaymentsTable, SubscriptionsTable } from '../../db/schema';
+import type { PaymentsTable, SubscriptionsTable } from '../../db/schema';
 
-/** SQL of self-service billing: subscriptions (the customer's payment status), payments, cloud instances. */
+/** SQL of self-service billing: subscriptions (the customer's payment status) and payments. */
 
 type New<T> = Omit<Insertable<T>, 'id' | 'createdAt' | 'updatedAt'> & { createdAt?: string };
 
@@ -20,15 +20,6 @@ export async function insertPayment(db: DB, payment: New<PaymentsTable>) {
   return db
     .insertInto('payments')
     .values({ ...payment, createdAt: now, updatedAt: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-}
-
-export async function insertCloudInstance(db: DB, instance: New<CloudInstancesTable>) {
-  const now = instance.createdAt ?? nowIso();
-  return db
-    .insertInto('cloudInstances')
-    .values({ ...instance, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
 }

@@ -270,7 +270,12 @@ describe('publishing notifies', () => {
       {
         userId: betaUser,
         messageKey: NEW_VERSION_MESSAGE,
-        params: { productKey: 'notified', productName: 'Notified Product', semVer: '2.0.0-beta.1' },
+        params: {
+          customerId: betaCustomer.id,
+          productKey: 'notified',
+          productName: 'Notified Product',
+          semVer: '2.0.0-beta.1',
+        },
       },
     ]);
     const stable = (await create('notified', draft('2.0.0'))).json();

@@ -3,6 +3,7 @@ import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import type { CustomerAccess } from '../../plugins/access';
 import { listLogs } from '../audit/service';
+import { listInstances } from '../instances/service';
 import { listInvitations } from '../invitations/service';
 import { listLicences } from '../licences/service';
 import { listMembers } from '../members/service';
@@ -24,12 +25,13 @@ export async function customerPage(
   const can = customerAbilities(customerAccess);
   const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
   const team = can.viewTeam;
-  const [customer, licences, members, invitations, recentActions] = await Promise.all([
+  const [customer, licences, members, invitations, recentActions, instances] = await Promise.all([
     getCustomer(ctx, actor, { customerAccess }),
     can.viewLicences ? listLicences(ctx, actor, { customerAccess, query: page }) : null,
     team ? listMembers(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'name' } }) : null,
     team ? listInvitations(ctx, actor, { customerAccess, query: { ...page, filter: '', sort: 'newest' } }) : null,
     can.viewRecentActions ? listLogs(ctx, actor, { customerAccess, query: { ...page, action: undefined } }) : null,
+    listInstances(ctx, actor, { customerAccess, query: page }),
   ]);
-  return { customer, licences, members, invitations, recentActions };
+  return { customer, licences, members, invitations, recentActions, instances };
 }

@@ -1,17 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths } from '../../../common/licence-status';
-import { jobActor } from '../../actor';
+import { addDays } from '../../../common/licence-status';
 import type { AppContext } from '../../context';
-import { addMembership, createCustomer, createLicence, createProduct, createUser, login } from '../../test/factories';
+import { MAIL_DELIVERY_JOB } from '../../mail';
+import { createCustomer, createProduct, createUser, login } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
-import { decodeQuotedPrintable, SmtpPeer } from '../../test/smtp-peer';
-import { updateFlags } from '../notification-settings/repo';
-import { queueExpiryNotices } from './expiry';
+import { makeJobsDue } from '../../test/jobs';
+import { bystanders, centreOf, expectNotificationMail, expectToldNothing, mailsTo, member } from '../../test/notified';
+import { SmtpPeer } from '../../test/smtp-peer';
+import { nextIp, solvedCaptcha } from '../auth/test-helpers';
 
 /**
- * The events of docs/notifications.md end to end: the change through the API (or the daily run), the
- * fan-out job, the mail as the real SMTP peer receives it (language, link, List-Unsubscribe), the entry
- * in the recipient's notification centre, and nothing for whoever unticked the flag.
+ * The events of docs/notifications.md end to end: the change through the API, the fan-out job, the
+ * mail as the real SMTP peer receives it (language, links, List-Unsubscribe), the entry in the
+ * recipient's notification centre, and nothing for whoever unticked the flag, was disabled or is only
+ * invited. A licence's end has its file (events-expiry.test.ts), what people do another
+ * (events-activity.test.ts).
  */
 let t: TestApp;
 let ctx: AppContext;
@@ -30,6 +33,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   peer.refusing = false;
+  peer.refusingAddresses.clear();
   peer.received = [];
 });
 
@@ -37,29 +41,14 @@ afterEach(() => {
 const settle = async () => {
   while ((await ctx.jobs.drain()) > 0);
 };
-const mailsTo = (email: string) => peer.received.filter((m) => new RegExp(`^To: ${email}\\r?$`, 'm').test(m));
-// headers unfolded (a long subject goes on over several lines)
-const subjectOf = (message: string) => /^Subject: (.*?)\r?$/m.exec(message.replace(/\r?\n[ \t]+/g, ' '))?.[1];
-
-async function member(customerId: number, role: 'businessOwner' | 'technicalContact', locale: 'en' | 'fr' = 'en') {
-  const user = await createUser(ctx.db, { type: 'client', preferredLocale: locale, fullName: `${role} ${locale}` });
-  const membership = await addMembership(ctx.db, user.id, customerId, role);
-  return { ...user, membershipId: membership.id, cookie: await login(t.app, user.email) };
-}
-
-const centreOf = async (cookie: string) =>
-  (await request(t.app, cookie, { method: 'GET', url: '/api/notifications?pageOffset=0&pageLength=20' })).json() as {
-    data: { messageKey: string; params: Record<string, unknown> }[];
-    unread: number;
-  };
 
 describe('notifyNewProductLicense', () => {
   it('tells the members who asked, in their language, with the links, and not those who unticked it', async () => {
     const product = await createProduct(ctx.db, { name: 'Graph Engine' });
     const customer = await createCustomer(ctx.db, { name: 'Acme Graphs' });
-    const french = await member(customer.id, 'technicalContact', 'fr');
-    const quiet = await member(customer.id, 'businessOwner');
-    await updateFlags(ctx.db, quiet.membershipId, { notifyNewProductLicense: false });
+    const french = await member(t.app, customer.id, 'technicalContact', { locale: 'fr' });
+    const executive = await member(t.app, customer.id, 'accountExecutive');
+    const quiet = await bystanders(t.app, customer.id, 'notifyNewProductLicense', 'businessOwner');
 
     const today = new Date().toISOString().slice(0, 10);
     const created = await request(t.app, admin, {
@@ -72,88 +61,117 @@ describe('notifyNewProductLicense', () => {
     expect(peer.received).toHaveLength(0);
     await settle();
 
-    const [mail] = mailsTo(french.email);
-    expect(mail).toBeDefined();
-    const text = decodeQuotedPrintable(mail);
+    const path = `/accounts/${customer.id}`;
+    const [mail] = await mailsTo(peer, french.email);
     // French typography: a no-break space before the colon
-    expect(text).toContain('Acme Graphs dispose d’une nouvelle licence\u00A0: Graph Engine.');
-    expect(text).toContain(`http://portal.test/fr/accounts/${customer.id}`);
-    expect(mail).toMatch(/^List-Unsubscribe: <http:\/\/portal\.test\/fr\/settings>\r?$/m);
-    expect(mailsTo(quiet.email)).toEqual([]);
-
-    const centre = await centreOf(french.cookie);
-    expect(centre.data[0]).toMatchObject({
-      messageKey: 'notification.newProductLicense',
-      params: { customerId: customer.id, customerName: 'Acme Graphs', productName: 'Graph Engine' },
+    expectNotificationMail(mail, {
+      locale: 'fr',
+      subject: 'Nouvelle licence pour Acme Graphs\u00A0: Graph Engine',
+      path,
     });
-    expect(centre.unread).toBe(1);
-    expect((await centreOf(quiet.cookie)).data).toEqual([]);
-  });
-});
+    expect(mail.text).toContain('Acme Graphs dispose d’une nouvelle licence\u00A0: Graph Engine.');
+    const [mailEn] = await mailsTo(peer, executive.email);
+    expectNotificationMail(mailEn, { locale: 'en', subject: 'New licence for Acme Graphs: Graph Engine', path });
 
-describe('notifyLicenseExpiresSoon and notifyLicenseExpired', () => {
-  it('tells once per licence and end date, on the day it enters its last 3 months and the day after it ends', async () => {
-    const product = await createProduct(ctx.db, { name: 'Expiring Product' });
-    const customer = await createCustomer(ctx.db, { name: 'Ending Corp' });
-    const endDate = '2031-06-30';
-    const licence = await createLicence(ctx.db, customer.id, product.key, { startDate: '2030-01-01', endDate });
-    const owner = await member(customer.id, 'businessOwner');
-    const tech = await member(customer.id, 'technicalContact');
-    await updateFlags(ctx.db, tech.membershipId, { notifyLicenseExpiresSoon: false });
-    const run = async (today: string) => {
-      const counts = await queueExpiryNotices(ctx, jobActor('test'), today);
-      await settle();
-      return counts;
-    };
-    const mine = (counts: { expiresSoon: number; expired: number }) => counts;
-
-    // a day before its last 3 months: nothing
-    expect(mine(await run(addDays(addMonths(endDate, -3), -1)))).toMatchObject({ expiresSoon: 0 });
-    // the first day of its last 3 months, then again the same day and the next: once
-    expect(mine(await run(addMonths(endDate, -3)))).toMatchObject({ expiresSoon: 1 });
-    expect(mine(await run(addMonths(endDate, -3)))).toMatchObject({ expiresSoon: 0 });
-    expect(mine(await run(addDays(addMonths(endDate, -3), 1)))).toMatchObject({ expiresSoon: 0 });
-    expect(mailsTo(owner.email).map(subjectOf)).toEqual([
-      'The licence of Expiring Product for Ending Corp expires on 30 Jun 2031',
-    ]);
-    expect(mailsTo(tech.email)).toEqual([]);
-
-    // on its end date it is still valid; the day after, it expired: once
-    expect(mine(await run(endDate))).toMatchObject({ expired: 0 });
-    expect(mine(await run(addDays(endDate, 1)))).toMatchObject({ expired: 1 });
-    expect(mine(await run(addDays(endDate, 2)))).toMatchObject({ expired: 0 });
-    expect(mailsTo(tech.email).map(subjectOf)).toEqual(['The licence of Expiring Product for Ending Corp has expired']);
-
-    // a renewal moves the end date: both notices are armed again for the new one
-    const renewed = '2032-06-30';
-    await ctx.db.updateTable('licences').set({ endDate: renewed }).where('id', '=', licence.id).execute();
-    expect(mine(await run(addMonths(renewed, -2)))).toMatchObject({ expiresSoon: 1 });
-    expect(mailsTo(owner.email)).toHaveLength(3);
-    const centre = await centreOf(owner.cookie);
-    expect(centre.data.map((n) => [n.messageKey, n.params.endDate])).toEqual([
-      ['notification.licenseExpiresSoon', renewed],
-      ['notification.licenseExpired', endDate],
-      ['notification.licenseExpiresSoon', endDate],
-    ]);
-  });
-
-  it('tells nothing of a notice whose licence was renewed before its fan-out ran', async () => {
-    const product = await createProduct(ctx.db);
-    const customer = await createCustomer(ctx.db);
-    const licence = await createLicence(ctx.db, customer.id, product.key, { endDate: '2033-03-31' });
-    const owner = await member(customer.id, 'businessOwner');
-    await queueExpiryNotices(ctx, jobActor('test'), '2033-01-15');
-    await ctx.db.updateTable('licences').set({ endDate: '2034-03-31' }).where('id', '=', licence.id).execute();
-    await settle();
-    expect(mailsTo(owner.email)).toEqual([]);
+    for (const person of [french, executive]) {
+      const centre = await centreOf(t.app, person.cookie);
+      expect(centre.data).toMatchObject([
+        {
+          messageKey: 'notification.newProductLicense',
+          params: { customerId: customer.id, customerName: 'Acme Graphs', productName: 'Graph Engine' },
+          link: path,
+        },
+      ]);
+      expect(centre.unread).toBe(1);
+    }
+    await expectToldNothing(t.app, quiet);
   });
 });
 
 describe('notifyEmailError', () => {
-  it('tells the business owners that a mail to a member bounced, and never of its own bounce', async () => {
+  /** A password reset asked through the API for `email` (its mail is what bounces). */
+  async function resetFor(email: string) {
+    const response = await request(t.app, null, {
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      remoteAddress: nextIp(),
+      payload: { email, recaptchaResponse: await solvedCaptcha(t.app) },
+    });
+    expect(response.statusCode).toBe(200);
+  }
+
+  it('tells the business owners and account executive, in their language, of a mail to a member that bounced or never went', async () => {
     const customer = await createCustomer(ctx.db, { name: 'Bounce Ltd' });
-    const owner = await member(customer.id, 'businessOwner');
-    const tech = await member(customer.id, 'technicalContact');
+    const owner = await member(t.app, customer.id, 'businessOwner', { locale: 'fr' });
+    const executive = await member(t.app, customer.id, 'accountExecutive');
+    const bouncing = await member(t.app, customer.id, 'technicalContact');
+    const colleague = await member(t.app, customer.id, 'technicalContact');
+    const quiet = await bystanders(t.app, customer.id, 'notifyEmailError', 'businessOwner');
+    const path = `/accounts/${customer.id}`;
+
+    // refused for good (550): told at once
+    peer.refusingAddresses.set(bouncing.email.toLowerCase(), 550);
+    await resetFor(bouncing.email);
+    await settle();
+    const [toOwner] = await mailsTo(peer, owner.email);
+    expectNotificationMail(toOwner, {
+      locale: 'fr',
+      subject: `Un e-mail à ${bouncing.email} n’a pas pu être remis`,
+      path,
+    });
+    expect(toOwner.text).toContain(
+      `Un e-mail du portail client à ${bouncing.email}, membre de Bounce Ltd, n’a pas pu être remis`,
+    );
+    expect(toOwner.text).toContain('No such user here');
+    const [toExecutive] = await mailsTo(peer, executive.email);
+    expectNotificationMail(toExecutive, {
+      locale: 'en',
+      subject: `An e-mail to ${bouncing.email} could not be delivered`,
+      path,
+    });
+
+    // refused for a while (450) until its last attempt: told then, not before
+    const later = await member(t.app, customer.id, 'technicalContact');
+    peer.refusingAddresses.set(later.email.toLowerCase(), 450);
+    await resetFor(later.email);
+    await settle();
+    expect(await mailsTo(peer, owner.email)).toHaveLength(1);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await makeJobsDue(ctx.db, MAIL_DELIVERY_JOB);
+      await settle();
+    }
+    expect((await mailsTo(peer, owner.email)).map((mail) => mail.subject)).toEqual([
+      `Un e-mail à ${bouncing.email} n’a pas pu être remis`,
+      `Un e-mail à ${later.email} n’a pas pu être remis`,
+    ]);
+
+    for (const person of [owner, executive]) {
+      const centre = await centreOf(t.app, person.cookie);
+      expect(centre.data.map(({ messageKey, params, link }) => ({ messageKey, params, link }))).toEqual(
+        [later, bouncing].map((bounced) => ({
+          messageKey: 'notification.emailError',
+          params: { customerId: customer.id, customerName: 'Bounce Ltd', email: bounced.email },
+          link: path,
+        })),
+      );
+    }
+    // the members whose mail bounced, and a technical contact, are not told
+    await expectToldNothing(
+      t.app,
+      { ...quiet, colleague },
+      { template: 'emailError', messageKey: 'notification.emailError' },
+    );
+    await expectToldNothing(
+      t.app,
+      { bouncing, later },
+      { template: 'emailError', messageKey: 'notification.emailError' },
+    );
+  });
+
+  it('never tells of its own bounce', async () => {
+    const customer = await createCustomer(ctx.db, { name: 'Bounce Loop Ltd' });
+    const owner = await member(t.app, customer.id, 'businessOwner');
+    const tech = await member(t.app, customer.id, 'technicalContact');
     await ctx.mail.send({
       to: tech.email,
       template: 'passwordReset',
@@ -174,8 +192,8 @@ describe('notifyEmailError', () => {
       { toAddress: tech.email, template: 'passwordReset', status: 'failed' },
       { toAddress: owner.email, template: 'emailError', status: 'failed' },
     ]);
-    const centre = await centreOf(owner.cookie);
+    const centre = await centreOf(t.app, owner.cookie);
     expect(centre.data.map((n) => [n.messageKey, n.params.email])).toEqual([['notification.emailError', tech.email]]);
-    expect((await centreOf(tech.cookie)).data).toEqual([]);
+    expect((await centreOf(t.app, tech.cookie)).data).toEqual([]);
   });
 });

@@ -61,6 +61,20 @@ export async function emitNotification(ctx: AppContext, executor: DB, event: Not
   });
 }
 
+/** `emitNotification` for many events at once, in a few statements (the daily licence end run). */
+export async function emitNotifications(
+  ctx: AppContext,
+  executor: DB,
+  events: readonly NotificationEvent[],
+): Promise<void> {
+  const at = new Date().toISOString();
+  await ctx.jobs.enqueueMany(
+    executor,
+    NOTIFICATION_FANOUT_JOB,
+    events.map((event) => ({ id: crypto.randomUUID(), at, event })),
+  );
+}
+
 /** The pages a notification links to, in the recipient's language. */
 export function pageLink(ctx: AppContext, locale: Locale, path: string): string {
   return `${ctx.config.baseUrl}/${locale}${path}`;
@@ -70,7 +84,8 @@ const settingsLink = (ctx: AppContext, locale: Locale) => pageLink(ctx, locale, 
 
 type Told<K extends NotificationMessageKey> = {
   messageKey: K;
-  params: NotificationParams<K>;
+  /** the same for every recipient, or each recipient's (the customer it is told through) */
+  params: NotificationParams<K> | ((recipient: Recipient) => NotificationParams<K>);
   /** the mail, given the recipient (its language, name, links) */
   mail: (recipient: Recipient) => MailRequest;
 };
@@ -87,7 +102,7 @@ async function tell<K extends NotificationMessageKey>(
     await insertNotification(trx, {
       userId: recipient.userId,
       messageKey: told.messageKey,
-      params: told.params,
+      params: typeof told.params === 'function' ? told.params(recipient) : told.params,
       createdAt: at,
     });
     await ctx.mail.send(told.mail(recipient), trx);
@@ -237,7 +252,13 @@ export async function fanOut(ctx: AppContext, _actor: Actor, payload: FanoutPayl
           to,
           {
             messageKey: 'notification.newVersion',
-            params: { productKey: version.productKey, productName: version.productName, semVer: version.semVer },
+            // the customer whose licence allows the version: its page is where the entry links, as the mail
+            params: (r) => ({
+              customerId: r.customerId,
+              productKey: version.productKey,
+              productName: version.productName,
+              semVer: version.semVer,
+            }),
             mail: (r) => ({
               to: r.email,
               template: 'newVersion',

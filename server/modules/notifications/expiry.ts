@@ -2,7 +2,7 @@ import { EXPIRES_SOON_MONTHS } from '../../../common/notifications';
 import { addDays, addMonths, utcToday } from '../../../common/licence-status';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
-import { emitNotification } from './events';
+import { emitNotifications } from './events';
 import { recordNotices } from './expiry-repo';
 
 /** The daily run of licence end notices (server/jobs/index.ts schedules it). */
@@ -39,8 +39,10 @@ export async function queueExpiryNotices(
       to: addDays(today, -1),
       now,
     });
-    for (const notice of soon) await emitNotification(ctx, trx, { type: 'licenseExpiresSoon', ...notice });
-    for (const notice of expired) await emitNotification(ctx, trx, { type: 'licenseExpired', ...notice });
+    await emitNotifications(ctx, trx, [
+      ...soon.map((notice) => ({ type: 'licenseExpiresSoon' as const, ...notice })),
+      ...expired.map((notice) => ({ type: 'licenseExpired' as const, ...notice })),
+    ]);
     return { expiresSoon: soon.length, expired: expired.length };
   });
 }

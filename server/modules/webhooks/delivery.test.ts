@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../common/webhooks';
 import { createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { makeJobsDue } from '../../test/jobs';
+import { Receiver } from '../../test/webhook-receiver';
 import { queueWebhookDeliveries, WEBHOOK_DELIVERY_JOB, WEBHOOK_USER_AGENT } from './deliver';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature } from './signature';
 
@@ -14,51 +13,6 @@ import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature } from './signature
  * it checks each request's signature with the snippet of docs/webhooks.md. Then the SSRF rules, on a
  * portal with the flag off.
  */
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** the signature checked with the endpoint's secret at receipt */
-  verified: boolean;
-}
-
-/** Answers by path: /ok 200, /flaky 500 then 200, /fail 500, /hang never, /redirect 302 to /elsewhere. */
-class Receiver {
-  received: Received[] = [];
-  secrets = new Map<string, string>();
-  flaky = 0;
-  private hanging: http.ServerResponse[] = [];
-  private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      const secret = this.secrets.get(path.split('?')[0]) ?? '';
-      const verified = verifyWebhookSignature(secret, req.headers['portal-signature'] as string | undefined, body);
-      this.received.push({ path, headers: req.headers, body, verified });
-      if (path === '/ok' || path === '/elsewhere') return res.writeHead(200).end('thanks');
-      if (path === '/big') return res.writeHead(200).end('x'.repeat(1024 * 1024));
-      if (path === '/flaky') return res.writeHead(this.flaky++ === 0 ? 500 : 204).end();
-      if (path === '/redirect') return res.writeHead(302, { Location: `${this.url}/elsewhere` }).end();
-      if (path === '/hang') return this.hanging.push(res);
-      res.writeHead(500).end('broken');
-    });
-  });
-  url = '';
-
-  async listen() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async close() {
-    for (const res of this.hanging) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 let t: TestApp;
 let receiver: Receiver;

@@ -111,6 +111,7 @@ export function deliveryToSend(db: DB, id: number) {
       'webhookDeliveries.eventId',
       'webhookDeliveries.payload',
       'webhookDeliveries.status',
+      'webhookDeliveries.endpointId',
       'webhookEndpoints.url',
       'webhookEndpoints.secretSealed',
       'webhookEndpoints.enabled',
