@@ -6,6 +6,7 @@ import { demoAccount } from './helpers/demo';
 import { readAndAccept } from './helpers/invitations';
 import { linkIn, waitForMail } from './helpers/mailbox';
 import { pageWidth, signInThroughApi } from './helpers/session';
+import { textsOf } from './helpers/texts';
 
 /** The link of a sign-up's mail: /{locale}/sign-up/confirmation/{key}. */
 const CONFIRMATION_LINK = /\/(en|fr)\/sign-up\/confirmation\/[A-Za-z0-9_-]+$/;
@@ -69,7 +70,8 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 
 /**
  * Spec 2, the self-service trial: a visitor signs up, follows the mailed link, goes through the
- * wizard, the EULA and the GDPR notice, and lands signed in on the new customer's page in trial.
+ * wizard, the EULA and the GDPR notice, and lands signed in on the new customer's page in trial,
+ * where the trial's cloud instance becomes Ready.
  */
 async function signUpAndConfirm(page: Page, locale: Locale) {
   const text = TEXTS[locale];
@@ -133,6 +135,13 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
     yourRole: 'businessOwner',
   });
   await expectNoSidewaysScroll(page, 'the new customer page');
+
+  // its trial instance, ordered with the confirmation, goes from provisioning to Ready by itself
+  const t = await textsOf(locale);
+  const status = page.getByTestId('instances-section').getByTestId('instance-status');
+  await expect(status).toHaveText(t('instances.status.provisioning'), { timeout: 20_000 });
+  await expect(status).toHaveText(t('instances.status.provisioned'), { timeout: 20_000 });
+  expectNoViolations(await scan(page, `${locale} the new customer page in trial`));
 
   // the link worked once
   await page.goto(link.href);

@@ -3,7 +3,9 @@ import { isUniqueViolation } from '../../db';
 import { nextIp } from '../auth/test-helpers';
 import { createCustomer, createInvitation, createUser, login } from '../../test/factories';
 import { createTestApp, request, sessionCookieOf, type TestApp } from '../../test/harness';
+import { makeJobsDue } from '../../test/jobs';
 import { createSignup, type SignupProps } from '../../test/signups';
+import { INSTANCE_ORDER_JOB, INSTANCE_SIMULATE_JOB } from '../instances/job-names';
 
 /** GET /api/signup/{key} and POST /api/signup/{key}/confirm (spec sections 2 and 7; docs/decisions/067). */
 
@@ -100,7 +102,7 @@ describe('POST /api/signup/{key}/confirm: validation', () => {
 });
 
 describe('POST /api/signup/{key}/confirm', () => {
-  it('makes the account, the customer in trial and its project manager, and signs in', async () => {
+  it('makes the account, the customer in trial, its project manager and its trial instance, and signs in', async () => {
     const created = await signup({ companyName: 'Trial Graphs Ltd', locale: 'fr' });
     const response = await confirm(created.key, answers({ segmentationInfo: 'webinar-2026' }));
     expect(response.statusCode).toBe(200);
@@ -152,11 +154,24 @@ describe('POST /api/signup/{key}/confirm', () => {
     expect(audit).toEqual([
       { action: 'createCustomer', actorId: user.id, actorKind: 'user' },
       { action: 'confirmSignup', actorId: user.id, actorKind: 'user' },
+      { action: 'createInstance', actorId: user.id, actorKind: 'user' },
     ]);
 
-    // the new project manager sees their customer in trial
+    // the new project manager sees their customer in trial, and its instance on its way
     const page = await request(t.app, cookie, { method: 'GET', url: `/api/customers/${customerId}` });
     expect(page.json()).toMatchObject({ name: 'Trial Graphs Ltd', paymentStatus: 'trial', yourRole: 'businessOwner' });
+    const instances = await request(t.app, cookie, { method: 'GET', url: `/api/customers/${customerId}/instances` });
+    expect(instances.json().data).toEqual([
+      expect.objectContaining({ tier: 'trial', status: 'creating', name: expect.stringMatching(/^trial-graphs-ltd-/) }),
+    ]);
+    // its order to the provisioner went with the transaction: the local one walks it to provisioned
+    for (let round = 0; round < 4; round++) {
+      await makeJobsDue(t.app.ctx.db, INSTANCE_ORDER_JOB);
+      await makeJobsDue(t.app.ctx.db, INSTANCE_SIMULATE_JOB);
+      await t.app.ctx.jobs.drain();
+    }
+    const later = await request(t.app, cookie, { method: 'GET', url: `/api/customers/${customerId}/instances` });
+    expect(later.json().data).toEqual([expect.objectContaining({ status: 'provisioned' })]);
   });
 
   it('works once: the link is spent', async () => {
@@ -169,12 +184,14 @@ describe('POST /api/signup/{key}/confirm', () => {
   });
 
   it('refuses an expired link and creates nothing', async () => {
+    const instancesBefore = await t.app.ctx.db.selectFrom('cloudInstances').select('id').execute();
     const { key, email, companyName } = await signup({ expiresAt: past() });
     const response = await confirm(key);
     expect(response.statusCode).toBe(410);
     expect(response.json().error.code).toBe('signup_expired');
     expect(await usersWith(email)).toHaveLength(0);
     expect(await customersNamed(companyName)).toHaveLength(0);
+    expect(await t.app.ctx.db.selectFrom('cloudInstances').select('id').execute()).toHaveLength(instancesBefore.length);
   });
 
   it('refuses an address that got an account meanwhile', async () => {
@@ -213,6 +230,12 @@ describe('two confirmations racing with one key', () => {
       .where('customerId', '=', customers[0].id)
       .execute();
     expect(memberships).toHaveLength(1);
+    const instances = await t.app.ctx.db
+      .selectFrom('cloudInstances')
+      .select('id')
+      .where('customerId', '=', customers[0].id)
+      .execute();
+    expect(instances).toHaveLength(1);
   });
 });
 

@@ -10,7 +10,7 @@ import type {
 } from '../../../common/api/signup-confirmation';
 import { INVITATION_VALIDITY_DAYS } from '../../../common/constants';
 import { DEFAULT_LOCALE, type Locale } from '../../../common/roles';
-import type { Actor } from '../../actor';
+import { type Actor, type Origin, originOf } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { HttpError } from '../../http-error';
@@ -18,6 +18,7 @@ import { auditActorOf, auditUser, insertAuditEntry } from '../audit/repo';
 import { hashPassword } from '../auth/password';
 import { addCustomer, unusedCustomerKey } from '../customers/service';
 import { insertInvitation, insertMembership } from '../customers/store';
+import { createTrialInstance } from '../instances/service';
 import { emailHasAccount } from '../invitations/repo';
 import { invitationKeyHash, issueInvitationKey } from '../invitations/keys';
 import { startSession } from '../sessions/service';
@@ -184,6 +185,12 @@ export async function getSignup(ctx: AppContext, _actor: Actor, input: SignupKey
   };
 }
 
+/** The request's address and browser, not the session it came with (the new account has none yet). */
+function newcomerOrigin(actor: Actor): Origin {
+  const origin = originOf(actor);
+  return { ip: origin?.ip ?? '', userAgent: origin?.userAgent ?? null, sessionHash: null };
+}
+
 /** Why a claim that lost failed, read again inside the transaction. */
 async function lostClaim(db: DB, key: string, now: string): Promise<HttpError> {
   try {
@@ -199,8 +206,9 @@ async function lostClaim(db: DB, key: string, now: string): Promise<HttpError> {
  * Public (the key is the credential): confirms the sign-up. In one transaction: the claim first (a
  * request racing this one stops there), the client account in the sign-up's language, the
  * self-service customer in trial named after the company, the project manager's membership, the
- * invitation pointing at both with the wizard's answers, the `confirmSignup` entry and the
- * `member.joined` webhook. The account is then signed in, replacing the caller's session if any.
+ * invitation pointing at both with the wizard's answers, the `confirmSignup` entry, the trial's
+ * cloud instance (its order to the provisioner queued) and the `member.joined` webhook. The account
+ * is then signed in, replacing the caller's session if any.
  */
 export async function confirmSignup(
   ctx: AppContext,
@@ -228,6 +236,8 @@ export async function confirmSignup(
         passwordHash,
       });
       const by = auditUser(user);
+      // what the new account does in this transaction is its own, wherever the request came from
+      const asNewUser: Actor = { kind: 'user', user, ...newcomerOrigin(actor) };
       const customer = await addCustomer(ctx, trx, by, {
         name: form.companyName,
         customerKey: await unusedCustomerKey(trx),
@@ -251,6 +261,8 @@ export async function confirmSignup(
         data: { email: user.email, fullName, companyName: form.companyName, jobTitle: form.jobTitle, ...answers },
         createdAt: now,
       });
+      // its trial's cloud instance, ordered from the provisioner once this commits (docs/instances.md)
+      await createTrialInstance(trx, ctx, asNewUser, { customerId: customer.id });
       await emitWebhook(ctx, trx, 'member.joined', {
         customerId: customer.id,
         userId: user.id,
