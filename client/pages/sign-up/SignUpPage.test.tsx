@@ -43,7 +43,8 @@ describe('SignUpPage', () => {
     });
     expect(screen.queryByLabelText('Prénom')).toBeNull();
     const heading = screen.getByRole('heading', { level: 2, name: 'Consultez votre boîte de réception' });
-    expect(document.activeElement).toBe(heading);
+    // focused by an effect once the screen is there
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByText(/Nous avons envoyé un lien à Vera@Example.com/)).toBeTruthy();
   });
 
