@@ -6,12 +6,11 @@ import { renderPublicPage } from '../../test/render';
 import { TrialCarousel } from './Carousel';
 import { CAROUSEL_INTERVAL_MS } from './use-carousel';
 
-const originalMatchMedia = window.matchMedia;
-
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   vi.useRealTimers();
-  window.matchMedia = originalMatchMedia;
+  // as client/test/setup.ts leaves it: nothing preferred
+  window.matchMedia = fakeMatchMedia();
 });
 
 /** The number of the slide shown (1 to 3); exactly one is shown. */
@@ -21,25 +20,26 @@ function shown(): number {
   return visible[0];
 }
 
-const wait = (ms: number) =>
+function wait(ms: number) {
   act(() => {
     vi.advanceTimersByTime(ms);
   });
+}
 
 const slides = () => screen.getByTestId('carousel-slide-1').parentElement!;
 
 describe('the sign-up carousel', () => {
-  it('moves on every 3000 ms and wraps around after the third step', async () => {
+  it('moves on every 3000 ms and wraps around after the third step', () => {
     renderPublicPage(<TrialCarousel />, { path: '/en/sign-up' });
     expect(CAROUSEL_INTERVAL_MS).toBe(3000);
     expect(shown()).toBe(1);
-    await wait(2999);
+    wait(2999);
     expect(shown()).toBe(1);
-    await wait(1);
+    wait(1);
     expect(shown()).toBe(2);
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(3);
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(1);
   });
 
@@ -58,36 +58,36 @@ describe('the sign-up carousel', () => {
     expect(within(region).getAllByRole('button')[0]).toBe(screen.getByRole('button', { name: /Stop the automatic/ }));
   });
 
-  it('goes back, forth and straight to a step by its buttons, and waits a full interval after each', async () => {
+  it('goes back, forth and straight to a step by its buttons, and waits a full interval after each', () => {
     renderPublicPage(<TrialCarousel />, { path: '/en/sign-up' });
     fireEvent.click(screen.getByRole('button', { name: 'Previous step' }));
     expect(shown()).toBe(3);
     fireEvent.click(screen.getByRole('button', { name: 'Next step' }));
     expect(shown()).toBe(1);
-    await wait(2000);
+    wait(2000);
     fireEvent.click(screen.getByRole('button', { name: 'Show step 3 of 3' }));
     expect(shown()).toBe(3);
     expect(screen.getByTestId('carousel-dot-3').getAttribute('aria-current')).toBe('true');
     expect(screen.getByTestId('carousel-dot-1').getAttribute('aria-current')).toBeNull();
-    await wait(2999);
+    wait(2999);
     expect(shown()).toBe(3);
-    await wait(1);
+    wait(1);
     expect(shown()).toBe(1);
   });
 
-  it('holds while the pointer is over it, and moves on once it leaves', async () => {
+  it('holds while the pointer is over it, and moves on once it leaves', () => {
     renderPublicPage(<TrialCarousel />, { path: '/en/sign-up' });
     const region = screen.getByTestId('signup-carousel');
     fireEvent.mouseEnter(region);
-    await wait(10_000);
+    wait(10_000);
     expect(shown()).toBe(1);
     expect(slides().getAttribute('aria-live')).toBe('polite');
     fireEvent.mouseLeave(region);
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(2);
   });
 
-  it('holds while the focus is inside, even moving between its controls, and moves on once it leaves', async () => {
+  it('holds while the focus is inside, even moving between its controls, and moves on once it leaves', () => {
     renderPublicPage(
       <>
         <TrialCarousel />
@@ -97,17 +97,17 @@ describe('the sign-up carousel', () => {
     );
     const next = screen.getByRole('button', { name: 'Next step' });
     act(() => next.focus());
-    await wait(10_000);
+    wait(10_000);
     expect(shown()).toBe(1);
     act(() => screen.getByRole('button', { name: 'Previous step' }).focus());
-    await wait(10_000);
+    wait(10_000);
     expect(shown()).toBe(1);
     act(() => screen.getByRole('button', { name: 'outside' }).focus());
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(2);
   });
 
-  it('stops with its pause control and starts again with play', async () => {
+  it('stops with its pause control and starts again with play', () => {
     renderPublicPage(<TrialCarousel />, { path: '/en/sign-up' });
     const rotation = screen.getByTestId('carousel-rotation');
     fireEvent.click(rotation);
@@ -115,20 +115,20 @@ describe('the sign-up carousel', () => {
     // clicked, the pointer left: still stopped
     fireEvent.mouseLeave(screen.getByTestId('signup-carousel'));
     act(() => rotation.blur());
-    await wait(10_000);
+    wait(10_000);
     expect(shown()).toBe(1);
     expect(slides().getAttribute('aria-live')).toBe('polite');
     fireEvent.click(rotation);
     act(() => rotation.blur());
     expect(rotation.getAttribute('aria-label')).toBe('Stop the automatic slide show');
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(2);
   });
 
-  it('does not move by itself for a visitor who prefers reduced motion, until they press play', async () => {
+  it('does not move by itself for a visitor who prefers reduced motion, until they press play', () => {
     window.matchMedia = fakeMatchMedia((query) => query === '(prefers-reduced-motion: reduce)');
     renderPublicPage(<TrialCarousel />, { path: '/en/sign-up' });
-    await wait(10_000);
+    wait(10_000);
     expect(shown()).toBe(1);
     const rotation = screen.getByTestId('carousel-rotation');
     expect(rotation.getAttribute('aria-label')).toBe('Start the automatic slide show');
@@ -137,7 +137,7 @@ describe('the sign-up carousel', () => {
     expect(shown()).toBe(2);
     fireEvent.click(rotation);
     act(() => rotation.blur());
-    await wait(3000);
+    wait(3000);
     expect(shown()).toBe(3);
   });
 
