@@ -85,7 +85,7 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
   expectNoViolations(await scan(page, `${locale} sign-up form`));
 
   const since = new Date();
-  await fillSignUp(page, locale, ['Jean', 'Claude Martin', email, company, 'CTO']);
+  await fillSignUp(page, locale, ['Jean', 'Pierre Martin', email, company, 'CTO']);
   await page.getByRole('button', { name: text.submit, exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: text.sent })).toBeVisible();
   expectNoViolations(await scan(page, `${locale} sign-up sent`));
@@ -112,7 +112,7 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
 
   // the names come from the invited full name split at its first space
   await expect(page.getByLabel(text.firstName, { exact: true })).toHaveValue('Jean');
-  await expect(page.getByLabel(text.lastName, { exact: true })).toHaveValue('Claude Martin');
+  await expect(page.getByLabel(text.lastName, { exact: true })).toHaveValue('Pierre Martin');
   expectNoViolations(await scan(page, `${locale} confirmation, password`));
   const password = newPassword();
   await page.getByLabel(text.password, { exact: true }).fill(password);

@@ -15,14 +15,14 @@ const PASSWORD = 'Trial-Password-2026!';
 
 const preview: SignupPreview = {
   email: 'jean@graphes.example',
-  invitedFullName: 'Jean Claude Martin',
+  invitedFullName: 'Jean Pierre Martin',
   companyName: 'Graphes SA',
 };
 
 const newAccount: Profile = {
   id: 9,
   email: preview.email,
-  fullName: 'Jean Claude Martin',
+  fullName: 'Jean Pierre Martin',
   preferredLocale: 'en',
   type: 'client',
   yourRole: 'businessOwner',
@@ -138,7 +138,7 @@ describe('SignUpConfirmationPage', () => {
     fireEvent.click(await screen.findByLabelText('Memgraph'));
     next();
     expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Jean');
-    expect((screen.getByLabelText('Last name') as HTMLInputElement).value).toBe('Claude Martin');
+    expect((screen.getByLabelText('Last name') as HTMLInputElement).value).toBe('Pierre Martin');
     expect(screen.getByText(/At least 15 characters/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'short' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'other' } });
@@ -158,7 +158,7 @@ describe('SignUpConfirmationPage', () => {
     expect(api.calls(`POST /api/signup/${KEY}/confirm`).map((call) => call.body)).toEqual([
       {
         firstName: 'Jean',
-        lastName: 'Claude Martin',
+        lastName: 'Pierre Martin',
         password: PASSWORD,
         confirmPassword: PASSWORD,
         useCase: 'knowledge-management',

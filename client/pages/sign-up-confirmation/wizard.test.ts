@@ -34,7 +34,7 @@ describe('the confirmation wizard’s navigation (spec 2)', () => {
 describe('splitFullName (spec 2: the invited full name split at its first space)', () => {
   it.each([
     ['Tess Trial', 'Tess', 'Trial'],
-    ['Jean Claude Martin', 'Jean', 'Claude Martin'],
+    ['Jean Pierre Martin', 'Jean', 'Pierre Martin'],
     ['  Zoë   de la Fontaine ', 'Zoë', 'de la Fontaine'],
     ['Madonna', 'Madonna', ''],
     ['', '', ''],

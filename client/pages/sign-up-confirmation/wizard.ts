@@ -19,7 +19,7 @@ export const stepReachable = (current: number, step: number) => step <= current 
 
 /**
  * Spec 2: the password step's first and last names, prefilled by splitting the invited full name at
- * its first space ("Jean Claude Martin": "Jean", "Claude Martin"); a name without a space is all first
+ * its first space ("Jean Pierre Martin": "Jean", "Pierre Martin"); a name without a space is all first
  * name.
  */
 export function splitFullName(fullName: string): { firstName: string; lastName: string } {

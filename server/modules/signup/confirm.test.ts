@@ -39,12 +39,12 @@ const customersNamed = (name: string) =>
 
 describe('GET /api/signup/{key}', () => {
   it('gives the address, the invited full name and the company', async () => {
-    const created = await signup({ firstName: 'Jean', lastName: 'Claude Martin', companyName: 'Graphes SA' });
+    const created = await signup({ firstName: 'Jean', lastName: 'Pierre Martin', companyName: 'Graphes SA' });
     const response = await preview(created.key);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       email: created.email,
-      invitedFullName: 'Jean Claude Martin',
+      invitedFullName: 'Jean Pierre Martin',
       companyName: 'Graphes SA',
     });
   });
