@@ -40,6 +40,7 @@ export const signInFiles = [
   'client/pages/login/**/*.{ts,tsx}',
   'client/pages/password-lost/**/*.{ts,tsx}',
   'client/pages/reset-password/**/*.{ts,tsx}',
+  'client/pages/sign-up/**/*.{ts,tsx}',
   'client/components/captcha/**/*.{ts,tsx}',
   'client/components/{CookieNotice,SkipLink,LogoMark}.tsx',
   'client/components/{forms,language-switch-text,use-schema-form,typed-before-hydration,use-delayed-visible,use-focus-first-invalid}.ts',
@@ -47,7 +48,7 @@ export const signInFiles = [
   'client/app/ErrorBoundaryBase.tsx',
   'client/i18n/{load,translate}.ts',
   'client/i18n/use-translation.tsx',
-  'client/api/{auth,client,query-options}.ts',
+  'client/api/{auth,client,query-options,signup}.ts',
 ];
 const signInMessage =
   'The sign-in pages carry no i18next, Mantine components, react-router nor react-query (decisions 024, 054): ' +

@@ -49,6 +49,8 @@ export const textSections: Plugin = {
 export const PRERENDERED = [
   { path: '/login', file: 'login.html' },
   { path: '/password-lost', file: 'password-lost.html' },
+  // a stranger's first page (decision 067)
+  { path: '/sign-up', file: 'sign-up.html' },
 ];
 
 /**

@@ -5,6 +5,7 @@ import {
   CATALOGUE_AUDIT_ACTIONS,
   isAuditAction,
   SETTINGS_AUDIT_ACTIONS,
+  SIGNUP_AUDIT_ACTIONS,
 } from './audit';
 
 describe('audit actions', () => {
@@ -27,6 +28,14 @@ describe('audit actions', () => {
     const others: readonly string[] = [...AUDIT_ACTIONS, ...CATALOGUE_AUDIT_ACTIONS];
     expect(new Set(SETTINGS_AUDIT_ACTIONS).size).toBe(SETTINGS_AUDIT_ACTIONS.length);
     for (const action of SETTINGS_AUDIT_ACTIONS) {
+      expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+      expect(others).not.toContain(action);
+    }
+  });
+
+  it("keeps a sign-up's action apart from the others, so no customer's recent actions list it", () => {
+    const others: readonly string[] = [...AUDIT_ACTIONS, ...CATALOGUE_AUDIT_ACTIONS, ...SETTINGS_AUDIT_ACTIONS];
+    for (const action of SIGNUP_AUDIT_ACTIONS) {
       expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
       expect(others).not.toContain(action);
     }

@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'downloadLicenceFile',
   'createCustomization',
   'updateCustomization',
+  /** a self-service sign-up confirmed: the customer's first entry after its creation (docs/decisions/067) */
+  'confirmSignup',
   // self-service billing (docs/billing.md)
   'startCheckout',
   'updatePaymentStatus',
@@ -65,6 +67,13 @@ export const SETTINGS_AUDIT_ACTIONS = [
   'resendWebhookDelivery',
 ] as const;
 export type SettingsAuditAction = (typeof SETTINGS_AUDIT_ACTIONS)[number];
+
+/**
+ * A visitor's sign-up before it is confirmed (docs/decisions/067): no customer exists yet, so it is
+ * written with none, like the catalogue's.
+ */
+export const SIGNUP_AUDIT_ACTIONS = ['requestSignup'] as const;
+export type SignupAuditAction = (typeof SIGNUP_AUDIT_ACTIONS)[number];
 
 /**
  * Who acted, as an entry records it: a signed-in user, an anonymous visitor (the secret download

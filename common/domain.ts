@@ -99,6 +99,8 @@ export const USE_CASES = [
   'other',
 ] as const;
 export const GRAPH_DATABASES = ['neo4j', 'cosmos', 'memgraph', 'spanner', 'neptune', 'other'] as const;
+export type UseCase = (typeof USE_CASES)[number];
+export type GraphDatabase = (typeof GRAPH_DATABASES)[number];
 
 export const NOTIFICATION_SETTINGS = [
   'notifyLicenseExpiresSoon',

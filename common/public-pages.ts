@@ -1,11 +1,12 @@
 import { LOCALES } from './roles';
 
 /**
- * The sign-in pages a visitor opens first (login, password-lost, reset-password): the server answers
- * them with public.html, a light page of their own without the signed-in application's libraries;
- * every other page path gets index.html (decision 024).
+ * The pages a visitor opens first (login, password-lost, reset-password, and sign-up, decision 067):
+ * the server answers them with public.html, a light page of their own without the signed-in
+ * application's libraries; every other page path gets index.html (decision 024), the sign-up's
+ * confirmation included.
  */
-const PUBLIC_PAGE = new RegExp(`^/(${LOCALES.join('|')})/(login|password-lost|reset-password/[^/?#]+)/?$`);
+const PUBLIC_PAGE = new RegExp(`^/(${LOCALES.join('|')})/(login|password-lost|reset-password/[^/?#]+|sign-up)/?$`);
 
 export function isPublicPage(pathname: string): boolean {
   return PUBLIC_PAGE.test(pathname);

@@ -50,7 +50,8 @@ const PUBLIC_SCREENS: readonly Screen[] = [
   },
   { path: '/no-such-page', ready: (page) => page.getByTestId('not-found-page') },
   { path: '/invitation/not-a-valid-key' },
-  { path: '/sign-up' },
+  { path: '/sign-up', ready: (page) => page.getByTestId('signup-carousel') },
+  { path: '/sign-up/confirmation/not-a-valid-key', ready: (page) => page.getByTestId('error-page') },
 ];
 
 const LEGAL_SCREENS: readonly Screen[] = [

@@ -27,6 +27,8 @@ export interface Row extends Sizes {
   budgetKb: number;
   goalKb?: number;
   over: boolean;
+  /** another HTML page's entry chunk among the route's files: that page's code would run in this one */
+  strays: string[];
 }
 export const ROUTES: Route[];
 export const APP_BUDGET_KB: number;

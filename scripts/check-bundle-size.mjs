@@ -25,6 +25,13 @@ const ROUTES = [
     goalKb: 100,
     lazy: ['client/pages/login/LoginPage.tsx', 'client/i18n/en.json?sign-in'],
   },
+  {
+    // a stranger's first page (decision 067), with the sign-in pages' weight
+    name: '/en/sign-up',
+    entry: 'public.html',
+    budgetKb: 120,
+    lazy: ['client/pages/sign-up/SignUpPage.tsx', 'client/i18n/en.json?sign-in'],
+  },
 ];
 const APP_BUDGET_KB = 400;
 /** Printed, not enforced: the margin to keep under the whole app's budget (decision 054). */
@@ -86,10 +93,15 @@ export function measure({
   appGoalKb = APP_GOAL_KB,
 }) {
   const rows = routes.map((route) => {
-    const files = staticClosure(manifest, [entryKey(manifest, route.entry), ...route.lazy]).filter((file) =>
-      file.endsWith('.js'),
-    );
-    return { name: route.name, files, budgetKb: route.budgetKb, goalKb: route.goalKb, ...sum(files, sizeOf) };
+    const entry = entryKey(manifest, route.entry);
+    const files = staticClosure(manifest, [entry, ...route.lazy]).filter((file) => file.endsWith('.js'));
+    // Another page's entry among a route's files runs that page's application in this one (a light
+    // page's chunk importing a module the bundler put with the application's first run).
+    const otherEntries = Object.entries(manifest)
+      .filter(([key, chunk]) => chunk.isEntry && key !== entry)
+      .map(([, chunk]) => chunk.file);
+    const strays = files.filter((file) => otherEntries.includes(file));
+    return { name: route.name, files, strays, budgetKb: route.budgetKb, goalKb: route.goalKb, ...sum(files, sizeOf) };
   });
   rows.push({
     name: 'whole app (all chunks)',
@@ -97,6 +109,7 @@ export function measure({
     budgetKb: appBudgetKb,
     goalKb: appGoalKb,
     ...sum(jsFiles, sizeOf),
+    strays: [],
   });
   for (const row of rows) row.over = row.gzip > row.budgetKb * KB;
   return rows;
@@ -153,7 +166,11 @@ function main() {
   for (const row of over) {
     console.error(`${row.name}: ${kb(row.gzip)} gzip, over its ${row.budgetKb} KB budget`);
   }
-  process.exit(over.length ? 1 : 0);
+  const crossing = rows.filter((row) => row.strays.length > 0);
+  for (const row of crossing) {
+    console.error(`${row.name} loads another page's entry (${row.strays.join(', ')}): it would start that page's code`);
+  }
+  process.exit(over.length || crossing.length ? 1 : 0);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -78,6 +78,18 @@ describe('bundle size check', () => {
     expect(table).toMatch(/whole app .* 400 KB +ok +200 KB$/m);
   });
 
+  it('names another page’s entry a route would load (a light page starting the application)', () => {
+    const crossing: Manifest = {
+      ...manifest,
+      'signup.tsx': { file: 'assets/signup.js', isDynamicEntry: true, imports: ['index.html'] },
+    };
+    const route = (lazy: string) => ({ name: '/en/x', entry: 'public.html', budgetKb: 120, lazy: [lazy] });
+    const [bad] = measure({ manifest: crossing, jsFiles, sizeOf, routes: [route('signup.tsx')] });
+    expect(bad.strays).toEqual(['assets/index.js']);
+    const [good] = measure({ manifest: crossing, jsFiles, sizeOf, routes: [route('login.tsx')] });
+    expect(good.strays).toEqual([]);
+  });
+
   it('refuses a route whose page is not in the build', () => {
     const routes = [{ name: '/en/gone', budgetKb: 120, lazy: ['gone.tsx'] }];
     expect(() => measure({ manifest, jsFiles, sizeOf, routes })).toThrow(/no chunk gone.tsx/);

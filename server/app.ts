@@ -16,6 +16,7 @@ import { systemRoutes } from './modules/system/routes';
 import { metricsRoutes } from './modules/system/metrics-routes';
 import { customerRoutes } from './modules/customers/routes';
 import { invitationAcceptanceRoutes } from './modules/invitations/accept-routes';
+import { signupRoutes } from './modules/signup/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { notificationSettingsRoutes } from './modules/notification-settings/routes';
 import { notificationRoutes } from './modules/notifications/routes';
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(userRoutes);
       await api.register(customerRoutes);
       await api.register(invitationAcceptanceRoutes);
+      await api.register(signupRoutes);
       await api.register(auditRoutes);
       await api.register(notificationSettingsRoutes);
       await api.register(notificationRoutes);

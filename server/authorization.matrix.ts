@@ -53,6 +53,8 @@ export interface Fixture {
   membershipIds: Record<number, number>;
   /** the key of a live invitation to `email` (a fresh address if none) into a fresh customer */
   invitationKey: (email?: string | null, role?: MemberRole) => Promise<string>;
+  /** the key of a fresh pending self-service sign-up of a fresh address */
+  signupKey: () => Promise<string>;
   /** a fresh enabled technical-contact membership of the customer, of a user nobody signs in as */
   member: (customerId: number) => Promise<number>;
   /** a fresh pending invitation to the customer, with a link an admin can copy */
@@ -153,6 +155,8 @@ const everyone = (outcome: Outcome): Expectations =>
 const anyone = everyone('allow');
 /** any signed-in user */
 const signedIn: Expectations = { ...everyone('allow'), anonymous: 401 };
+/** visitors without a session only (spec 2's unauthenticated-only pages): signed-in users are refused */
+const visitorsOnly: Expectations = { ...everyone(403), anonymous: 'allow' };
 /** the given roles; other signed-in users are refused */
 const only = (...roles: Role[]): Expectations => ({
   ...everyone(403),
@@ -369,6 +373,46 @@ export const MATRIX: MatrixRow[] = [
       const key = await f.invitationKey(scope.actorEmail, executive ? 'accountExecutive' : 'technicalContact');
       return { url: `/api/invitations/${key}/existing` };
     },
+  },
+
+  // ---- self-service sign-up (server/modules/signup, docs/decisions/067)
+  {
+    method: 'POST',
+    url: '/api/signup',
+    expect: visitorsOnly,
+    call: (f) => ({
+      payload: {
+        email: `signup-${f.unique()}@example.com`,
+        firstName: 'Matrix',
+        lastName: 'Visitor',
+        companyName: 'Matrix Trial',
+        jobTitle: 'Engineer',
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/signup/:key',
+    expect: anyone,
+    call: async (f) => ({ url: `/api/signup/${await f.signupKey()}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/signup/:key/confirm',
+    expect: anyone,
+    call: async (f) => ({
+      url: `/api/signup/${await f.signupKey()}/confirm`,
+      payload: {
+        firstName: 'Matrix',
+        lastName: 'Visitor',
+        password: 'A-Valid-Password-123',
+        confirmPassword: 'A-Valid-Password-123',
+        useCase: 'other',
+        graphDB: 'other',
+      },
+    }),
+    // the new account is signed in in place of the caller
+    endsSession: true,
   },
 
   // ---- recent actions and notification settings (server/modules/audit, server/modules/notification-settings)

@@ -35,6 +35,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { createSignup } from './test/signups';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
@@ -90,6 +91,7 @@ beforeAll(async () => {
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+    RATE_LIMIT_SIGNUP_PER_MINUTE: '0',
     METRICS_TOKEN: MATRIX_METRICS_TOKEN,
   });
   app = await buildApp(t.config, {
@@ -149,6 +151,7 @@ beforeAll(async () => {
       const customer = await createCustomer(db);
       return (await createInvitation(db, customer.id, { email: email ?? undefined, role })).key;
     },
+    signupKey: async () => (await createSignup(db, t.config.sessionSecret)).key,
     membershipIds: await membershipsOf(db, [own.id, other.id]),
     // customer 0 is the URL-shape check's: no row is made for it
     member: async (customerId) => {

@@ -50,6 +50,7 @@ const EnvSchema = z
     RATE_LIMIT_SIGNUP_PER_MINUTE: int(10),
     RATE_LIMIT_INVITATION_PER_MINUTE: int(30),
     RATE_LIMIT_DOWNLOAD_SECRET_PER_MINUTE: int(10),
+    SIGNUP_ANSWER_FLOOR_MS: z.coerce.number().int().min(0).max(10_000).default(300),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis://')
@@ -249,6 +250,8 @@ export interface Config {
   captchaMaxNumber: number;
   /** per IP and minute; downloadSecret counts wrong download secrets only */
   rateLimits: { login: number; passwordReset: number; signup: number; invitation: number; downloadSecret: number };
+  /** every sign-up is answered no sooner than this after it came (docs/decisions/067) */
+  signupAnswerFloorMs: number;
   redisUrl: string | null;
   /** mail stored and shown in a local mailbox page; never in production */
   devMailbox: boolean;
@@ -449,6 +452,7 @@ export function loadConfig(
       invitation: e.RATE_LIMIT_INVITATION_PER_MINUTE,
       downloadSecret: e.RATE_LIMIT_DOWNLOAD_SECRET_PER_MINUTE,
     },
+    signupAnswerFloorMs: e.SIGNUP_ANSWER_FLOOR_MS,
     redisUrl: e.REDIS_URL ?? null,
     devMailbox: e.DEV_MAILBOX ?? (e.NODE_ENV !== 'production' && !e.SMTP_URL),
     seedDemoData: e.SEED_DEMO_DATA ?? e.NODE_ENV !== 'production',

@@ -70,6 +70,11 @@ export const API_TAGS = [
     description: 'Customers (accounts): the list, the customer page, its details and its account executive.',
   },
   {
+    name: 'signup',
+    description:
+      'Self-service sign-up for a trial: a visitor signs up, then confirms by the mailed link into an account, a customer in trial and its project manager.',
+  },
+  {
     name: 'invitations',
     description:
       'Invitations of people to a customer: sent, listed, resent and cancelled by its team, then accepted by key by a new or an existing user.',
@@ -135,6 +140,8 @@ export function describeAccess(rule: Access): string {
   switch (rule.kind) {
     case 'public':
       return 'Access: anyone; no session needed.';
+    case 'visitor':
+      return 'Access: visitors without a session; 403 (`signed_in`) with one.';
     case 'signedIn':
       return 'Access: any signed-in user (401 without a session).';
     case 'capability':
@@ -154,7 +161,7 @@ export function describeAccess(rule: Access): string {
 }
 
 function securityOf(rule: Access | undefined): Array<Record<string, string[]>> {
-  if (!rule || rule.kind === 'public') return [];
+  if (!rule || rule.kind === 'public' || rule.kind === 'visitor') return [];
   if (rule.kind === 'capabilityOrProductToken') return [{ session: [] }, { productToken: [] }];
   return [{ session: [] }];
 }

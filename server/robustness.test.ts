@@ -26,6 +26,7 @@ import {
   TEST_PASSWORD,
 } from './test/factories';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
+import { createSignup } from './test/signups';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { createInstance } from './test/instances';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
@@ -379,6 +380,9 @@ beforeAll(async () => {
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
     RATE_LIMIT_INVITATION_PER_MINUTE: '0',
+    RATE_LIMIT_SIGNUP_PER_MINUTE: '0',
+    // each sign-up that passes its schema waits for this floor: a hundred variants would take 30 s
+    SIGNUP_ANSWER_FLOOR_MS: '0',
     METRICS_TOKEN: MATRIX_METRICS_TOKEN,
   });
   app = t.app;
@@ -393,6 +397,7 @@ beforeAll(async () => {
   const liveCaptcha = await solvedCaptcha(app);
   const liveEmailChange = await issueEmailChangeToken(db, resetUser.id, 'robust-moved@example.com');
   const liveInvitation = await createInvitation(db, own.id);
+  const liveSignup = await createSignup(db, t.config.sessionSecret);
   const licensedProduct = await createProduct(db, { name: 'Robust Product' });
   const tokenProduct = await createProduct(db, { name: 'Robust Token Product' });
   const ownLicence = await createLicence(db, own.id, licensedProduct.key);
@@ -411,6 +416,7 @@ beforeAll(async () => {
     captcha: async () => liveCaptcha,
     emailChangeToken: async () => liveEmailChange,
     invitationKey: async () => liveInvitation.key,
+    signupKey: async () => liveSignup.key,
     membershipIds: {
       [own.id]: (await addMembership(db, resetUser.id, own.id, 'technicalContact')).id,
       [other.id]: (await addMembership(db, resetUser.id, other.id, 'technicalContact')).id,

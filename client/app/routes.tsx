@@ -113,7 +113,6 @@ const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
 const AccountPage = pageWithoutSuspense(() => import('../pages/account/AccountPage'), 'AccountPage', 'accounts');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
-const placeholders = () => import('../pages/placeholder/PlaceholderPages');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
 const WebhooksPage = page(() => import('../pages/webhooks/WebhooksPage'), 'WebhooksPage', 'webhooks');
@@ -124,8 +123,11 @@ const TestCheckoutPage = page(
 );
 const ProductsPage = page(() => import('../pages/products/ProductsPage'), 'ProductsPage', 'products');
 const ProductPage = page(() => import('../pages/products/ProductPage'), 'ProductPage', 'products/*');
-const SignUpPage = page(placeholders, 'SignUpPage');
-const SignUpConfirmationPage = page(placeholders, 'SignUpConfirmationPage');
+const SignUpConfirmationPage = page(
+  () => import('../pages/sign-up-confirmation/SignUpConfirmationPage'),
+  'SignUpConfirmationPage',
+  'sign-up',
+);
 
 /** A path without a locale segment: the same path under the visitor's locale (decisions, routing). */
 function AddLocale() {
@@ -169,8 +171,8 @@ function LocaleRoot() {
 }
 
 /**
- * Login, password-lost and reset-password are a page of their own, public.html, lighter than this
- * application (decision 024): reached from here, they are loaded as a page.
+ * Login, password-lost, reset-password and sign-up are a page of their own, public.html, lighter than
+ * this application (decisions 024, 067): reached from here, they are loaded as a page.
  */
 function SignInPages() {
   const location = useLocation();
@@ -192,7 +194,7 @@ export function AppRoutes() {
         <Route path="reset-password/:token" element={<SignInPages />} />
         <Route path="confirm-email/:token" element={<ConfirmEmailPage />} />
         <Route path="invitation/:key" element={<InvitationPage />} />
-        <Route path="sign-up" element={<SignUpPage />} />
+        <Route path="sign-up" element={<SignInPages />} />
         <Route path="sign-up/confirmation/:key" element={<SignUpConfirmationPage />} />
         <Route
           path="select-account"

@@ -38,6 +38,7 @@ const PasswordLostPage = page(
   () => import('../pages/password-lost/PasswordLostPage'),
   'PasswordLostPage',
 );
+const SignUpPage = page('sign-up', () => import('../pages/sign-up/SignUpPage'), 'SignUpPage');
 const ResetPasswordPage = page(
   'reset-password',
   () => import('../pages/reset-password/ResetPasswordPage'),
@@ -123,11 +124,12 @@ function Page() {
   const reset = /^\/reset-password\/([^/]+)\/?$/.exec(path);
   if (reset) return <ResetPasswordPage key={reset[1]} token={decodeURIComponent(reset[1])} />;
   if (path.startsWith('/password-lost')) return <PasswordLostPage />;
+  if (path.startsWith('/sign-up')) return <SignUpPage />;
   return <LoginPage />;
 }
 
 /**
- * Login, password-lost and reset are for visitors: a signed-in user goes on to the application. The
+ * Login, password-lost, reset and sign-up are for visitors: a signed-in user goes on to the application. The
  * page shows while the session is being asked for, as its pre-rendered markup does (decision 024).
  */
 function VisitorsOnly({ children }: { children: ReactNode }) {

@@ -1,5 +1,6 @@
 import { locale, session, texts } from './boot';
 import './public.css';
+import './sign-up.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startFailed } from '../app/reload';

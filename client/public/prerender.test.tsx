@@ -14,6 +14,8 @@ describe('the sign-in pages rendered at build time', () => {
   for (const [locale, path, heading] of [
     ['en', '/login', 'Sign in to the download center'],
     ['fr', '/password-lost', 'Mot de passe oublié'],
+    ['en', '/sign-up', 'Start your free trial'],
+    ['fr', '/sign-up', 'Commencez votre essai gratuit'],
   ] as const) {
     it(`hydrate ${locale}${path} without a difference from the markup, and then work`, async () => {
       const markup = await renderSignInPage(locale, path);

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../common/roles';
 import en from '../i18n/en.json';
@@ -77,6 +77,43 @@ describe('the sign-in pages’ texts', () => {
       await screen.findByTestId('reset-invalid-token');
       fireEvent.click(screen.getByRole('link', { name: locale === 'en' ? 'Request a new link' : /nouveau lien/i }));
       fireEvent.click(await screen.findByRole('button', { name: locale === 'en' ? 'Send reset link' : /Envoyer/ }));
+      expect(missing).toEqual([]);
+    });
+
+    it(`are enough for the sign-up page, its carousel and each outcome (${locale})`, async () => {
+      const missing: string[] = [];
+      const answers = [
+        apiError(409, 'signup_pending_invitation', 'pending invitation'),
+        apiError(409, 'signup_already_exists', 'already exists'),
+        apiError(500, 'internal_error', 'boom'),
+        { status: 200, body: { ok: true } },
+      ];
+      fakeApi({ 'POST /api/signup': () => answers.shift()! });
+      open(`/${locale}/sign-up`, missing);
+      const submit = await screen.findByRole('button', { name: locale === 'en' ? 'Sign up' : "M'inscrire" });
+      fireEvent.click(submit); // empty fields: the schema's messages
+      fireEvent.click(screen.getByTestId('carousel-rotation'));
+      const values = ['Vera', 'Visitor', 'vera@example.com', 'Vera Graphs', 'Architect'];
+      for (const [index, input] of screen.getAllByRole('textbox').entries()) {
+        fireEvent.change(input, { target: { value: values[index] } });
+      }
+      for (const outcome of ['pending', 'existingUser', 'generic', 'success']) {
+        fireEvent.submit(document.querySelector('form')!);
+        await screen.findByTestId(`signup-outcome-${outcome}`);
+        if (outcome !== 'success') {
+          // back to the form: the generic screen offers it, the others are left by opening the page again
+          const retry = screen.queryByTestId('signup-retry');
+          if (retry) fireEvent.click(retry);
+          else {
+            cleanup();
+            open(`/${locale}/sign-up`, missing);
+            await screen.findByRole('button', { name: locale === 'en' ? 'Sign up' : "M'inscrire" });
+            for (const [index, input] of screen.getAllByRole('textbox').entries()) {
+              fireEvent.change(input, { target: { value: values[index] } });
+            }
+          }
+        }
+      }
       expect(missing).toEqual([]);
     });
   }

@@ -1,5 +1,5 @@
 /**
- * The sections of en.json and fr.json the sign-in pages use (decision 024): their own, the shared
+ * The sections of en.json and fr.json the sign-in pages use (decision 024; the sign-up page's too, decision 067): their own, the shared
  * ones (the portal's name and loader, errors, the language switch, the rules the common/ schemas
  * name, the server's error codes, the captcha). public.html fetches only these, made at build time
  * from the same files by vite.config.ts (`<language>.json?sign-in`); the rest stays with the
@@ -17,6 +17,7 @@ export const SIGN_IN_TEXT_SECTIONS = [
   'login',
   'passwordLost',
   'resetPassword',
+  'signUp',
 ];
 
 /** The named top-level sections of a language's texts. */

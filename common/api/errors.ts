@@ -67,6 +67,14 @@ export const ERROR_CODES = {
   invitationAccountExists: 'invitation_account_exists',
   invitationAlreadyMember: 'invitation_already_member',
   invitationRoleMismatch: 'invitation_role_mismatch',
+  // self-service sign-up (docs/decisions/067): spec 4 reads "already exists" and "pending invitation"
+  signupAlreadyExists: 'signup_already_exists',
+  signupPendingInvitation: 'signup_pending_invitation',
+  signupInvalid: 'signup_invalid',
+  signupExpired: 'signup_expired',
+  signupConfirmed: 'signup_confirmed',
+  /** a route for visitors only (signing up), called with a session */
+  signedIn: 'signed_in',
   // licences
   unknownProduct: 'unknown_product',
   licenceExists: 'licence_exists',

@@ -19,11 +19,13 @@ export const PORTAL_ENV: Record<string, string> = {
   MAIL_FROM: 'Portal e2e <no-reply@e2e.portal>',
   DEV_MAILBOX: 'false',
   LOG_LEVEL: 'warn',
-  // Every journey comes from 127.0.0.1; the per-IP limits on sign-in, password reset and invitations
-  // (30, 10 and 30 a minute by default) are not what these journeys test and would tie the run to its speed.
+  // Every journey comes from 127.0.0.1; the per-IP limits on sign-in, password reset, invitations
+  // and sign-up (30, 10, 30 and 10 a minute by default) are not what these journeys test and would
+  // tie the run to its speed.
   RATE_LIMIT_LOGIN_PER_MINUTE: '600',
   RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '600',
   RATE_LIMIT_INVITATION_PER_MINUTE: '600',
+  RATE_LIMIT_SIGNUP_PER_MINUTE: '600',
   // The journeys test the captcha's flow, not its cost: a light proof of work keeps them quick on
   // a loaded machine.
   CAPTCHA_COST: '50',

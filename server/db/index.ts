@@ -37,8 +37,9 @@ import { auditActorMigration } from './migrations/020_audit_actor';
 import { jobsMigration } from './migrations/021_jobs';
 import { notificationsByDateMigration } from './migrations/022_notifications_by_date';
 import { webhooksMigration } from './migrations/023_webhooks';
-import { billingMigration } from './migrations/026_billing';
+import { signupInvitationsMigration } from './migrations/024_signup_invitations';
 import { instanceLifecycleMigration } from './migrations/025_instance_lifecycle';
+import { billingMigration } from './migrations/026_billing';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -93,8 +94,9 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '021_jobs': jobsMigration(dialect),
     '022_notifications_by_date': notificationsByDateMigration(),
     '023_webhooks': webhooksMigration(dialect),
-    '026_billing': billingMigration(dialect),
+    '024_signup_invitations': signupInvitationsMigration(dialect),
     '025_instance_lifecycle': instanceLifecycleMigration(),
+    '026_billing': billingMigration(dialect),
   };
 }
 

@@ -131,7 +131,8 @@ export interface InvitationsTable {
   keyHash: string;
   /** the key sealed with a key derived from the server secret, for the admin's copy-link (decision 027) */
   keySealed: string | null;
-  customerId: number;
+  /** null for a self-service sign-up until it is confirmed (migration 024) */
+  customerId: number | null;
   inviterId: number | null;
   invitedEmail: string;
   invitedFullName: string;
@@ -139,7 +140,10 @@ export interface InvitationsTable {
   locale: Locale;
   /** "expired" is a pending one past expiresAt; at most one pending per (customer, lower(e-mail)) */
   state: InvitationState;
-  /** self-service sign-up invitations carry the sign-up form's data */
+  /**
+   * self-service sign-up invitations (docs/decisions/067) carry the sign-up form's data, then the
+   * confirmation's answers; at most one pending per lower(e-mail)
+   */
   selfService: Bool;
   signupData: string | null;
   sentAt: Timestamp;

@@ -99,6 +99,14 @@ export const en = {
       validity: 'This invitation is valid for {{validity}}.',
       ignore: 'If you do not expect this invitation, you can ignore this message.',
     },
+    signupConfirmation: {
+      subject: 'Confirm your sign-up to the customer portal',
+      intro:
+        'Thank you for signing up {{companyName}} for a trial. Confirm your e-mail address to choose your use case, set your password and get your cloud instance.',
+      action: 'Confirm my sign-up',
+      validity: 'This link is valid for {{validity}} and can be used once.',
+      ignore: 'If you did not sign up, you can ignore this message: nothing is created without your confirmation.',
+    },
     invitationAccepted: {
       subject: '{{memberFullName}} joined {{customerName}}',
       intro: '{{memberFullName}} ({{memberEmail}}) accepted the invitation and joined {{customerName}} as {{role}}.',

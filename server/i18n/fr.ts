@@ -103,6 +103,14 @@ export const fr: ServerTexts = {
       validity: 'Cette invitation est valable {{validity}}.',
       ignore: 'Si vous n’attendiez pas cette invitation, vous pouvez ignorer ce message.',
     },
+    signupConfirmation: {
+      subject: 'Confirmez votre inscription au portail client',
+      intro:
+        'Merci d’avoir inscrit {{companyName}} à un essai. Confirmez votre adresse e-mail pour choisir votre cas d’usage, définir votre mot de passe et obtenir votre instance cloud.',
+      action: 'Confirmer mon inscription',
+      validity: 'Ce lien est valable {{validity}} et ne peut servir qu’une fois.',
+      ignore: 'Si vous ne vous êtes pas inscrit, ignorez ce message : rien n’est créé sans votre confirmation.',
+    },
     invitationAccepted: {
       subject: '{{memberFullName}} a rejoint {{customerName}}',
       intro:

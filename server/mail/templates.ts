@@ -97,6 +97,17 @@ const LAYOUTS: Layouts = {
     ],
     signature: t('mail.signature'),
   }),
+  signupConfirmation: (t, locale, d) => ({
+    subject: t('mail.signupConfirmation.subject'),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.signupConfirmation.intro', { companyName: d.companyName })],
+    action: { label: t('mail.signupConfirmation.action'), link: d.link },
+    after: [
+      t('mail.signupConfirmation.validity', { validity: durationText(locale, d.validityHours) }),
+      t('mail.signupConfirmation.ignore'),
+    ],
+    signature: t('mail.signature'),
+  }),
   invitationAccepted: (t, _locale, d) => ({
     subject: t('mail.invitationAccepted.subject', { memberFullName: d.memberFullName, customerName: d.customerName }),
     greeting: t('mail.greeting', { fullName: d.fullName }),

@@ -23,6 +23,8 @@ export interface MailTemplates {
     link: string;
     validityHours: number;
   };
+  /** a self-service sign-up (docs/decisions/067): the link opens /{locale}/sign-up/confirmation/{key} */
+  signupConfirmation: { fullName: string; companyName: string; link: string; validityHours: number };
   /** to the team's managers who asked for it (notifyInvitationAccepted): someone joined their customer */
   invitationAccepted: NotificationMail & {
     memberFullName: string;

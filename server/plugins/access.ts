@@ -18,6 +18,8 @@ import type { ProductTokenRef, SessionUser } from '../actor';
  * Who may call a route. Every route under /api declares one in `config.access`; the app refuses to
  * start when one is missing, and server/authorization.test.ts checks each against the matrix.
  * - public: anyone, signed in or not
+ * - visitor: a caller without a session (signing up, spec 2's unauthenticated-only pages); a
+ *   signed-in caller gets 403 `signed_in`
  * - signedIn: any signed-in user
  * - capability: a user whose type holds the global capability (common/permissions.ts)
  * - customer: a user whose role in the route's customer holds the customer capability
@@ -59,6 +61,7 @@ import type { ProductTokenRef, SessionUser } from '../actor';
  */
 export type Access =
   | { kind: 'public' }
+  | { kind: 'visitor' }
   | { kind: 'signedIn' }
   | { kind: 'capability'; capability: GlobalCapability }
   | { kind: 'customer'; capability: CustomerCapability; locate: CustomerLocator }
@@ -84,6 +87,7 @@ export type CustomerLocator = { from: InputRef; optional?: true } | { from: Body
 
 export const access = {
   public: { kind: 'public' } as Access,
+  visitor: { kind: 'visitor' } as Access,
   signedIn: { kind: 'signedIn' } as Access,
   can: (capability: GlobalCapability): Access => ({ kind: 'capability', capability }),
   customer: (capability: CustomerCapability, locate: CustomerLocator): Access => ({
@@ -204,6 +208,10 @@ const fromBody = (locate: CustomerLocator): locate is { from: BodyRef } =>
 async function enforceAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (!rule || rule.kind === 'public') return;
+  if (rule.kind === 'visitor') {
+    if (request.user) throw new HttpError(403, ERROR_CODES.signedIn, 'This is for visitors: sign out first');
+    return;
+  }
   if (rule.kind === 'metricsToken') return enforceMetricsToken(request);
   if (rule.kind === 'capabilityOrProductToken') {
     const token = bearerToken(request.headers.authorization);

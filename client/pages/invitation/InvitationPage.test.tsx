@@ -8,7 +8,7 @@ import { profileCan } from '../../test/abilities';
 import { apiError, fakeApi, type FakeHandler } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { InvitationPage } from './InvitationPage';
-import { LEGAL_SCROLLER_HEIGHT } from './NewUserFlow';
+import { LEGAL_SCROLLER_HEIGHT } from './LegalStep';
 
 const KEY = 'invitation-key_1';
 const PASSWORD = 'Joining-Password-42!';

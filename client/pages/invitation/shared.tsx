@@ -43,19 +43,20 @@ export function InvitationSummary({ invitation }: { invitation: InvitationPrevie
 }
 
 /**
- * After joining: the profile is read again (it now lists the customer, and for a new account it is
- * the first one), the customer is remembered as the current one, and its page opens.
+ * After joining (or confirming a sign-up): the profile is read again (it now lists the customer, and
+ * for a new account it is the first one), the customer is remembered as the current one, and its
+ * page opens; `message` says so in place of the invitation's welcome.
  */
 export function useFinishJoining() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const locale = useLocale();
-  return async (customerId: number, customerName: string) => {
+  return async (customerId: number, customerName: string, message?: string) => {
     const profile = await getProfile();
     setProfile(queryClient, profile);
     storage.set(STORAGE_KEYS.customer, String(customerId));
-    notify({ status: 'success', message: t('invitation.joined', { customer: customerName }) });
+    notify({ status: 'success', message: message ?? t('invitation.joined', { customer: customerName }) });
     await navigate(localizePath(profile?.preferredLocale ?? locale, `/accounts/${customerId}`), { replace: true });
   };
 }

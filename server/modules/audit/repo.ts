@@ -1,5 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { AuditAction, AuditActorKind, CatalogueAuditAction, SettingsAuditAction } from '../../../common/audit';
+import type {
+  AuditAction,
+  AuditActorKind,
+  CatalogueAuditAction,
+  SettingsAuditAction,
+  SignupAuditAction,
+} from '../../../common/audit';
 import type { Actor, ActorKind } from '../../actor';
 import { countCap } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
@@ -51,14 +57,15 @@ export const auditUser = (user: { id: number; email: string }): AuditActor => ({
  * A change to a customer's data is written under one of AUDIT_ACTIONS with its customer, and the
  * customer's recent actions list it; a change to the catalogue under one of CATALOGUE_AUDIT_ACTIONS
  * with none, and no customer's list shows it; so is a change to the portal's settings
- * (SETTINGS_AUDIT_ACTIONS).
+ * (SETTINGS_AUDIT_ACTIONS), and a visitor's sign-up before it has a customer (SIGNUP_AUDIT_ACTIONS).
  */
 export type AuditEntry = {
   by: AuditActor;
   data?: Record<string, unknown>;
   createdAt?: string;
 } & (
-  { customerId: number; action: AuditAction } | { customerId: null; action: CatalogueAuditAction | SettingsAuditAction }
+  | { customerId: number; action: AuditAction }
+  | { customerId: null; action: CatalogueAuditAction | SettingsAuditAction | SignupAuditAction }
 );
 
 export async function insertAuditEntry(db: DB, entry: AuditEntry) {

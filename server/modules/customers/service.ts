@@ -11,9 +11,9 @@ import { ERROR_CODES } from '../../../common/api/errors';
 import { generateCustomerKey } from '../../../common/customer-key';
 import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
-import { isUniqueViolation } from '../../db';
+import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, forbidden, HttpError, notConfigured } from '../../http-error';
-import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { type AuditActor, auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
 import { emitWebhook } from '../webhooks/deliver';
@@ -137,6 +137,57 @@ function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
 }
 
 /**
+ * Writes a customer through `trx`: the row, its `trial` subscription when self-service, its
+ * `createCustomer` entry by `by` and the `customer.created` webhook. The one way customers are made,
+ * from the Customers page (createCustomer) and by a confirmed self-service sign-up (docs/decisions/067).
+ */
+export async function addCustomer(
+  ctx: AppContext,
+  trx: DB,
+  by: AuditActor,
+  input: { name: string; customerKey: string; selfService: boolean },
+) {
+  const { name, customerKey, selfService } = input;
+  const created = await insertCustomer(trx, {
+    name,
+    customerKey,
+    selfService: selfService ? 1 : 0,
+    billingEmail: null,
+    crmId: null,
+  });
+  // A self-service customer starts in trial, as one made by the sign-up does (decisions.md):
+  // without a payment status its contacts would be sent to pay with no way to.
+  if (selfService) {
+    await insertSubscription(trx, {
+      customerId: created.id,
+      provider: 'builtin',
+      providerCustomerId: null,
+      providerSubscriptionId: null,
+      status: 'trial',
+      currentPeriodEnd: null,
+      graceUntil: null,
+    });
+  }
+  await insertAuditEntry(trx, {
+    customerId: created.id,
+    by,
+    action: 'createCustomer',
+    data: { name, customerKey, selfService },
+  });
+  await emitWebhook(ctx, trx, 'customer.created', { customerId: created.id, name, customerKey, selfService });
+  return created;
+}
+
+/** A generated customer key no customer holds yet (decisions.md), read through `db`. */
+export async function unusedCustomerKey(db: DB): Promise<string> {
+  for (let attempt = 1; attempt <= GENERATED_KEY_ATTEMPTS; attempt++) {
+    const customerKey = generateCustomerKey((n) => crypto.randomInt(n));
+    if (!(await repo.customerKeyInUse(db, customerKey))) return customerKey;
+  }
+  throw customerKeyTaken();
+}
+
+/**
  * Creates a customer and its audit entry in one transaction. An empty customerKey is generated
  * (decisions.md); a given one already in use is a 409 on the customerKey field.
  */
@@ -149,41 +200,11 @@ export async function createCustomer(ctx: AppContext, actor: Actor, input: Creat
   for (let attempt = 1; ; attempt++) {
     const customerKey = given ? input.customerKey : generateCustomerKey((n) => crypto.randomInt(n));
     try {
-      const row = await ctx.db.transaction().execute(async (trx) => {
-        const created = await insertCustomer(trx, {
-          name: input.name,
-          customerKey,
-          selfService: input.selfService ? 1 : 0,
-          billingEmail: null,
-          crmId: null,
-        });
-        // A self-service customer starts in trial, as one made by the sign-up does (decisions.md):
-        // without a payment status its contacts would be sent to pay with no way to.
-        if (input.selfService) {
-          await insertSubscription(trx, {
-            customerId: created.id,
-            provider: 'builtin',
-            providerCustomerId: null,
-            providerSubscriptionId: null,
-            status: 'trial',
-            currentPeriodEnd: null,
-            graceUntil: null,
-          });
-        }
-        await insertAuditEntry(trx, {
-          customerId: created.id,
-          by: auditActorOf(actor),
-          action: 'createCustomer',
-          data: { name: input.name, customerKey, selfService: input.selfService },
-        });
-        await emitWebhook(ctx, trx, 'customer.created', {
-          customerId: created.id,
-          name: input.name,
-          customerKey,
-          selfService: input.selfService,
-        });
-        return created;
-      });
+      const row = await ctx.db
+        .transaction()
+        .execute((trx) =>
+          addCustomer(ctx, trx, auditActorOf(actor), { name: input.name, customerKey, selfService: input.selfService }),
+        );
       return createdCustomer({ ...row, selfService: input.selfService }, role);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

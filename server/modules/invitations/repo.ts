@@ -16,7 +16,7 @@ function invitationQuery(db: DB) {
     .leftJoin('users as inviter', 'inviter.id', 'invitations.inviterId')
     .select((eb) => [
       'invitations.id',
-      'invitations.customerId',
+      'customers.id as customerId',
       'customers.name as customerName',
       'invitations.role',
       'inviter.fullName as inviterFullName',
@@ -150,7 +150,7 @@ export function findInvitationToJoin(db: DB, keyHash: string) {
       .leftJoin('users as inviter', 'inviter.id', 'invitations.inviterId')
       .select([
         'invitations.id',
-        'invitations.customerId',
+        'customers.id as customerId',
         'invitations.invitedEmail',
         'invitations.invitedFullName',
         'invitations.role',
