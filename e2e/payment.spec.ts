@@ -1,0 +1,148 @@
+import { type APIRequestContext, type Page, request } from '@playwright/test';
+import { expect, test } from './fixtures';
+import type { Locale } from '../common/roles';
+import { newPassword, uniqueEmail } from './helpers/api';
+import { expectNoViolations, resize, scan, VIEWPORTS } from './helpers/axe';
+import { ENV, requireEnv } from './helpers/environment';
+import { linkIn, waitForMail } from './helpers/mailbox';
+import { pageWidth, signInThroughApi } from './helpers/session';
+import { textsOf } from './helpers/texts';
+
+/**
+ * Paying by card through the built-in test checkout (docs/billing.md): a self-service customer's
+ * project manager, in trial after the sign-up, subscribes and pays, comes back to the customer page,
+ * which verifies the payment and shows the subscription paid; then a renewal fails on the billing
+ * portal (a new tab) and the page shows the payment issue with the grace warning. In English at
+ * 1280 px and in French at 390 px; axe finds nothing on each new page.
+ */
+
+const CONFIRMATION_LINK = /\/(en|fr)\/sign-up\/confirmation\/[A-Za-z0-9_-]+$/;
+
+/** A fresh self-service customer in trial, through the sign-up's API, and its project manager's credentials. */
+async function trialCustomer(locale: Locale) {
+  const email = uniqueEmail(`pay-${locale}`);
+  const password = newPassword();
+  const company = `Paying Graphs ${locale.toUpperCase()} ${email.slice(8, 14)}`;
+  const visitor: APIRequestContext = await request.newContext({ baseURL: requireEnv(ENV.baseUrl) });
+  try {
+    const since = new Date();
+    const signup = await visitor.post('/api/signup', {
+      data: { email, firstName: 'Paula', lastName: 'Payer', companyName: company, jobTitle: 'CFO', locale },
+    });
+    expect(signup.ok(), `POST /api/signup: ${signup.status()} ${await signup.text()}`).toBe(true);
+    const link = linkIn(await waitForMail({ to: email, since, link: CONFIRMATION_LINK }), CONFIRMATION_LINK);
+    const key = decodeURIComponent(link.pathname.split('/').pop()!);
+    const confirmed = await visitor.post(`/api/signup/${key}/confirm`, {
+      data: {
+        firstName: 'Paula',
+        lastName: 'Payer',
+        password,
+        confirmPassword: password,
+        useCase: 'supply-chain',
+        graphDB: 'neo4j',
+      },
+    });
+    expect(confirmed.ok(), `POST /api/signup/{key}/confirm: ${await confirmed.text()}`).toBe(true);
+    const { customerId } = (await confirmed.json()) as { customerId: number };
+    return { customerId, company, credentials: { email, password } };
+  } finally {
+    await visitor.dispose();
+  }
+}
+
+async function expectNoSidewaysScroll(page: Page, where: string) {
+  const { scrollWidth, innerWidth } = await pageWidth(page);
+  expect(scrollWidth, `page width on ${where}`).toBeLessThanOrEqual(innerWidth);
+}
+
+for (const [locale, viewport] of [
+  ['en', VIEWPORTS[0]],
+  ['fr', VIEWPORTS[1]],
+] as const) {
+  test(`a project manager pays through the test checkout, then a failed renewal brings the grace warning (${locale}, ${viewport.width} px)`, async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(120_000);
+    const t = await textsOf(locale);
+    const { customerId, company, credentials } = await trialCustomer(locale);
+    await resize(page, viewport);
+    await signInThroughApi(page, credentials);
+    const where = `${locale} ${viewport.width} px`;
+
+    // in trial: the subscription block offers the checkout
+    await page.goto(`/${locale}/accounts/${customerId}`);
+    await expect(page.getByRole('heading', { level: 1, name: company })).toBeVisible();
+    const status = page.getByTestId('subscription-status');
+    await expect(status).toHaveText(t('billing.subscription.phrases.trial'));
+    await expect(page.getByTestId('subscription-type')).toHaveText(t('billing.subscription.selfService'));
+    expectNoViolations(await scan(page, `customer page in trial, ${where}`));
+
+    // from the keyboard: the checkout, then the test checkout's Pay
+    const subscribe = page.getByRole('button', { name: t('billing.subscription.subscribe') });
+    await subscribe.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/${locale}/test-checkout/cs_test_`));
+    await expect(
+      page.getByRole('heading', { level: 1, name: t('billing.testCheckout.checkoutTitle', { customer: company }) }),
+    ).toBeVisible();
+    await expect(page.getByTestId('test-checkout-price')).toBeVisible();
+    await expectNoSidewaysScroll(page, `the test checkout, ${where}`);
+    expectNoViolations(await scan(page, `test checkout, ${where}`));
+
+    // a declined card first: the page says so and stays
+    await page.getByRole('button', { name: t('billing.testCheckout.decline') }).click();
+    await expect(page.getByTestId('test-checkout-declined')).toHaveText(t('billing.testCheckout.declined'));
+    expectNoViolations(await scan(page, `test checkout, card declined, ${where}`));
+
+    const pay = page.getByRole('button', { name: t('billing.testCheckout.pay'), exact: true });
+    await pay.focus();
+    await page.keyboard.press('Enter');
+
+    // back on the customer page: verified, the address cleaned, the subscription paid
+    await page.waitForURL(new RegExp(`/${locale}/accounts/${customerId}$`));
+    await expect(status).toContainText(t('billing.subscription.phrases.paid'));
+    expect(new URL(page.url()).search).toBe('');
+    await expect(page.getByTestId('payment-issue')).toHaveCount(0);
+    expectNoViolations(await scan(page, `customer page, paid, ${where}`));
+
+    // the billing portal opens in a new tab, where the next renewal fails
+    const [portal] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: new RegExp(t('billing.subscription.manage')) }).click(),
+    ]);
+    await portal.waitForURL(new RegExp(`/${locale}/test-checkout/bps_test_`));
+    await resize(portal, viewport);
+    await expect(portal.getByTestId('test-checkout-status')).toBeVisible();
+    await expectNoSidewaysScroll(portal, `the test billing portal, ${where}`);
+    expectNoViolations(await scan(portal, `test billing portal, ${where}`));
+    await portal.getByRole('button', { name: t('billing.testCheckout.renewalFailed') }).click();
+    await expect(portal.getByTestId('notification-success').last()).toContainText(t('billing.testCheckout.done'));
+    await portal.close();
+
+    // the provider's events reach the portal as jobs: the page shows grace once they have run
+    const issue = page.getByTestId('payment-issue');
+    await expect(async () => {
+      await page.reload();
+      await expect(issue).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByTestId('payment-grace-warning')).toHaveText(t('billing.issue.graceWarning', { count: 14 }));
+    await expect(page.getByRole('button', { name: t('billing.issue.updateMethod') })).toBeVisible();
+    // grace keeps the service: the main sections stay
+    await expect(page.getByTestId('licences-section')).toBeVisible();
+    await expectNoSidewaysScroll(page, `the customer page in grace, ${where}`);
+    expectNoViolations(await scan(page, `customer page in grace, ${where}`));
+
+    // a new card pays what is due: back to paid
+    await page.getByRole('button', { name: t('billing.issue.updateMethod') }).click();
+    await page.waitForURL(new RegExp(`/${locale}/test-checkout/bps_test_`));
+    expectNoViolations(await scan(page, `test new card, ${where}`));
+    await page.getByRole('button', { name: t('billing.testCheckout.saveCard') }).click();
+    await page.waitForURL(new RegExp(`/${locale}/accounts/${customerId}$`));
+    await expect(async () => {
+      await page.reload();
+      await expect(status).toContainText(t('billing.subscription.phrases.paid'), { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(issue).toHaveCount(0);
+  });
+}
