@@ -41,9 +41,6 @@ export const TEST_CHECKOUT_ACTIONS = {
   paymentMethodUpdate: ['saveCard', 'back'],
 } as const satisfies Record<TestCheckoutKind, readonly string[]>;
 export type TestCheckoutAction = (typeof TEST_CHECKOUT_ACTIONS)[TestCheckoutKind][number];
-export const ALL_TEST_CHECKOUT_ACTIONS = [
-  ...new Set(Object.values(TEST_CHECKOUT_ACTIONS).flat()),
-] as readonly TestCheckoutAction[];
 
 /** The price the built-in test checkout shows and charges (nothing is charged: it is a test). */
 export const TEST_CHECKOUT_PRICE = { amountCents: 4900, currency: 'eur', interval: 'month' } as const;

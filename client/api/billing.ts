@@ -1,13 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  PaymentMethodUpdateSession,
-  RedirectUrl,
-  Subscription,
-  TestCheckoutOutcome,
-  TestCheckoutSession,
-  VerifiedSession,
-} from '../../common/api/billing';
-import type { TestCheckoutAction } from '../../common/billing';
+import { PaymentMethodUpdateSession, RedirectUrl, Subscription, VerifiedSession } from '../../common/api/billing';
 import { api } from './client';
 import { customerKeys } from './customers';
 
@@ -17,7 +9,6 @@ import { customerKeys } from './customers';
  */
 export const billingKeys = {
   subscription: (customerId: number) => [...customerKeys.one(customerId), 'subscription'] as const,
-  testCheckout: (sessionId: string) => ['test-checkout', sessionId] as const,
 };
 
 export const subscriptionQuery = (customerId: number) =>
@@ -41,16 +32,6 @@ export const openPaymentMethodUpdate = (customerId: number) =>
 /** The provider's billing portal (the subscription block's manage button). */
 export const openBillingPortal = (customerId: number) =>
   api.post('/stripe/billing-portal-session', { customerId }, { schema: RedirectUrl });
-
-export const testCheckoutQuery = (sessionId: string) =>
-  queryOptions({
-    queryKey: billingKeys.testCheckout(sessionId),
-    queryFn: ({ signal }) =>
-      api.get(`/test-checkout/${encodeURIComponent(sessionId)}`, { schema: TestCheckoutSession, signal }),
-  });
-
-export const actOnTestCheckout = (sessionId: string, action: TestCheckoutAction) =>
-  api.post(`/test-checkout/${encodeURIComponent(sessionId)}`, { action }, { schema: TestCheckoutOutcome });
 
 /**
  * How the browser leaves for the provider's pages; tests replace these with spies. The billing portal

@@ -100,8 +100,6 @@ export const ERROR_CODES = {
   noSubscription: 'no_subscription',
   /** the payment provider answered with an error or could not be reached (502) */
   paymentProvider: 'payment_provider_error',
-  /** a payment provider's event whose signature does not hold (or is too old) */
-  invalidSignature: 'invalid_signature',
   // Idempotency-Key on creating requests
   idempotencyKeyReused: 'idempotency_key_reused',
   idempotencyInProgress: 'idempotency_in_progress',

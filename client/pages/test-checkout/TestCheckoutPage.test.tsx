@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TestCheckoutSession } from '../../../common/api/billing';
+import type { TestCheckoutSession } from '../../../common/api/test-checkout';
 import { browser } from '../../api/billing';
 import { toastHistory } from '../../components/notify';
 import { apiError, fakeApi } from '../../test/fake-api';
@@ -67,7 +67,7 @@ describe('TestCheckoutPage', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Decline the card' }));
     expect((await screen.findByTestId('test-checkout-declined')).textContent).toBe(
-      'The card was declined. Try again, or go back without paying.',
+      'The card was declined. Try again, or go back.',
     );
     expect(assign).not.toHaveBeenCalled();
   });
@@ -77,7 +77,7 @@ describe('TestCheckoutPage', () => {
       'POST /api/test-checkout/bps_test_1': () => ({ status: 200, body: { url: null, declined: false } }),
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Subscription of Acme Analytics' })).toBeTruthy();
-    expect(screen.getByTestId('test-checkout-status').textContent).toBe('At the provider: active');
+    expect(screen.getByTestId('test-checkout-status').textContent).toBe('Status at the provider: active');
     const buttons = screen.getAllByRole('button').map((b) => b.textContent);
     expect(buttons).toEqual([
       'Next renewal paid',

@@ -1,18 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PaymentMethodUpdateSession, RedirectUrl, Subscription, VerifiedSession } from '../../../common/api/billing';
 import {
   CustomerIdBody,
-  PaymentMethodUpdateSession,
-  RedirectUrl,
   SessionParams,
-  Subscription,
   TestCheckoutActionBody,
-  TestCheckoutOutcome,
-  TestCheckoutParams,
-  TestCheckoutSession,
-  VerifiedSession,
   WebhookReceived,
-} from '../../../common/api/billing';
+} from '../../../common/api/billing-requests';
+import { TestCheckoutOutcome, TestCheckoutSession } from '../../../common/api/test-checkout';
 import { IdParam } from '../../../common/api/common';
 import { ErrorBody } from '../../../common/api/errors';
 import { integrationActor } from '../../actor';
@@ -178,7 +173,7 @@ export async function billingRoutes(app: FastifyInstance) {
         operationId: 'getTestCheckoutSession',
         tags,
         summary: 'A page of the built-in test checkout (only while no Stripe keys are set)',
-        params: TestCheckoutParams,
+        params: SessionParams,
         response: { 200: TestCheckoutSession, ...errorResponses(401, 403, 404) },
       },
     },
@@ -199,7 +194,7 @@ export async function billingRoutes(app: FastifyInstance) {
         summary: 'What a tester does on a page of the built-in test checkout: pay, decline, abandon, renew…',
         description:
           'The outcome produces the events Stripe would send, delivered signed to the webhook code. Answers where the page goes next (null: it stays).',
-        params: TestCheckoutParams,
+        params: SessionParams,
         body: TestCheckoutActionBody,
         response: { 200: TestCheckoutOutcome, ...errorResponses(400, 401, 403, 404) },
       },

@@ -1,5 +1,5 @@
 import { TEST_CHECKOUT_ACTIONS, type TestCheckoutAction } from '../../../common/billing';
-import type { TestCheckoutOutcome, TestCheckoutSession } from '../../../common/api/billing';
+import type { TestCheckoutOutcome, TestCheckoutSession } from '../../../common/api/test-checkout';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import { badRequest, forbidden, notFound } from '../../http-error';

@@ -1,7 +1,6 @@
-import { ERROR_CODES } from '../../../common/api/errors';
 import { type Actor, integrationActor } from '../../actor';
 import type { AppContext } from '../../context';
-import { HttpError } from '../../http-error';
+import { badRequest } from '../../http-error';
 import { isBuiltinPayments, type StripeShapedEvent } from '../../integrations/payments';
 import { loadStripe } from '../../integrations/payments/stripe';
 import * as repo from './repo';
@@ -26,8 +25,8 @@ export const HANDLED_EVENTS = [
   'customer.subscription.trial_will_end',
 ] as const;
 
-const invalidSignature = () =>
-  new HttpError(400, ERROR_CODES.invalidSignature, 'The event signature is not valid or is too old');
+/** A bad signature is a request that does not hold up, answered as any other (400 validation_error). */
+const invalidSignature = () => badRequest('The event signature is not valid or is too old');
 
 /** The provider customer an event's object belongs to (a session, an invoice, a subscription). */
 function providerCustomerOf(object: Record<string, unknown>): string | null {

@@ -4,9 +4,12 @@ import type { Locale } from '../../../../common/roles';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
+/** The statuses whose phrase names a date, and which: the next renewal, the end of grace, the end. */
+const DATES = { paid: 'currentPeriodEnd', grace: 'graceUntil', toBeCanceled: 'currentPeriodEnd' } as const;
+
 /**
  * The subscription block's status phrase (spec 2), one per payment status, with the date that matters
- * in it when there is one: the next renewal, the end of grace, the end of a cancelled subscription.
+ * in it when there is one (`<status>On`).
  */
 export function subscriptionPhrase(
   subscription: Pick<Subscription, 'selfService' | 'status' | 'currentPeriodEnd' | 'graceUntil'>,
@@ -15,26 +18,10 @@ export function subscriptionPhrase(
 ): string {
   const { status } = subscription;
   if (!subscription.selfService) return t('billing.subscription.phrases.sales');
-  const date = (value: string | null) => (value ? formatDayMonthYear(value, locale) : null);
-  const periodEnd = date(subscription.currentPeriodEnd);
-  switch (status) {
-    case null:
-      return t('billing.subscription.phrases.none');
-    case 'paid':
-      return periodEnd
-        ? t('billing.subscription.phrases.paidUntil', { date: periodEnd })
-        : t('billing.subscription.phrases.paid');
-    case 'grace': {
-      const until = date(subscription.graceUntil);
-      return until
-        ? t('billing.subscription.phrases.graceUntil', { date: until })
-        : t('billing.subscription.phrases.grace');
-    }
-    case 'toBeCanceled':
-      return periodEnd
-        ? t('billing.subscription.phrases.toBeCanceledOn', { date: periodEnd })
-        : t('billing.subscription.phrases.toBeCanceled');
-    default:
-      return t(`billing.subscription.phrases.${status}`);
-  }
+  if (status === null) return t('billing.subscription.phrases.none');
+  const field: (typeof DATES)[keyof typeof DATES] | undefined = DATES[status as keyof typeof DATES];
+  const date = field ? subscription[field] : null;
+  return date
+    ? t(`billing.subscription.phrases.${status}On`, { date: formatDayMonthYear(date, locale) })
+    : t(`billing.subscription.phrases.${status}`);
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { Alert, Group, Loader, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
@@ -7,8 +7,12 @@ import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { customerQuery } from '../../../api/customers';
 import { instancesQuery } from '../../../api/instances';
 import { AccountSection } from '../AccountSection';
+import { RedirectButton } from '../billing/RedirectButton';
 import { useCheckout, usePaymentMethodUpdate } from '../billing/use-billing-actions';
 import type { PaymentScreen } from '../sections';
+
+/** Spec 8: "Failed to redirect to payment. Please try again." */
+export const FAILED = 'billing.payment.failed';
 
 /** How often the waiting screen asks whether the payment was confirmed. */
 export const WAITING_POLL_MS = 5_000;
@@ -30,17 +34,8 @@ function CheckoutScreen({ customer }: { customer: Customer }) {
   const checkout = useCheckout(customer.id);
   return (
     <AccountSection title={t('billing.payment.title')} testId="payment-section">
-      <Text mt="xs">{t('billing.payment.intro', { customer: customer.name })}</Text>
-      <Group mt="sm">
-        <Button onClick={() => checkout.mutate()} loading={checkout.isPending} data-testid="payment-pay">
-          {t('billing.payment.pay')}
-        </Button>
-      </Group>
-      {checkout.isError && (
-        <Alert color="red" mt="sm" role="alert" data-testid="payment-error">
-          {t('billing.payment.failed')}
-        </Alert>
-      )}
+      <Text mt="xs">{t('billing.payment.intro')}</Text>
+      <RedirectButton action={checkout} label="billing.payment.pay" failure={FAILED} testId="payment-pay" />
     </AccountSection>
   );
 }
@@ -68,7 +63,6 @@ function PaymentIssue({ customer }: { customer: Customer }) {
   const update = usePaymentMethodUpdate(customer.id);
   const checkout = useCheckout(customer.id);
   const status = customer.paymentStatus;
-  const canceled = status === 'canceled';
   return (
     <AccountSection title={t('billing.issue.title')} testId="payment-issue">
       <Alert color={status === 'grace' ? 'yellow' : 'red'} mt="xs" data-testid="payment-issue-status">
@@ -84,21 +78,20 @@ function PaymentIssue({ customer }: { customer: Customer }) {
           {t('billing.issue.archived')}
         </Alert>
       )}
-      <Group mt="sm">
-        {canceled ? (
-          <Button onClick={() => checkout.mutate()} loading={checkout.isPending} data-testid="payment-subscribe-again">
-            {t('billing.issue.subscribeAgain')}
-          </Button>
-        ) : (
-          <Button onClick={() => update.mutate()} loading={update.isPending} data-testid="payment-update-method">
-            {t('billing.issue.updateMethod')}
-          </Button>
-        )}
-      </Group>
-      {(update.isError || checkout.isError) && (
-        <Alert color="red" mt="sm" role="alert" data-testid="payment-error">
-          {t(update.isError ? 'billing.issue.updateFailed' : 'billing.payment.failed')}
-        </Alert>
+      {status === 'canceled' ? (
+        <RedirectButton
+          action={checkout}
+          label="billing.issue.subscribeAgain"
+          failure={FAILED}
+          testId="payment-subscribe-again"
+        />
+      ) : (
+        <RedirectButton
+          action={update}
+          label="billing.issue.updateMethod"
+          failure="billing.issue.updateFailed"
+          testId="payment-update-method"
+        />
       )}
     </AccountSection>
   );

@@ -1,12 +1,15 @@
-import { Alert, Button, Group, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '../../../../common/api/customers';
 import { subscriptionQuery } from '../../../api/billing';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { useLocale } from '../../../app/locale';
+import { DelayedLoader } from '../../../components/DelayedLoader';
 import { apiErrorText } from '../../../components/forms';
 import { AccountSection } from '../AccountSection';
+import { RedirectButton } from '../billing/RedirectButton';
+import { FAILED } from './PaymentSection';
 import { subscriptionPhrase } from '../billing/subscription-phrase';
 import { useBillingPortal, useCheckout } from '../billing/use-billing-actions';
 
@@ -30,7 +33,7 @@ export function SubscriptionSection({ customer }: { customer: Customer }) {
           {t('billing.subscription.loadError', { error: apiErrorText(query.error, t) })}
         </Alert>
       )}
-      {query.isPending && <Skeleton height={40} mt="xs" />}
+      {query.isPending && <DelayedLoader />}
       {subscription && (
         <>
           <dl style={{ margin: 0 }}>
@@ -51,32 +54,26 @@ export function SubscriptionSection({ customer }: { customer: Customer }) {
               </Text>
             </Group>
           </dl>
-          <Group mt="sm">
-            {subscription.manageable && (
-              <Button
-                variant="default"
-                onClick={portal.open}
-                loading={portal.isPending}
-                data-testid="subscription-manage"
-              >
-                {t('billing.subscription.manage')}
-                <VisuallyHidden> {t('app.newTab')}</VisuallyHidden>
-              </Button>
-            )}
-            {customer.can.pay && subscription.selfService && subscription.status === 'trial' && (
-              <Button
-                onClick={() => checkout.mutate()}
-                loading={checkout.isPending}
-                data-testid="subscription-subscribe"
-              >
-                {t('billing.subscription.subscribe')}
-              </Button>
-            )}
-          </Group>
-          {checkout.isError && (
-            <Alert color="red" mt="sm" role="alert" data-testid="payment-error">
-              {t('billing.payment.failed')}
-            </Alert>
+          {subscription.manageable && (
+            <Button
+              mt="sm"
+              mr="sm"
+              variant="default"
+              onClick={portal.open}
+              loading={portal.isPending}
+              data-testid="subscription-manage"
+            >
+              {t('billing.subscription.manage')}
+              <VisuallyHidden> {t('app.newTab')}</VisuallyHidden>
+            </Button>
+          )}
+          {customer.can.pay && subscription.selfService && subscription.status === 'trial' && (
+            <RedirectButton
+              action={checkout}
+              label="billing.subscription.subscribe"
+              failure={FAILED}
+              testId="subscription-subscribe"
+            />
           )}
         </>
       )}
