@@ -272,9 +272,7 @@ describe('the subscription block', () => {
       });
       fireEvent.click(await screen.findByTestId('subscription-manage'));
       await waitFor(() => expect(toastHistory.getSnapshot()[0]).toMatchObject({ status: 'error' }));
-      expect(toastHistory.getSnapshot()[0].message).toBe(
-        'The subscription portal could not be opened.',
-      );
+      expect(toastHistory.getSnapshot()[0].message).toBe('The subscription portal could not be opened.');
       expect(close).toHaveBeenCalled();
       toastHistory.clear();
       unmount();
