@@ -71,9 +71,10 @@ const api = {
 /** Files the pass leaves out: the dialect-free ones in the PostgreSQL pass; the PostgreSQL-only ones in the SQLite one. */
 const leftOutOfThisPass = POSTGRES_PASS
   ? DIALECT_FREE_API_TESTS
-  : // The database outage test starts a PostgreSQL server of its own, and the two-node test shares a
-    // PostgreSQL database between two processes: they run in the PostgreSQL pass only.
-    ['server/db/outage.test.ts', 'server/jobs/nodes.test.ts'];
+  : // The database outage test starts a PostgreSQL server of its own, the two-node test shares a
+    // PostgreSQL database between two processes, and the dropped-connection test ends a PostgreSQL
+    // server's backend: they run in the PostgreSQL pass only.
+    ['server/db/outage.test.ts', 'server/jobs/nodes.test.ts', 'server/db/dropped-connection.test.ts'];
 
 export default defineConfig({
   test: {

@@ -135,6 +135,10 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     let report = (error: Error) => console.error(`database connection lost: ${error.message}`);
     // Without a listener, an idle connection's error (the server restarting) would end the process.
     pool.on('error', (error) => report(error));
+    // The pool listens to idle connections only: one held between two statements (a transaction, a
+    // job) when the server goes away would end the process with its unheard error. Every connection
+    // is heard for its whole life; its holder's next statement fails, and the pool drops it.
+    pool.on('connect', (client) => client.on('error', (error) => report(error)));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: withNamedStatements(pool) as typeof pool }),
       plugins: [new CamelCasePlugin()],

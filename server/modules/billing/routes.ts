@@ -57,6 +57,8 @@ export async function billingRoutes(app: FastifyInstance) {
     '/stripe/verify-session/:sessionId',
     {
       config: {
+        // a checkout session's id opens its page at the provider: kept out of the logs
+        secretParams: ['sessionId'],
         access: access.customer('pay', {
           load: async ({ db }, request) => {
             const id = sessionIdOf(request);
@@ -168,7 +170,7 @@ export async function billingRoutes(app: FastifyInstance) {
   api.get(
     '/test-checkout/:sessionId',
     {
-      config: { access: testCheckoutAccess },
+      config: { access: testCheckoutAccess, secretParams: ['sessionId'] },
       schema: {
         operationId: 'getTestCheckoutSession',
         tags,
@@ -187,7 +189,7 @@ export async function billingRoutes(app: FastifyInstance) {
   api.post(
     '/test-checkout/:sessionId',
     {
-      config: { access: testCheckoutAccess },
+      config: { access: testCheckoutAccess, secretParams: ['sessionId'] },
       schema: {
         operationId: 'actOnTestCheckoutSession',
         tags,
