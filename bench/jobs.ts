@@ -9,7 +9,7 @@
  * Budgets (issue: notifications): at least 200 mails per second; the daily run under 10 s at 1M licences;
  * the p99 while mails drain within 2x of idle.
  *
- * Run: npm run bench:jobs [-- --mails 2000 --licences 1000000 --drain 10000 --seconds 5]
+ * Run: npm run bench:jobs [-- --mails 2000 --licences 1000000 --drain 10000 --seconds 5 --profile DIR]
  * Needs TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres): a scratch database is
  * created and dropped.
  */
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     licences: { type: 'string', default: '1000000' },
     drain: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '5' },
+    profile: { type: 'string' },
   },
 });
 const MAILS = Number(values.mails);
@@ -148,10 +149,16 @@ const passwordReset = (i: number) => ({
 function portalProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const envFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-jobs-')), 'env.json');
   fs.writeFileSync(envFile, JSON.stringify(env));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts', 'portal-jobs', envFile], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof)
+  const profiling = values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
+  const child = spawn(
+    process.execPath,
+    [...profiling, '--import', 'tsx', 'bench/api-server.ts', 'portal-jobs', envFile],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
