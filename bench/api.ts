@@ -9,7 +9,6 @@
  * Run: npm run bench:api [-- --seconds 5 --connections 10 --rounds 2 --customers 1000]
  * SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (bench/run.mjs, a scratch database).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +30,7 @@ import {
 import { request } from '../server/test/harness';
 import { scratchPostgres } from '../server/test/scratch-postgres';
 import type { CapturedRoute } from './api-server';
+import { startServer } from './server-process';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,6 @@ const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
 const CUSTOMERS = Number(values.customers);
 const DIALECT = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
-const root = path.resolve(import.meta.dirname, '..');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-api-'));
 let dropDatabase = async () => {};
@@ -137,23 +136,6 @@ async function prepare(env: Record<string, string>): Promise<{ routes: Route[]; 
 /** `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof). */
 const PROFILE = values.profile ?? null;
 
-function startServer(args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const profiling = PROFILE && args[0] === 'portal' ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE)] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', 'bench/api-server.ts', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = output.match(/PORT (\d+)/)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)));
-  });
-}
-
 async function load(url: string, headers: Record<string, string>, duration = SECONDS) {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
   if (result.non2xx > 0 || result.errors > 0) {
@@ -189,7 +171,7 @@ async function main() {
   const routesFile = path.join(work, 'routes.json');
   fs.writeFileSync(routesFile, JSON.stringify(captured));
 
-  const portal = await startServer(['portal', envFile]);
+  const portal = await startServer(['portal', envFile], PROFILE ?? undefined);
   const bare = await startServer(['bare', envFile, routesFile]);
   try {
     console.log(

@@ -13,7 +13,6 @@
  * Needs TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres): a scratch database is
  * created and dropped.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -31,6 +30,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../server/db
 import { queueExpiryNotices } from '../server/modules/notifications/expiry';
 import { addMembership, createCustomer, createUser, login } from '../server/test/factories';
 import { scratchPostgres } from '../server/test/scratch-postgres';
+import { startServer } from './server-process';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +45,6 @@ const MAILS = Number(values.mails);
 const LICENCES = Number(values.licences);
 const DRAIN = Number(values.drain);
 const SECONDS = Number(values.seconds);
-const root = path.resolve(import.meta.dirname, '..');
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silent } as never;
 
@@ -146,28 +145,10 @@ const passwordReset = (i: number) => ({
 });
 
 /** The portal as main.ts builds it, background work running, in a process of its own (bench/api-server.ts). */
-function portalProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+function portalProcess(env: Record<string, string>) {
   const envFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-jobs-')), 'env.json');
   fs.writeFileSync(envFile, JSON.stringify(env));
-  // `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof)
-  const profiling = values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
-  const child = spawn(
-    process.execPath,
-    [...profiling, '--import', 'tsx', 'bench/api-server.ts', 'portal-jobs', envFile],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = output.match(/PORT (\d+)/)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.once('exit', (code) => reject(new Error(`portal exited (${code}) before listening: ${output}`)));
-  });
+  return startServer(['portal-jobs', envFile], values.profile);
 }
 
 async function p99(url: string, cookie: string): Promise<number> {
