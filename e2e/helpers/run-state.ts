@@ -29,4 +29,7 @@ export const PORTAL_ENV: Record<string, string> = {
   // The journeys test the captcha's flow, not its cost: a light proof of work keeps them quick on
   // a loaded machine.
   CAPTCHA_COST: '50',
+  // The simulated provisioner plays each step of a new instance after this many seconds (5 by
+  // default, so a demo shows them); the journeys wait for the end, not for the pace.
+  INSTANCE_PROVISIONING_DELAY_SECONDS: '1',
 };
