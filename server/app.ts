@@ -36,6 +36,8 @@ import { billingRoutes } from './modules/billing/routes';
 import { instanceRoutes } from './modules/instances/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
+import { oidcRoutes } from './modules/oidc/routes';
+import { ensureOidcSigningKey } from './modules/oidc/signing-keys';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
 import { serializeRequest } from './log';
@@ -120,11 +122,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
   // the key that signs licence files: generated on the first start unless one is configured
   await ensureSigningKey(ctx);
+  // and the one that signs the OpenID Connect provider's tokens (modules/oidc)
+  await ensureOidcSigningKey(ctx);
 
   // Every API route must say who may call it (see plugins/access.ts).
   app.addHook('onRoute', (route) => {
     options.onRoute?.(route);
-    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const declares =
+      route.url.startsWith('/oidc/') || (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'));
+    if (!declares) return;
     if (!route.config?.access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
   });
 
@@ -184,6 +190,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
+  // the OpenID Connect provider and its interactions, a prefix with its own rules (docs/oidc.md)
+  await app.register(oidcRoutes);
   // outside /api, for a Prometheus server (decision 064)
   await app.register(metricsRoutes);
   if (config.devMailbox) await app.register(devMailboxRoutes);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Options } from './integrations/storage/s3';
+import { type OidcConfig, oidcCookieKeys, parseOidcClients } from './modules/oidc/clients-config';
 
 /**
  * Configuration from the environment, validated at start. Every variable has an embedded default
@@ -138,6 +139,14 @@ const EnvSchema = z
       .optional(),
     PAYMENT_GRACE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
     PAYMENT_TEST_CHECKOUT: bool.optional(),
+    OIDC_CLIENTS: z.string().optional(),
+    OIDC_COOKIE_KEYS: z
+      .string()
+      .refine(
+        (value) => value.split(',').every((key) => key.trim().length >= 32),
+        'must be keys of at least 32 characters, separated by commas',
+      )
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -173,6 +182,10 @@ const EnvSchema = z
       });
     }
     paymentIssues(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
+    const oidc = parseOidcClients(env.OIDC_CLIENTS, env.NODE_ENV === 'production');
+    if ('problems' in oidc) {
+      oidc.problems.forEach((problem) => ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENTS'], message: problem }));
+    }
     if (Boolean(env.INSTANCE_ORCHESTRATOR_URL) !== Boolean(env.INSTANCE_ORCHESTRATOR_SECRET)) {
       ctx.addIssue({
         code: 'custom',
@@ -308,6 +321,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Cloud instances (docs/instances.md): their lifecycle, and who provisions them. */
   instances: InstancesConfig;
+  /** The OpenID Connect provider under /oidc (docs/oidc.md): its relying parties and cookie keys. */
+  oidc: OidcConfig;
 }
 
 export interface InstancesConfig {
@@ -503,6 +518,11 @@ export function loadConfig(
           ? { url: e.INSTANCE_ORCHESTRATOR_URL.replace(/\/+$/, ''), secret: e.INSTANCE_ORCHESTRATOR_SECRET }
           : null,
       orchestratorTimeoutMs: 10_000,
+    },
+    oidc: {
+      clients: (parseOidcClients(e.OIDC_CLIENTS, e.NODE_ENV === 'production') as { clients: OidcConfig['clients'] })
+        .clients,
+      cookieKeys: oidcCookieKeys(e.OIDC_COOKIE_KEYS, e.SESSION_SECRET ?? 'development-only-session-secret-change-me'),
     },
   };
   return { ...config, ...overrides };

@@ -485,6 +485,34 @@ export interface WebhookDeliveriesTable {
   deliveredAt: Timestamp | null;
 }
 
+/** The OpenID Connect provider's stored models, by model name and id (migration 027, docs/oidc.md). */
+export interface OidcModelsTable {
+  /** the provider's model name: Session, Interaction, AuthorizationCode, RefreshToken, Grant... */
+  model: string;
+  id: string;
+  /** the provider's payload, as JSON */
+  payload: string;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  /** null: the provider gave no lifetime */
+  expiresAt: Timestamp | null;
+  consumedAt: Timestamp | null;
+}
+
+/** The keys that sign the provider's tokens (migration 027); rotated like the licence signing keys. */
+export interface OidcSigningKeysTable {
+  keyId: string;
+  /** the JWS algorithm (RS256) */
+  algorithm: string;
+  /** the public half as a JWK, JSON */
+  publicJwk: string;
+  /** PKCS#8 DER sealed with AES-256-GCM under a key derived from SESSION_SECRET */
+  privateKeySealed: string;
+  createdAt: Timestamp;
+  retiredAt: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -500,6 +528,8 @@ export interface Database {
   artifacts: ArtifactsTable;
   licences: LicencesTable;
   licenceSigningKeys: LicenceSigningKeysTable;
+  oidcModels: OidcModelsTable;
+  oidcSigningKeys: OidcSigningKeysTable;
   productTokens: ProductTokensTable;
   idempotencyKeys: IdempotencyKeysTable;
   customizations: CustomizationsTable;

@@ -190,6 +190,19 @@ export const en = {
       action: 'See the account',
     },
   },
+  /** The OpenID Connect provider's own pages (server/modules/oidc/pages.ts). */
+  oidc: {
+    logoutTitle: 'Sign out',
+    logoutQuestion: 'Do you want to sign out of the portal?',
+    logoutQuestionClient: 'Do you want to sign out of the portal and {{client}}?',
+    logoutConfirm: 'Sign out',
+    logoutStay: 'Stay signed in',
+    errorTitle: 'The sign-in could not be completed',
+    errorText:
+      'The site that sent you here made a request the portal cannot accept. Go back to that site and try again.',
+    errorCode: 'Error: {{code}}',
+    home: 'Go to the portal',
+  },
 };
 
 /** The shape every language follows: the same keys, any text (plural keys may differ by language). */

@@ -195,4 +195,16 @@ export const fr: ServerTexts = {
       action: 'Voir le compte',
     },
   },
+  oidc: {
+    logoutTitle: 'Déconnexion',
+    logoutQuestion: 'Voulez-vous vous déconnecter du portail ?',
+    logoutQuestionClient: 'Voulez-vous vous déconnecter du portail et de {{client}} ?',
+    logoutConfirm: 'Se déconnecter',
+    logoutStay: 'Rester connecté',
+    errorTitle: 'La connexion n’a pas pu aboutir',
+    errorText:
+      'Le site qui vous a envoyé ici a fait une demande que le portail ne peut pas accepter. Revenez sur ce site et réessayez.',
+    errorCode: 'Erreur : {{code}}',
+    home: 'Aller au portail',
+  },
 };

@@ -10,6 +10,7 @@ import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notification
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
 import { purgeIdempotencyKeys } from '../plugins/idempotency';
+import { purgeExpiredOidcState } from '../modules/oidc/adapter';
 import {
   ATTEMPTS_PER_ENDPOINT,
   deliverWebhook,
@@ -38,6 +39,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.login-attempts', cron: '15 * * * *', run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', cron: '*/10 * * * *', run: (ctx) => purgeUsedCaptchas(ctx.db) },
   { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
+  // the OpenID Connect provider's expired sessions, codes, tokens and grants (docs/oidc.md)
+  { name: 'purge.oidc', cron: '35 * * * *', run: (ctx) => purgeExpiredOidcState(ctx.db) },
   // files a process killed mid-upload left behind
   { name: 'sweep.storage', cron: '25 * * * *', run: (ctx) => sweepStorage(ctx) },
   // licences about to end or ended: told once per licence and end date (docs/notifications.md)

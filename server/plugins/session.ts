@@ -24,7 +24,10 @@ async function sessionPlugin(app: FastifyInstance) {
   app.decorateRequest('sessionHash', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/dev/')) return;
+    // /oidc: the provider's interactions sign in with the portal's session (modules/oidc)
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/dev/') && !request.url.startsWith('/oidc/')) {
+      return;
+    }
     const raw = request.cookies[SESSION_COOKIE];
     if (!raw) return;
     const session = await resolveSession(app.ctx, raw);

@@ -39,25 +39,41 @@ export function configuredSigningKeyPair(pem: string): SigningKeyPair {
 
 const SEAL_VERSION = 'v1';
 
-function sealingKey(secret: string) {
-  return Buffer.from(crypto.hkdfSync('sha256', secret, 'licence-signing-keys', 'portal licence signing key', 32));
+/**
+ * What a sealed key is for: each kind of key is sealed under a key of its own, derived from the same
+ * secret, so a sealed value of one kind never opens as another (the OpenID Connect provider's keys
+ * are sealed by these functions too, modules/oidc/signing-keys.ts).
+ */
+export interface SealPurpose {
+  salt: string;
+  info: string;
+}
+
+export const LICENCE_KEY_SEAL: SealPurpose = { salt: 'licence-signing-keys', info: 'portal licence signing key' };
+
+function sealingKey(secret: string, purpose: SealPurpose) {
+  return Buffer.from(crypto.hkdfSync('sha256', secret, purpose.salt, purpose.info, 32));
 }
 
 /** The private key as PKCS#8 DER sealed: `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
-export function sealPrivateKey(secret: string, key: crypto.KeyObject): string {
+export function sealPrivateKey(secret: string, key: crypto.KeyObject, purpose = LICENCE_KEY_SEAL): string {
   const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret), iv);
+  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret, purpose), iv);
   const der = key.export({ type: 'pkcs8', format: 'der' });
   const data = Buffer.concat([cipher.update(der), cipher.final()]);
   return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'))].join('.');
 }
 
 /** The private key a sealed value holds, or null when it was sealed under another secret or altered. */
-export function unsealPrivateKey(secret: string, sealed: string): crypto.KeyObject | null {
+export function unsealPrivateKey(
+  secret: string,
+  sealed: string,
+  purpose = LICENCE_KEY_SEAL,
+): crypto.KeyObject | null {
   const [version, iv, tag, data] = sealed.split('.');
   if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
   try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret), Buffer.from(iv, 'base64url'));
+    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret, purpose), Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     const der = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
     return crypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });

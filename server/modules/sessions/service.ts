@@ -71,6 +71,11 @@ export async function endSession(ctx: AppContext, actor: Actor): Promise<void> {
   if (hash) await repo.deleteSession(ctx.db, hash);
 }
 
+/** Ends the session a raw cookie value stands for (an OpenID Connect logout, modules/oidc). */
+export async function endSessionByCookie(ctx: AppContext, raw: string): Promise<void> {
+  await repo.deleteSession(ctx.db, hashToken(raw));
+}
+
 /**
  * Ends every session of a user but the one given (after a password reset, a disable…). Takes the
  * caller's transaction, so the sessions end with the change that ends them.

@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
+import * as client from 'openid-client';
+import { BASE_URL } from './harness';
+
+/**
+ * OpenID Connect relying parties for tests (docs/oidc.md): openid-client speaking to the portal's
+ * provider, and a browser that follows the provider's redirects with its cookies.
+ */
+
+export const RP_SECRET = 'academy-client-secret-0123456789abcdef';
+
+/** A confidential first-party client (refresh tokens, no consent page) and a public third-party one. */
+export const TEST_OIDC_CLIENTS = [
+  {
+    client_id: 'academy',
+    client_secret: RP_SECRET,
+    client_name: 'Academy',
+    redirect_uris: ['http://academy.test/callback'],
+    post_logout_redirect_uris: ['http://academy.test/signed-out'],
+    first_party: true,
+  },
+  {
+    client_id: 'console',
+    client_name: 'Partner console',
+    redirect_uris: ['http://console.test/callback'],
+    post_logout_redirect_uris: ['http://console.test/signed-out'],
+  },
+];
+
+export const oidcEnv = () => ({ OIDC_CLIENTS: JSON.stringify(TEST_OIDC_CLIENTS) });
+
+/** fetch for openid-client, answered by the app in process (the issuer's host is not a real one). */
+export function injectFetch(app: () => FastifyInstance) {
+  return async (
+    input: string,
+    init?: { method?: string; headers?: HeadersInit; body?: string | URLSearchParams | Uint8Array | null },
+  ) => {
+    const url = new URL(input);
+    const headers = { ...Object.fromEntries(new Headers(init?.headers).entries()), host: url.host };
+    const response = await app().inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: url.pathname + url.search,
+      headers,
+      ...(init?.body
+        ? { payload: init.body instanceof Uint8Array ? Buffer.from(init.body) : init.body.toString() }
+        : {}),
+    });
+    const answer = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    }
+    return new Response(response.statusCode === 204 ? null : response.body, {
+      status: response.statusCode,
+      headers: answer,
+    });
+  };
+}
+
+export async function discover(app: () => FastifyInstance, clientId: 'academy' | 'console') {
+  const auth = clientId === 'academy' ? client.ClientSecretBasic(RP_SECRET) : client.None();
+  return client.discovery(new URL(`${BASE_URL}/oidc`), clientId, undefined, auth, {
+    execute: [client.allowInsecureRequests],
+    [client.customFetch]: injectFetch(app),
+  });
+}
+
+/** A browser's cookie jar over app.inject: follows nothing by itself, keeps what it is given. */
+export class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly app: () => FastifyInstance) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  setCookie(header: string) {
+    const [name, value] = header.split('=', 2);
+    this.cookies.set(name, value);
+  }
+
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+
+  private keep(response: LightMyRequestResponse) {
+    for (const cookie of response.cookies) {
+      const expired =
+        cookie.value === '' || cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() < Date.now());
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+
+  async request(
+    method: 'GET' | 'POST',
+    target: string,
+    options: { form?: Record<string, string>; json?: object; accept?: string } = {},
+  ) {
+    const url = new URL(target, BASE_URL);
+    if (url.origin !== BASE_URL) throw new Error(`the browser left the portal for ${url.href}`);
+    const headers: Record<string, string> = {
+      host: url.host,
+      cookie: this.cookieHeader,
+      accept: options.accept ?? 'text/html',
+    };
+    if (method === 'POST') headers.origin = BASE_URL;
+    let payload: string | undefined;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(options.form).toString();
+    } else if (options.json) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(options.json);
+    }
+    const response = await this.app().inject({ method, url: url.pathname + url.search, headers, payload });
+    this.keep(response);
+    return response;
+  }
+
+  /**
+   * Follows the provider's redirects (under /oidc); returns the first answer that is not one, or the
+   * first address elsewhere (a page of the portal, a relying party) without opening it.
+   */
+  async follow(target: string): Promise<{ location: string; response: LightMyRequestResponse | null }> {
+    let location = new URL(target, BASE_URL).href;
+    for (let hop = 0; hop < 10; hop++) {
+      const url = new URL(location);
+      if (url.origin !== BASE_URL || !url.pathname.startsWith('/oidc/')) return { location, response: null };
+      const response = await this.request('GET', location);
+      if (response.statusCode < 300 || response.statusCode >= 400) return { location, response };
+      location = new URL(String(response.headers.location), location).href;
+    }
+    throw new Error('too many redirects');
+  }
+}
