@@ -34,7 +34,11 @@ export const oidcEnv = () => ({ OIDC_CLIENTS: JSON.stringify(TEST_OIDC_CLIENTS) 
 export function injectFetch(app: () => FastifyInstance) {
   return async (
     input: string,
-    init?: { method?: string; headers?: HeadersInit; body?: string | URLSearchParams | Uint8Array | null },
+    init?: {
+      method?: string;
+      headers?: HeadersInit;
+      body?: string | URLSearchParams | Uint8Array | ArrayBuffer | null;
+    },
   ) => {
     const url = new URL(input);
     const headers = { ...Object.fromEntries(new Headers(init?.headers).entries()), host: url.host };
@@ -43,7 +47,12 @@ export function injectFetch(app: () => FastifyInstance) {
       url: url.pathname + url.search,
       headers,
       ...(init?.body
-        ? { payload: init.body instanceof Uint8Array ? Buffer.from(init.body) : init.body.toString() }
+        ? {
+            payload:
+              typeof init.body === 'string' || init.body instanceof URLSearchParams
+                ? init.body.toString()
+                : Buffer.from(init.body as ArrayBuffer),
+          }
         : {}),
     });
     const answer = new Headers();
