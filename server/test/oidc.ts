@@ -30,30 +30,23 @@ export const TEST_OIDC_CLIENTS = [
 
 export const oidcEnv = () => ({ OIDC_CLIENTS: JSON.stringify(TEST_OIDC_CLIENTS) });
 
+/** The bodies openid-client sends: forms, JSON text, bytes. */
+function payloadOf(body: unknown): string | Buffer {
+  if (typeof body === 'string' || body instanceof URLSearchParams) return body.toString();
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) return Buffer.from(body as Uint8Array);
+  throw new Error('a body this relying party does not send');
+}
+
 /** fetch for openid-client, answered by the app in process (the issuer's host is not a real one). */
 export function injectFetch(app: () => FastifyInstance) {
-  return async (
-    input: string,
-    init?: {
-      method?: string;
-      headers?: HeadersInit;
-      body?: string | URLSearchParams | Uint8Array | ArrayBuffer | null;
-    },
-  ) => {
+  return async (input: string, init?: { method?: string; headers?: HeadersInit; body?: unknown }) => {
     const url = new URL(input);
     const headers = { ...Object.fromEntries(new Headers(init?.headers).entries()), host: url.host };
     const response = await app().inject({
       method: (init?.method ?? 'GET') as 'GET',
       url: url.pathname + url.search,
       headers,
-      ...(init?.body
-        ? {
-            payload:
-              typeof init.body === 'string' || init.body instanceof URLSearchParams
-                ? init.body.toString()
-                : Buffer.from(init.body as ArrayBuffer),
-          }
-        : {}),
+      ...(init?.body ? { payload: payloadOf(init.body) } : {}),
     });
     const answer = new Headers();
     for (const [name, value] of Object.entries(response.headers)) {
