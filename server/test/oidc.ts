@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import * as client from 'openid-client';
+import type { DB } from '../db';
 import { BASE_URL } from './harness';
 
 /**
@@ -136,4 +137,13 @@ export class Browser {
     }
     throw new Error('too many redirects');
   }
+}
+
+/** How many provider rows are stored. */
+export async function countModels(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('oidcModels')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

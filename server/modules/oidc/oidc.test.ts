@@ -121,3 +121,173 @@ describe('the code flow of a confidential first-party client', () => {
     expect(me.statusCode).toBe(401);
   });
 });
+
+describe('a public third-party client', () => {
+  it('is asked for consent on the portal, and the code needs its PKCE verifier', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'console');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const request = await authorize(config, 'http://console.test/callback', 'openid email portal');
+    const toConsent = new URL((await browser.follow(request.url.href)).location);
+    expect(toConsent.pathname).toBe('/fr/consent');
+    const uid = toConsent.searchParams.get('interaction')!;
+
+    const details = await browser.request('GET', `/oidc/interaction/${uid}/details`, { accept: 'application/json' });
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toEqual({
+      uid,
+      clientId: 'console',
+      clientName: 'Partner console',
+      scopes: ['openid', 'email', 'portal'],
+    });
+    // another signed-in user does not see, nor answer, this user's interaction
+    const other = new Browser(current);
+    other.setCookie(browser.cookieHeader.split('; ').find((c) => c.startsWith('_interaction='))!);
+    const stranger = await createUser(app.ctx.db, { type: 'admin' });
+    await signIn(other, stranger.email);
+    expect(
+      (await other.request('POST', `/oidc/interaction/${uid}/confirm`, { accept: 'application/json' })).statusCode,
+    ).toBe(404);
+
+    const confirmed = await browser.request('POST', `/oidc/interaction/${uid}/confirm`, { accept: 'application/json' });
+    expect(confirmed.statusCode).toBe(200);
+    const callback = new URL((await browser.follow(confirmed.json().location)).location);
+    expect(callback.origin).toBe('http://console.test');
+
+    // without the verifier the code is refused; with it, once
+    await expect(
+      client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+        expectedState: request.state,
+        expectedNonce: request.nonce,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses a request without PKCE, and one the user declines', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'console');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const noPkce = client.buildAuthorizationUrl(config, {
+      redirect_uri: 'http://console.test/callback',
+      scope: 'openid',
+      state: 's1',
+    });
+    const refused = new URL((await browser.follow(noPkce.href)).location);
+    expect(refused.origin).toBe('http://console.test');
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+
+    const request = await authorize(config, 'http://console.test/callback', 'openid');
+    const uid = new URL((await browser.follow(request.url.href)).location).searchParams.get('interaction')!;
+    const declined = await browser.request('POST', `/oidc/interaction/${uid}/abort`, { accept: 'application/json' });
+    const back = new URL((await browser.follow(declined.json().location)).location);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(request.state);
+  });
+});
+
+describe('what the provider refuses', () => {
+  it('refuses an undeclared redirect URI on its own error page, never redirecting there', async () => {
+    const config = await discover(current, 'academy');
+    const request = await authorize(config, 'http://evil.test/callback', 'openid');
+    const browser = new Browser(current);
+    const answer = await browser.request('GET', request.url.pathname + request.url.search, { accept: 'text/html' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers.location).toBeUndefined();
+    expect(answer.body).toContain('redirect_uri');
+    expect(answer.body).toContain('<html lang="en">');
+    expect(String(answer.headers['content-security-policy'])).toContain("form-action 'self' http://academy.test");
+  });
+
+  it('refuses a replayed code, a forged state and a forged interaction', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const request = await authorize(config, 'http://academy.test/callback', 'openid');
+    const callback = new URL((await browser.follow(request.url.href)).location);
+    const checks = { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce };
+    await expect(
+      client.authorizationCodeGrant(config, callback, { ...checks, expectedState: 'forged' }),
+    ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/"state"/) } });
+    const tokens = await client.authorizationCodeGrant(config, callback, checks);
+    expect(tokens.access_token).toBeTruthy();
+    await expect(client.authorizationCodeGrant(config, callback, checks)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // the replay revoked what the code gave
+    await expect(client.fetchUserInfo(config, tokens.access_token, String(user.id))).rejects.toThrow();
+
+    const forged = await browser.request('GET', '/oidc/interaction/forgedinteraction0000');
+    expect(forged.statusCode).toBe(400);
+    expect(forged.body).toContain('interaction_not_found');
+    const badXsrf = await browser.request('POST', '/oidc/session/end/confirm', {
+      form: { xsrf: 'forged', logout: 'yes' },
+    });
+    expect(badXsrf.statusCode).toBe(400);
+  });
+});
+
+describe('the portal logout handshake (spec 4 and 7)', () => {
+  it('ends the provider session: the next authorization asks to sign in again', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const first = await authorize(config, 'http://academy.test/callback', 'openid');
+    expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
+
+    const end = await browser.request('GET', '/oidc/session/end', { accept: 'application/json' });
+    expect(end.statusCode).toBe(200);
+    const { xsrf } = end.json() as { xsrf: string };
+    expect((await browser.request('POST', '/api/auth/logout', { accept: 'application/json' })).statusCode).toBeLessThan(
+      300,
+    );
+    const confirm = await browser.request('POST', '/oidc/session/end/confirm', { form: { xsrf, logout: 'yes' } });
+    expect(confirm.statusCode).toBe(303);
+
+    const again = await authorize(config, 'http://academy.test/callback', 'openid');
+    expect(new URL((await browser.follow(again.url.href)).location).pathname).toBe('/en/login');
+  });
+});
+
+describe('the provider state', () => {
+  it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
+    const callback = new URL((await browser.follow(request.url.href)).location);
+
+    const { buildApp } = await import('../../app');
+    const rebuilt = await buildApp(t.config, { database: t.database, startBackgroundWork: false });
+    await rebuilt.ready();
+    const before = app;
+    app = rebuilt;
+    try {
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: request.verifier,
+        expectedState: request.state,
+        expectedNonce: request.nonce,
+      });
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(refreshed.access_token).toBeTruthy();
+      // the provider's session too: signed in without the login page
+      const again = await authorize(config, 'http://academy.test/callback', 'openid');
+      expect(new URL((await browser.follow(again.url.href)).location).origin).toBe('http://academy.test');
+    } finally {
+      app = before;
+      await rebuilt.close();
+    }
+
+    const { purgeExpiredOidcState } = await import('./adapter');
+    const { countModels } = await import('../../test/oidc');
+    const stored = await countModels(app.ctx.db);
+    expect(stored).toBeGreaterThan(0);
+    expect(await purgeExpiredOidcState(app.ctx.db, Date.now() + 400 * 24 * 60 * 60 * 1000)).toBeGreaterThan(0);
+    expect(await countModels(app.ctx.db)).toBeLessThan(stored);
+  });
+});
