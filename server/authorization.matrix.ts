@@ -12,6 +12,7 @@ import { type MemberRole, ROLES, type Role } from '../common/roles';
  * - 'allow': the call succeeds: a 2xx status, or exactly the row's `success` status (a redirect).
  *   Each row's `call` therefore gives a request that works (a valid body, a live token, a solved
  *   captcha), so a route that refuses everyone with some other status cannot pass for "allowed".
+ * - 400: the OpenID Connect provider's own refusal of a credential it cannot read (its POST row)
  * - 401 / 403 / 404: exactly that status (404 where a customer's existence is hidden from outsiders)
  *
  * Actors: anonymous, one user per role, and two who must get nothing of a customer: an account
@@ -24,7 +25,7 @@ import { type MemberRole, ROLES, type Role } from '../common/roles';
  */
 export const ACTORS = ['anonymous', ...ROLES, 'otherAccountExecutive', 'disabledMember'] as const;
 export type Actor = (typeof ACTORS)[number];
-export type Outcome = 'allow' | 401 | 403 | 404;
+export type Outcome = 'allow' | 400 | 401 | 403 | 404;
 export type Expectations = Record<Actor, Outcome>;
 
 export interface Fixture {
@@ -97,6 +98,12 @@ export interface Fixture {
   testCheckout: (customerId: number) => Promise<string>;
   /** a payment provider's event, signed with the portal's test checkout secret, about nobody here */
   stripeEvent: () => Promise<{ payload: object; headers: Record<string, string> }>;
+  /**
+   * A live OpenID Connect interaction (server/test/oidc.ts startInteraction) at its login prompt, or
+   * at the consent prompt of the caller signed in; `cookie` holds the caller's session cookie and the
+   * provider's interaction cookies
+   */
+  oidcInteraction: (actor: Actor | undefined, step: 'login' | 'consent') => Promise<{ uid: string; cookie: string }>;
 }
 
 /** The smallest configuration the lke schema accepts (docs/customizations.md). */
@@ -902,4 +909,55 @@ export const MATRIX: MatrixRow[] = [
       url: `/api/get/linux/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
     }),
   },
+
+  // ---- the OpenID Connect provider under /oidc (server/modules/oidc, docs/oidc.md)
+  // public: the protocol decides (client authentication, PKCE, the logout form's xsrf value)
+  { method: 'GET', url: '/oidc/*', expect: anyone, call: () => ({ url: '/oidc/.well-known/openid-configuration' }) },
+  {
+    method: 'POST',
+    url: '/oidc/*',
+    expect: anyone,
+    // a public client's page revoking a token; a bearer token of another kind is no client
+    // credential, and the provider refuses the malformed client authentication
+    call: () => ({
+      url: '/oidc/token/revocation',
+      payload: 'client_id=console&token=not-a-token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://console.test' },
+    }),
+    productToken: 400,
+    metricsToken: 400,
+  },
+  {
+    method: 'OPTIONS',
+    url: '/oidc/*',
+    expect: anyone,
+    call: () => ({
+      url: '/oidc/token',
+      headers: { origin: 'http://academy.test', 'access-control-request-method': 'POST' },
+    }),
+  },
+  // public: the interaction cookie decides; a visitor is sent to the login page, a user signs in
+  {
+    method: 'GET',
+    url: '/oidc/interaction/:uid',
+    expect: anyone,
+    success: 303,
+    call: async (f, scope) => {
+      const interaction = await f.oidcInteraction(scope.actor, 'login');
+      return { url: `/oidc/interaction/${interaction.uid}`, headers: { cookie: interaction.cookie } };
+    },
+  },
+  // the consent page's calls: the signed-in user whose sign-in the interaction is
+  ...(['GET /details', 'POST /confirm', 'POST /abort'] as const).map((route) => {
+    const [method, suffix] = route.split(' ') as ['GET' | 'POST', string];
+    return {
+      method,
+      url: `/oidc/interaction/:uid${suffix}`,
+      expect: signedIn,
+      call: async (f: Fixture, scope: CallScope) => {
+        const interaction = await f.oidcInteraction(scope.actor, 'consent');
+        return { url: `/oidc/interaction/${interaction.uid}${suffix}`, headers: { cookie: interaction.cookie } };
+      },
+    } satisfies MatrixRow;
+  }),
 ];

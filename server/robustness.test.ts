@@ -31,6 +31,7 @@ import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { createInstance } from './test/instances';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
+import { oidcEnv, startInteraction } from './test/oidc';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harness';
 
 /**
@@ -376,6 +377,7 @@ async function signInAdmin() {
 
 beforeAll(async () => {
   t = await createTestApp({
+    ...oidcEnv(),
     ARTIFACTS_DIR: artifactsDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
@@ -460,6 +462,7 @@ beforeAll(async () => {
     selfService: async (customerId, known = false) =>
       makeSelfService(db, customerId, { providerCustomerId: known ? `cus_test_robust_${customerId}` : null }),
     testCheckout: (customerId) => testCheckoutSession(db, customerId),
+    oidcInteraction: (_actor, step) => startInteraction(app, adminCookie, step),
     stripeEvent: async () => {
       // as an object, sent as JSON.stringify writes it: the bytes that were signed
       const event = stripeEvent('invoice.paid', { customer: 'cus_nobody' });

@@ -147,3 +147,37 @@ export async function countModels(db: DB): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * A live interaction of the public third-party client, for the routes that take one: at its first
+ * prompt (`login`), or, for a signed-in portal user, at the consent prompt. The cookie header holds
+ * the portal's session cookie given and the provider's interaction cookies.
+ */
+export async function startInteraction(
+  app: FastifyInstance,
+  portalCookie: string | null,
+  step: 'login' | 'consent',
+): Promise<{ uid: string; cookie: string }> {
+  const browser = new Browser(() => app);
+  if (portalCookie) browser.setCookie(portalCookie);
+  const query = new URLSearchParams({
+    client_id: 'console',
+    response_type: 'code',
+    redirect_uri: 'http://console.test/callback',
+    scope: 'openid email',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'matrix',
+  });
+  const authorize = `/oidc/auth?${query.toString()}`;
+  if (step === 'login') {
+    const first = await browser.request('GET', authorize);
+    const uid = /\/oidc\/interaction\/([^/?]+)/.exec(String(first.headers.location))?.[1];
+    if (!uid) throw new Error(`no interaction: ${first.statusCode} ${String(first.headers.location)}`);
+    return { uid, cookie: browser.cookieHeader };
+  }
+  const { location } = await browser.follow(authorize);
+  const uid = new URL(location).searchParams.get('interaction');
+  if (!uid) throw new Error(`no consent prompt: ${location}`);
+  return { uid, cookie: browser.cookieHeader };
+}

@@ -46,9 +46,11 @@ function oidcSecurityHeaders(reply: FastifyReply, formTargets: string): void {
 async function providerEndpoints(app: FastifyInstance, provider: Provider) {
   const handle = provider.callback();
   const formTargets = clientOrigins(app.ctx.config.oidc.clients).join(' ');
-  // The provider reads its own bodies: nothing is parsed here, whatever the type.
+  // The provider parses its own bodies: it gets the bytes, whatever the type. (The raw stream is
+  // already read by then, through the body timeout's stream, plugins/timeouts.ts; the provider takes
+  // `req.body` instead, with a warning once per process.)
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const method of PROVIDER_METHODS) {
     app.route({
       method,
@@ -59,6 +61,7 @@ async function providerEndpoints(app: FastifyInstance, provider: Provider) {
         const headers = reply.getHeaders();
         reply.hijack();
         for (const [name, value] of Object.entries(headers)) if (value !== undefined) reply.raw.setHeader(name, value);
+        if (Buffer.isBuffer(request.body)) Object.assign(request.raw, { body: request.body });
         await handle(mounted(request.raw), reply.raw);
       },
     });
