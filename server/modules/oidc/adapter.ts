@@ -48,6 +48,9 @@ export function kyselyAdapter(db: DB): new (model: string) => Adapter {
     }
 
     private async read(by: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
+      // A value a client made up (a client_id, a token) can hold a NUL, which no stored id does and
+      // PostgreSQL refuses in text: nothing is stored under it.
+      if (value.includes('\u0000')) return undefined;
       const row = await repo.findModel(db, this.model, by, value);
       if (!row) return undefined;
       const payload = JSON.parse(row.payload) as AdapterPayload;
