@@ -39,6 +39,7 @@ const PasswordLostPage = page(
   'PasswordLostPage',
 );
 const SignUpPage = page('sign-up', () => import('../pages/sign-up/SignUpPage'), 'SignUpPage');
+const ConsentPage = page('consent', () => import('../pages/consent/ConsentPage'), 'ConsentPage');
 const ResetPasswordPage = page(
   'reset-password',
   () => import('../pages/reset-password/ResetPasswordPage'),
@@ -125,6 +126,7 @@ function Page() {
   if (reset) return <ResetPasswordPage key={reset[1]} token={decodeURIComponent(reset[1])} />;
   if (path.startsWith('/password-lost')) return <PasswordLostPage />;
   if (path.startsWith('/sign-up')) return <SignUpPage />;
+  if (path.startsWith('/consent')) return <ConsentPage />;
   return <LoginPage />;
 }
 
@@ -154,9 +156,14 @@ function Localized({ translator }: { translator: Translator }) {
         fallback={(error) => <PageFailed error={error} />}
       >
         <Suspense fallback={<DelayedLoader />}>
-          <VisitorsOnly>
+          {/* the consent page is for the signed-in user an interaction signs in (decision 070) */}
+          {splitLocale(location.pathname).path.startsWith('/consent') ? (
             <Page />
-          </VisitorsOnly>
+          ) : (
+            <VisitorsOnly>
+              <Page />
+            </VisitorsOnly>
+          )}
         </Suspense>
       </ErrorBoundary>
     </Shell>

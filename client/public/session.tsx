@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import type { Profile, PublicConfig } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
+import { INTERACTION_UID } from '../../common/api/oidc';
 import { isSafeLocalPath, localizePath, loginTarget, toBarePath } from '../app/routing';
 import { storage } from '../app/storage';
 
@@ -90,8 +91,38 @@ export function useAction<Input, Output>(
   return { run, pending: state.pending, error: state.error, data: state.data, succeeded };
 }
 
-/** Spec 4 "Login success": the `redirect` parameter if it is a local path, else the user's start page. */
+/** An OpenID Connect interaction the address keeps (`?interaction=<uid>`, docs/oidc.md), if well formed. */
+export function interactionOf(search: string): string | null {
+  const uid = new URLSearchParams(search).get('interaction');
+  return uid !== null && INTERACTION_UID.test(uid) ? uid : null;
+}
+
+/** Spec 4 "Login success", first: back to the provider's interaction, which returns to the relying party. */
+export function oidcReturnTarget(search: string): string | null {
+  const uid = interactionOf(search);
+  return uid ? `/oidc/interaction/${uid}` : null;
+}
+
+/**
+ * Spec 4 "Login success", in its order: the OIDC return target, the stored SSO redirect (the support
+ * site), then the stored or given path and the user's start page.
+ */
+export function loginSuccessTarget(profile: Profile, search: string, ssoRedirect: string | null): string {
+  return oidcReturnTarget(search) ?? (ssoRedirect ? ssoRedirectUrl(ssoRedirect) : signedInTarget(profile, search));
+}
+
+/** Where a sign-in for the support site goes once the session exists (spec 4, SSO return target). */
+export function ssoRedirectUrl(target: string): string {
+  return `/api/jwt/redirect?to=${encodeURIComponent(target)}`;
+}
+
+/**
+ * Where a signed-in visitor of a sign-in page goes: the OIDC return target, else the `redirect`
+ * parameter if it is a local path, else the user's start page.
+ */
 export function signedInTarget(profile: Profile, search: string): string {
+  const oidc = oidcReturnTarget(search);
+  if (oidc) return oidc;
   const requested = new URLSearchParams(search).get('redirect');
   const target = isSafeLocalPath(requested)
     ? toBarePath(requested)

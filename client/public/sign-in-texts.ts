@@ -18,6 +18,7 @@ export const SIGN_IN_TEXT_SECTIONS = [
   'passwordLost',
   'resetPassword',
   'signUp',
+  'consent',
 ];
 
 /** The named top-level sections of a language's texts. */

@@ -29,6 +29,14 @@ export const apiError = (
  * Replaces `fetch` with a fake that answers like the portal's API, keyed by "METHOD /api/path".
  * Unknown routes answer 404 with the API's error body, so a missing handler shows as a failure.
  */
+/** JSON, or a form's fields (the OpenID Connect logout handshake posts one). */
+function parseBody(body: string, headers: Headers): unknown {
+  if (headers.get('content-type') === 'application/x-www-form-urlencoded') {
+    return Object.fromEntries(new URLSearchParams(body));
+  }
+  return JSON.parse(body);
+}
+
 export function fakeApi(routes: Record<string, FakeHandler>) {
   const requests: FakeRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -37,7 +45,7 @@ export function fakeApi(routes: Record<string, FakeHandler>) {
       method: (init?.method ?? 'GET').toUpperCase(),
       path: url.pathname,
       query: url.searchParams,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      body: typeof init?.body === 'string' ? parseBody(init.body, new Headers(init.headers)) : undefined,
       headers: new Headers(init?.headers),
     };
     requests.push(request);

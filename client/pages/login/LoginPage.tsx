@@ -11,7 +11,7 @@ import { CookieNotice } from '../../components/CookieNotice';
 import { apiErrorText, namesField } from '../../components/forms';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { pageLoad, PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
-import { signedInTarget, useAction, usePublicConfig } from '../../public/session';
+import { loginSuccessTarget, useAction, usePublicConfig } from '../../public/session';
 import { Alert, Button, Card, TextField } from '../../public/ui';
 
 interface Values extends Record<string, unknown> {
@@ -24,11 +24,6 @@ export interface LoginLocationState {
   email?: string;
   /** The password was just changed: the page says so. */
   passwordChanged?: boolean;
-}
-
-/** Where a sign-in for the support site goes once the session exists (spec 4, SSO return target). */
-export function ssoRedirectUrl(target: string): string {
-  return `/api/jwt/redirect?to=${encodeURIComponent(target)}`;
 }
 
 export function LoginPage() {
@@ -68,10 +63,10 @@ export function LoginPage() {
 
   const signIn = useAction((body: LoginBody) => login(LoginBody.parse(body)), {
     onSuccess: (profile) => {
-      // Spec 4 "Login success": on to the support site, else into the application (a page load:
-      // the signed-in application is another page, decision 024).
+      // Spec 4 "Login success": back to the relying party, on to the support site, else into the
+      // application (a page load: the signed-in application is another page, decision 024).
       setLeaving(true);
-      pageLoad.assign(ssoRedirect ? ssoRedirectUrl(ssoRedirect) : signedInTarget(profile, location.search));
+      pageLoad.assign(loginSuccessTarget(profile, location.search, ssoRedirect));
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === CAPTCHA_REQUIRED_STATUS) {

@@ -47,4 +47,29 @@ describe('LogoutPage', () => {
     await waitFor(() => expect(screen.queryByTestId('user-menu')).toBeNull());
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
   });
+
+  it('performs the OpenID Connect logout handshake (spec 4 and 7)', async () => {
+    const api = fakeApi({
+      'POST /api/auth/logout': () => ({ status: 204 }),
+      'GET /oidc/session/end': () => ({ status: 200, body: { xsrf: 'the-xsrf-value' } }),
+      'POST /oidc/session/end/confirm': () => ({ status: 200 }),
+    });
+    renderLogout();
+    expect(await screen.findByText('You are signed out.')).toBeTruthy();
+    expect(api.calls('GET /oidc/session/end')).toHaveLength(1);
+    const [confirm] = api.calls('POST /oidc/session/end/confirm');
+    expect(confirm.body).toEqual({ xsrf: 'the-xsrf-value', logout: 'yes' });
+    expect(confirm.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+  });
+
+  it('signs out of the portal all the same when the handshake fails', async () => {
+    const api = fakeApi({
+      'POST /api/auth/logout': () => ({ status: 204 }),
+      'GET /oidc/session/end': () => 'network-error',
+    });
+    renderLogout();
+    expect(await screen.findByText('You are signed out.')).toBeTruthy();
+    expect(api.calls('POST /api/auth/logout')).toHaveLength(1);
+    expect(api.calls('POST /oidc/session/end/confirm')).toHaveLength(0);
+  });
 });

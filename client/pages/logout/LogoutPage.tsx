@@ -4,12 +4,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { logout } from '../../api/auth';
+import { endProviderSession } from '../../api/oidc';
 import { useLocalize } from '../../app/locale';
 import { forgetSession, useProfile } from '../../app/session';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { usePageTitle } from '../../app/title';
 
-/** Public: signs out when there is a session (spec 2), then offers the way back to login. */
+/** Public: signs out when there is a session (spec 2), of the provider too, then offers the way back to login. */
 export function LogoutPage() {
   const { t } = useTranslation();
   const localize = useLocalize();
@@ -24,14 +25,19 @@ export function LogoutPage() {
   useEffect(() => {
     if (!settled || started.current) return;
     started.current = true;
+    // Spec 4: the OpenID Connect logout handshake too, whose failures are ignored; it also ends a
+    // provider session that outlived the portal's (docs/oidc.md).
     if (!profile) {
-      forgetSession(queryClient);
-      setDone(true);
+      void endProviderSession().finally(() => {
+        forgetSession(queryClient);
+        setDone(true);
+      });
       return;
     }
     // A failed logout call still ends the session here: the server forgets idle sessions anyway.
     logout()
       .catch(() => undefined)
+      .then(endProviderSession)
       .finally(() => {
         forgetSession(queryClient);
         setDone(true);

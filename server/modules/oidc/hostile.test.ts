@@ -95,7 +95,7 @@ describe('never a 500 under /oidc', () => {
   it('refuses hostile forms and bodies at the token, revocation and logout endpoints', async () => {
     const calls: [string, InjectOptions][] = [];
     for (const [name, value] of Object.entries(HOSTILE)) {
-      for (const fields of [
+      const forms: Record<string, string>[] = [
         {
           grant_type: 'authorization_code',
           code: value,
@@ -105,7 +105,8 @@ describe('never a 500 under /oidc', () => {
         },
         { grant_type: 'refresh_token', refresh_token: value, client_id: 'console' },
         { grant_type: value, client_id: value },
-      ]) {
+      ];
+      for (const fields of forms) {
         calls.push([
           `token ${fields.grant_type.slice(0, 20)} ${name}`,
           { method: 'POST', url: '/oidc/token', ...form(fields) },
