@@ -35,7 +35,7 @@ export function LogoutPage() {
       return;
     }
     // A failed logout call still ends the session here: the server forgets idle sessions anyway.
-    logout()
+    void logout()
       .catch(() => undefined)
       .then(endProviderSession)
       .finally(() => {
