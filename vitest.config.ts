@@ -22,6 +22,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/markdown.test.ts',
   'server/modules/customizations/schemas.test.ts',
   'server/modules/invitations/keys.test.ts',
+  'server/modules/oidc/clients-config.test.ts',
   'server/plugins/page-hints.test.ts',
   // SQLite files whatever TEST_DB says
   'server/cli.test.ts',

@@ -185,6 +185,23 @@ const commands: Record<string, Command> = {
       io.out(rotated.keyId);
     },
   },
+  'rotate-oidc-key': {
+    summary:
+      'sign OpenID Connect tokens with a new key from the next start; the previous one stays published (docs/oidc.md)',
+    usage: 'rotate-oidc-key',
+    async run(args, io) {
+      parseOptions(z.object({}), args, []);
+      const rotated = await withContext(io, async (ctx) => {
+        const { rotateOidcSigningKey } = await import('./modules/oidc/signing-keys');
+        return rotateOidcSigningKey(ctx, systemActor('cli'));
+      });
+      io.err(
+        `OpenID Connect tokens are signed with key ${rotated.keyId} once the portal restarts` +
+          (rotated.retiredKeyId ? `; key ${rotated.retiredKeyId} is retired and still published for 30 days` : ''),
+      );
+      io.out(rotated.keyId);
+    },
+  },
 };
 
 function usage(): string {
