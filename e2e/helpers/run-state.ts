@@ -1,3 +1,4 @@
+import { E2E_OIDC_CLIENTS } from './relying-party';
 import path from 'node:path';
 
 /**
@@ -32,4 +33,6 @@ export const PORTAL_ENV: Record<string, string> = {
   // The simulated provisioner plays each step of a new instance after this many seconds (5 by
   // default, so a demo shows them); the journeys wait for the end, not for the pace.
   INSTANCE_PROVISIONING_DELAY_SECONDS: '1',
+  // the relying parties of e2e/oidc.spec.ts (e2e/helpers/relying-party.ts)
+  OIDC_CLIENTS: E2E_OIDC_CLIENTS,
 };
