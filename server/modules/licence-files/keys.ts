@@ -65,11 +65,7 @@ export function sealPrivateKey(secret: string, key: crypto.KeyObject, purpose = 
 }
 
 /** The private key a sealed value holds, or null when it was sealed under another secret or altered. */
-export function unsealPrivateKey(
-  secret: string,
-  sealed: string,
-  purpose = LICENCE_KEY_SEAL,
-): crypto.KeyObject | null {
+export function unsealPrivateKey(secret: string, sealed: string, purpose = LICENCE_KEY_SEAL): crypto.KeyObject | null {
   const [version, iv, tag, data] = sealed.split('.');
   if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
   try {

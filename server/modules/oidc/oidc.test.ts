@@ -291,3 +291,16 @@ describe('the provider state', () => {
     expect(await countModels(app.ctx.db)).toBeLessThan(stored);
   });
 });
+
+describe('the request log', () => {
+  it('keeps codes, tokens and verifiers of OpenID Connect addresses out of it', async () => {
+    const { redactUrl } = await import('../../log');
+    const logged = redactUrl(
+      '/oidc/session/end?id_token_hint=eyJ.secret.sig&state=s&post_logout_redirect_uri=x' +
+        '&code=the-code&code_verifier=the-verifier&refresh_token=the-refresh',
+    );
+    for (const secret of ['eyJ.secret.sig', 'the-code', 'the-verifier', 'the-refresh'])
+      expect(logged).not.toContain(secret);
+    expect(logged).toContain('state=s');
+  });
+});
