@@ -253,6 +253,23 @@ describe('the portal logout handshake (spec 4 and 7)', () => {
   });
 });
 
+describe('a provider session without a portal session', () => {
+  it('signs in again once the portal session is gone, even without the handshake', async () => {
+    const { user } = await signedInUser();
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    await signIn(browser, user.email);
+    const first = await authorize(config, 'http://academy.test/callback', 'openid');
+    expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
+    // every session of the user ends (as after a password reset); the provider's session is still there
+    const { endUserSessions } = await import('../sessions/service');
+    await endUserSessions(app.ctx.db, user.id);
+    expect(browser.has('_session')).toBe(true);
+    const again = await authorize(config, 'http://academy.test/callback', 'openid');
+    expect(new URL((await browser.follow(again.url.href)).location).pathname).toBe('/en/login');
+  });
+});
+
 describe('the provider state', () => {
   it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
     const { user } = await signedInUser();

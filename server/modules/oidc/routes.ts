@@ -36,6 +36,21 @@ function mounted(raw: IncomingMessage): IncomingMessage {
   return raw;
 }
 
+/**
+ * The provider's session leans on the portal's: an authorization request from a browser without a
+ * portal session (signed out without the handshake, or every session ended by a password reset)
+ * must sign in again, whatever session the provider still holds. `prompt=none` is left as asked.
+ */
+function withPortalSession(raw: IncomingMessage, signedIn: boolean): IncomingMessage {
+  const url = new URL(raw.url ?? '/', 'http://portal');
+  if (signedIn || url.pathname !== `${OIDC_PREFIX}/auth`) return raw;
+  const prompts = (url.searchParams.get('prompt') ?? '').split(' ').filter(Boolean);
+  if (prompts.includes('none') || prompts.includes('login')) return raw;
+  url.searchParams.set('prompt', [...prompts, 'login'].join(' '));
+  raw.url = url.pathname + url.search;
+  return raw;
+}
+
 function oidcSecurityHeaders(reply: FastifyReply, formTargets: string): void {
   const { config } = reply.server.ctx;
   applySecurityHeaders(reply, config, reply.request.url);
@@ -62,7 +77,7 @@ async function providerEndpoints(app: FastifyInstance, provider: Provider) {
         reply.hijack();
         for (const [name, value] of Object.entries(headers)) if (value !== undefined) reply.raw.setHeader(name, value);
         if (Buffer.isBuffer(request.body)) Object.assign(request.raw, { body: request.body });
-        await handle(mounted(request.raw), reply.raw);
+        await handle(mounted(withPortalSession(request.raw, request.user !== null)), reply.raw);
       },
     });
   }
