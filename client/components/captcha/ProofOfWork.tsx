@@ -71,8 +71,10 @@ export function ProofOfWork({ onChange, solve = solveInWorkers }: ProofOfWorkPro
       if (attempt.current !== current) return;
       if (!solution) return settle('failed');
       settle('verified', answerOf(challenge, solution));
-      // The server refuses an answer after its challenge's expiry: the box asks to be ticked again.
-      current.expiry = setTimeout(() => settle('expired'), challenge.parameters.expiresAt * 1000 - Date.now());
+      // The server refuses an answer after its challenge's expiry: the box asks to be ticked again. A
+      // clock already past it (set wrong) leaves the verdict to the server rather than never verifying.
+      const left = challenge.parameters.expiresAt * 1000 - Date.now();
+      if (left > 0) current.expiry = setTimeout(() => settle('expired'), left);
     } catch {
       if (attempt.current === current) settle('failed');
     }
