@@ -100,7 +100,12 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   };
 }
 
-function dialectOf(databaseUrl: string): DialectName {
+/** The names of the migrations this portal knows, in order (a backup from a later portal has more). */
+export function knownMigrations(dialect: DialectName): string[] {
+  return Object.keys(migrations(dialect)).sort();
+}
+
+export function dialectOf(databaseUrl: string): DialectName {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
 
