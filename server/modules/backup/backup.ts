@@ -55,7 +55,7 @@ async function snapshotSqlite(ctx: AppContext, target: string, progress: Progres
   // one self-contained file: the copy keeps no write-ahead log beside it
   copy.pragma('journal_mode = DELETE');
   // the facts are read from the copy, so they are the snapshot's whatever was written since
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: copy }), plugins: [new CamelCasePlugin()] });
   try {
     return {

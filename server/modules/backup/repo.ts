@@ -7,7 +7,7 @@ import type { DialectName } from '../../db';
  */
 
 // Any Kysely: the backup also reads a database file of its own (the SQLite copy), not only the portal's.
-type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
 
 /** Kysely's own bookkeeping of the migrations applied. */
 const MIGRATION_TABLE = 'kysely_migration';

@@ -56,7 +56,6 @@ function refuseNewerLevel(manifest: Manifest): void {
 
 function sqliteKysely(file: string, readonly: boolean) {
   return new Kysely<any>({
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     dialect: new SqliteDialect({ database: new SQLite(file, { readonly, fileMustExist: true }) }),
     plugins: [new CamelCasePlugin()],
   });
@@ -86,12 +85,15 @@ async function refuseNonEmptyDatabase(config: Config): Promise<void> {
   }
   if (tables.length > 0) {
     throw new RestoreRefused(
-      `The target database is not empty (it holds ${tables.length} tables, e.g. ${[...tables]
-        .sort((a, b) => Number(a.includes('.')) - Number(b.includes('.')))
-        .slice(0, 3)
-        .join(', ')}): ` + 'restore into a new, empty database',
+      `The target database is not empty (it holds ${tables.length} tables, e.g. ` +
+        `${portalTablesFirst(tables).slice(0, 3).join(', ')}): restore into a new, empty database`,
     );
   }
+}
+
+/** The portal's own tables before those of other schemas (pg-boss's), for a message that names them. */
+function portalTablesFirst(tables: string[]): string[] {
+  return [...tables.filter((t) => !t.includes('.')), ...tables.filter((t) => t.includes('.'))];
 }
 
 function refuseNonEmptyFolder(folder: string): void {
