@@ -260,6 +260,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   }
 }
 
+/** Undoes the last migration the database ran (its `down`): a database of the previous level, for tests of upgrades. */
+export async function undoLastMigration(handle: DatabaseHandle): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(handle.dialect) };
+  const migrator = new Migrator({ db: handle.db, provider, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateDown();
+  if (error) throw error instanceof Error ? error : new Error(`migrating down failed: ${JSON.stringify(error)}`);
+}
+
 /** One round trip to the database (`select 1`): throws when it does not answer. */
 export async function ping(db: DB): Promise<void> {
   await sql`select 1`.execute(db);
