@@ -202,6 +202,7 @@ const inCustomer = (...roles: Role[]): { ownCustomer: Expectations; otherCustome
 export const MATRIX: MatrixRow[] = [
   // ---- system
   { method: 'GET', url: '/api/health', expect: anyone },
+  { method: 'GET', url: '/api/ready', expect: anyone },
   { method: 'GET', url: '/api/config', expect: anyone },
   {
     method: 'GET',

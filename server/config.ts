@@ -110,6 +110,7 @@ const EnvSchema = z
       .optional(),
     INSTANCE_ORCHESTRATOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
     METRICS_TOKEN: z
       .string()
       .min(32, 'must be at least 32 characters')
@@ -292,6 +293,11 @@ export interface Config {
   downloadAccelRedirect: string | null;
   /** after SIGTERM, how long requests in flight (long downloads) may take to finish */
   shutdownGraceMs: number;
+  /**
+   * after SIGTERM, how long the node keeps serving while `GET /api/ready` answers 503, before it
+   * stops accepting connections: the time a load balancer takes to stop sending it new ones
+   */
+  shutdownDelayMs: number;
   /**
    * Scraping `GET /metrics` (server/metrics.ts): with `token`, it takes `Authorization: Bearer
    * <token>`; with `bind`, a second listener on that address serves it without one (operators keep
@@ -481,6 +487,7 @@ export function loadConfig(
     s3PresignSeconds: e.S3_PRESIGN_SECONDS,
     downloadAccelRedirect: e.DOWNLOAD_ACCEL_REDIRECT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },

@@ -268,6 +268,13 @@ export async function undoLastMigration(handle: DatabaseHandle): Promise<void> {
   if (error) throw error instanceof Error ? error : new Error(`migrating down failed: ${JSON.stringify(error)}`);
 }
 
+/** The migrations this portal knows that the database has not run: none once a start has migrated it. */
+export async function pendingMigrations(db: DB, dialect: DialectName): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const all = await new Migrator({ db, provider, allowUnorderedMigrations: true }).getMigrations();
+  return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
 /** One round trip to the database (`select 1`): throws when it does not answer. */
 export async function ping(db: DB): Promise<void> {
   await sql`select 1`.execute(db);
