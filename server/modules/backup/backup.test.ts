@@ -18,10 +18,11 @@ import {
   TEST_PASSWORD,
 } from '../../test/factories';
 import { BASE_URL, createTestApp, request, sessionCookieOf, TEST_DIALECT, type TestApp } from '../../test/harness';
+import { startS3 } from '../../test/s3';
 import { scratchPostgres } from '../../test/scratch-postgres';
 import { findLicence } from '../licences/repo';
 import { createBackup } from './backup';
-import { MANIFEST_FILE, type Manifest, sha256File } from './manifest';
+import { DATABASE_FILES, MANIFEST_FILE, type Manifest, sha256File } from './manifest';
 import { allRows, appliedMigrations, listTables } from './repo';
 import { restoreBackup } from './restore';
 
@@ -50,7 +51,10 @@ let licenceFileBefore: LicenceFile;
 const progress: string[] = [];
 
 /** An empty database and artifact folder to restore into, and the configuration that names them. */
-async function freshTarget(name: string): Promise<{ env: Record<string, string>; config: Config }> {
+async function freshTarget(
+  name: string,
+  overrides: Partial<Config> = {},
+): Promise<{ env: Record<string, string>; config: Config }> {
   let databaseUrl = `sqlite:${path.join(dir, `${name}.db`)}`;
   if (TEST_DIALECT === 'postgres') {
     const scratch = await scratchPostgres(process.env.TEST_DATABASE_URL as string, 'portal_restore');
@@ -58,14 +62,17 @@ async function freshTarget(name: string): Promise<{ env: Record<string, string>;
     databaseUrl = scratch.url;
   }
   const env = { DATABASE_URL: databaseUrl, ARTIFACTS_DIR: path.join(dir, `${name}-artifacts`) };
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    BASE_URL,
-    SESSION_SECRET,
-    STATIC_DIR: './none',
-    ...env,
-  });
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      BASE_URL,
+      SESSION_SECRET,
+      STATIC_DIR: './none',
+      ...env,
+    },
+    overrides,
+  );
   return { env, config };
 }
 
@@ -309,6 +316,39 @@ describe('backup and restore', () => {
       expect(await appliedMigrations(handle.db, handle.dialect)).toEqual(latest);
     } finally {
       await handle.close();
+    }
+  });
+
+  it('with S3 storage, lists the objects the database expects and restores the database alone', async () => {
+    const s3 = await startS3();
+    const onS3 = await createTestApp(
+      TEST_DIALECT === 'sqlite' ? { DATABASE_URL: `sqlite:${path.join(dir, 's3-source.db')}` } : {},
+      { s3: s3.options },
+    );
+    try {
+      await createProduct(onS3.app.ctx.db, { key: 'on-s3' });
+      const version = await createVersionWithFiles(onS3.app.ctx, 'on-s3', {
+        files: { linux: { bytes: crypto.randomBytes(1000) } },
+      });
+      const s3Backup = path.join(dir, 's3-backup');
+      const written = await createBackup(onS3.app.ctx, { to: s3Backup, progress: () => {} });
+      expect(written.storage).toBe('s3');
+      expect(written.s3Bucket).toBe(s3.options.bucket);
+      const stored = version.artifacts.linux!;
+      expect(written.s3Objects).toEqual([{ key: stored.storageKey, size: 1000, sha256: stored.sha256 }]);
+      expect(written.files.map((file) => file.path)).toEqual([DATABASE_FILES[TEST_DIALECT]]);
+
+      const target = await freshTarget('s3-restored', { s3: s3.options });
+      const lines: string[] = [];
+      await restoreBackup(target.config, { from: s3Backup, progress: (line) => lines.push(line) });
+      expect(lines.join('\n')).toContain(
+        `The artifacts stay in the S3 bucket ${s3.options.bucket}: it must hold the 1 objects manifest.json lists`,
+      );
+      const rows = await rowsAt(target.config.databaseUrl);
+      expect(rows.artifacts).toHaveLength(1);
+    } finally {
+      await onS3.close();
+      await s3.close();
     }
   });
 });
