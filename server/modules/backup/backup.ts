@@ -72,6 +72,7 @@ function snapshotPostgres(ctx: AppContext, target: string, progress: Progress): 
   return withExportedSnapshot(ctx.db, async (snapshot, trx) => {
     progress('  database: pg_dump --format=custom');
     await pgDump(ctx.config.databaseUrl, snapshot, target);
+    progress(`  database: ${megabytes(fs.statSync(target).size)} dumped`);
     return {
       migrations: await appliedMigrations(trx, 'postgres'),
       tables: await countAllRows(trx, 'postgres'),
