@@ -76,6 +76,13 @@ export const SIGNUP_AUDIT_ACTIONS = ['requestSignup'] as const;
 export type SignupAuditAction = (typeof SIGNUP_AUDIT_ACTIONS)[number];
 
 /**
+ * An admin's change to another user's sign-in (docs/security.md, "Two-factor sign-in"): it belongs to
+ * no customer, so it is written with none, like the catalogue's.
+ */
+export const ACCOUNT_AUDIT_ACTIONS = ['resetTwoFactor'] as const;
+export type AccountAuditAction = (typeof ACCOUNT_AUDIT_ACTIONS)[number];
+
+/**
  * Who acted, as an entry records it: a signed-in user, an anonymous visitor (the secret download
  * URL), a product API token, an integration (a payment provider's webhook, a provisioner), a job,
  * or the portal itself (the operator's command line).

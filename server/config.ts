@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { STAFF_TYPES, type StaffType } from '../common/roles';
 import type { S3Options } from './integrations/storage/s3';
 
 /**
@@ -110,6 +111,11 @@ const EnvSchema = z
       .optional(),
     INSTANCE_ORCHESTRATOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    REQUIRE_2FA_FOR: z
+      .string()
+      .default('')
+      .transform((value) => [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))])
+      .pipe(z.array(z.enum(STAFF_TYPES, { message: `must list staff types: ${STAFF_TYPES.join(', ')}` }))),
     METRICS_TOKEN: z
       .string()
       .min(32, 'must be at least 32 characters')
@@ -298,6 +304,8 @@ export interface Config {
    * that address private). Neither: no metrics are served. A secret: never logged.
    */
   metrics: { token: string | null; bind: { host: string; port: number } | null };
+  /** user types that must sign in with a second factor (REQUIRE_2FA_FOR): led to add one first */
+  requireTwoFactorFor: StaffType[];
   /**
    * Webhook deliveries (docs/webhooks.md): `allowPrivate` lets them reach private and loopback
    * addresses (WEBHOOKS_ALLOW_PRIVATE; link-local, unspecified and multicast ones never); `timeoutMs`
@@ -483,6 +491,7 @@ export function loadConfig(
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
+    requireTwoFactorFor: e.REQUIRE_2FA_FOR,
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },
     payments: {
       stripe:

@@ -6,6 +6,7 @@ import { sweepStorage } from '../modules/artifacts/sweep';
 import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/service';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
+import { purgeExpiredChallenges } from '../modules/two-factor/sign-in';
 import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notifications/digest';
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
@@ -35,6 +36,7 @@ export type { JobRunner, QueuedJobs, ScheduledJob } from './types';
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.sessions', cron: '5 * * * *', run: (ctx) => purgeExpiredSessions(ctx) },
   { name: 'purge.reset-tokens', cron: '10 * * * *', run: (ctx) => purgeExpiredResetTokens(ctx) },
+  { name: 'purge.two-factor-challenges', cron: '15 * * * *', run: (ctx) => purgeExpiredChallenges(ctx) },
   { name: 'purge.login-attempts', cron: '15 * * * *', run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', cron: '*/10 * * * *', run: (ctx) => purgeUsedCaptchas(ctx.db) },
   { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
