@@ -95,6 +95,14 @@ export interface Fixture {
   selfService: (customerId: number, known?: boolean) => Promise<void>;
   /** a fresh open checkout of the built-in test checkout for the customer */
   testCheckout: (customerId: number) => Promise<string>;
+  /** a fresh pending sign-in (its cookie) of a user nobody signs in as, and an unused recovery code */
+  secondFactor: () => Promise<{ cookie: string; code: string }>;
+  /** the body that adds a passkey for the actor's session (a software authenticator's); a dummy without one */
+  passkey: (actor?: Actor) => Promise<object>;
+  /** a code of an authenticator app the actor's session just started to set up; a dummy without one */
+  totpCode: (actor?: Actor) => Promise<string>;
+  /** the id of the actor's latest passkey; 1 without one */
+  passkeyId: (actor?: Actor) => Promise<number>;
   /** a payment provider's event, signed with the portal's test checkout secret, about nobody here */
   stripeEvent: () => Promise<{ payload: object; headers: Record<string, string> }>;
 }
@@ -250,6 +258,52 @@ export const MATRIX: MatrixRow[] = [
     call: async (f) => ({ payload: { token: await f.emailChangeToken() } }),
   },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
+  // ---- two-factor sign-in (server/modules/two-factor); the rows run in this order: a factor
+  // added by one row is removed by a later one, so the actors sign in with a password again
+  {
+    method: 'POST',
+    url: '/api/auth/second-factor',
+    expect: anyone,
+    // the pending sign-in's cookie in place of the actor's session: this step opens a new one
+    call: async (f) => {
+      const { cookie, code } = await f.secondFactor();
+      return { headers: { cookie }, payload: { method: 'recoveryCode', code } };
+    },
+  },
+  { method: 'POST', url: '/api/auth/passkey/options', expect: anyone },
+  { method: 'GET', url: '/api/auth/two-factor', expect: signedIn },
+  { method: 'POST', url: '/api/auth/two-factor/passkeys/options', expect: signedIn },
+  {
+    method: 'POST',
+    url: '/api/auth/two-factor/passkeys',
+    expect: signedIn,
+    call: async (f, scope) => ({ payload: await f.passkey(scope.actor) }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/auth/two-factor/passkeys/:id',
+    expect: signedIn,
+    call: async (f, scope) => ({
+      url: `/api/auth/two-factor/passkeys/${await f.passkeyId(scope.actor)}`,
+      payload: { name: 'Renamed key' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/auth/two-factor/passkeys/:id',
+    expect: signedIn,
+    call: async (f, scope) => ({ url: `/api/auth/two-factor/passkeys/${await f.passkeyId(scope.actor)}` }),
+  },
+  { method: 'POST', url: '/api/auth/two-factor/totp', expect: signedIn },
+  {
+    method: 'POST',
+    url: '/api/auth/two-factor/totp/confirm',
+    expect: signedIn,
+    call: async (f, scope) => ({ payload: { code: await f.totpCode(scope.actor) } }),
+  },
+  { method: 'PATCH', url: '/api/auth/two-factor/totp', expect: signedIn, call: () => ({ payload: { name: 'Phone' } }) },
+  { method: 'POST', url: '/api/auth/two-factor/recovery-codes', expect: signedIn },
+  { method: 'DELETE', url: '/api/auth/two-factor/totp', expect: signedIn },
   {
     method: 'GET',
     url: '/api/jwt/redirect',
@@ -277,6 +331,12 @@ export const MATRIX: MatrixRow[] = [
     url: '/api/users/:id',
     expect: only('admin'),
     call: (f) => ({ url: `/api/users/${f.targetUserId}`, payload: { fullname: 'Target User' } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/users/:id/two-factor',
+    expect: only('admin'),
+    call: (f) => ({ url: `/api/users/${f.targetUserId}/two-factor` }),
   },
 
   // ---- customers (server/modules/customers)

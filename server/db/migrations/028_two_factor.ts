@@ -64,6 +64,7 @@ export function twoFactorMigration(dialect: DialectName): Migration {
           .addColumn('expires_at', 'text', (c) => c.notNull()),
       );
       await index(db, 'two_factor_challenges', ['expires_at']);
+      await index(db, 'two_factor_challenges', ['user_id']);
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('two_factor_challenges').execute();

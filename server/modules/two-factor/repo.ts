@@ -55,8 +55,17 @@ export function findTotp(db: DB, userId: number) {
 
 /** A new enrolment replaces an unconfirmed one; a confirmed one stays until removed. */
 export async function startTotp(db: DB, userId: number, secretSealed: string, name: string) {
-  await db.deleteFrom('totpAuthenticators').where('userId', '=', userId).where('confirmedAt', 'is', null).execute();
-  await db.insertInto('totpAuthenticators').values({ userId, secretSealed, name, createdAt: nowIso() }).execute();
+  const createdAt = nowIso();
+  await db
+    .insertInto('totpAuthenticators')
+    .values({ userId, secretSealed, name, createdAt })
+    .onConflict((oc) =>
+      oc
+        .column('userId')
+        .doUpdateSet({ secretSealed, name, createdAt, lastStep: null })
+        .where('totpAuthenticators.confirmedAt', 'is', null),
+    )
+    .execute();
 }
 
 /**
@@ -164,10 +173,11 @@ export async function putChallenge(
     expiresAt: string;
   },
 ) {
-  await db.deleteFrom('twoFactorChallenges').where('id', '=', row.id).execute();
+  const values = { ...row, attempts: 0, createdAt: nowIso() };
   await db
     .insertInto('twoFactorChallenges')
-    .values({ ...row, createdAt: nowIso() })
+    .values(values)
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
     .execute();
 }
 

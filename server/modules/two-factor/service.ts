@@ -11,7 +11,7 @@ import type {
 import { ERROR_CODES } from '../../../common/api/errors';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
-import type { DB } from '../../db';
+import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, HttpError, notFound } from '../../http-error';
 import { hashToken } from '../auth/hash';
 import * as passkeys from './passkeys';
@@ -29,6 +29,8 @@ const REGISTRATION_MS = 5 * 60_000;
 
 export const secondFactorInvalid = (message = 'The code is wrong or was already used') =>
   new HttpError(400, ERROR_CODES.secondFactorInvalid, message);
+
+const passkeyTaken = () => new HttpError(409, ERROR_CODES.secondFactorInvalid, 'This passkey is already registered');
 
 /** REQUIRE_2FA_FOR names the user's type. */
 export const twoFactorRequiredFor = (ctx: AppContext, type: string) =>
@@ -95,13 +97,18 @@ export async function addPasskey(ctx: AppContext, actor: Actor, input: AddPasske
   await repo.deleteChallenge(ctx.db, id);
   const made = await passkeys.verifyRegistration(ctx.config, input.credential, pending.challenge);
   if (!made) throw secondFactorInvalid('The passkey could not be verified');
-  if (await repo.findPasskeyByCredentialId(ctx.db, made.credentialId)) {
-    throw new HttpError(409, ERROR_CODES.secondFactorInvalid, 'This passkey is already registered');
+  if (await repo.findPasskeyByCredentialId(ctx.db, made.credentialId)) throw passkeyTaken();
+  let recoveryCodes: string[] | null;
+  try {
+    recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
+      await repo.insertPasskey(trx, { userId: user.id, name: input.name, ...made });
+      return codesIfNone(trx, user.id);
+    });
+  } catch (error) {
+    // the same answer sent twice at once: the second meets the unique credential id
+    if (isUniqueViolation(error)) throw passkeyTaken();
+    throw error;
   }
-  const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertPasskey(trx, { userId: user.id, name: input.name, ...made });
-    return codesIfNone(trx, user.id);
-  });
   ctx.log.info({ userId: user.id }, 'passkey added');
   return { status: await statusOf(ctx, user), recoveryCodes };
 }
@@ -144,7 +151,11 @@ export async function startTotp(ctx: AppContext, actor: Actor): Promise<TotpEnro
   const { user } = signedInUser(actor);
   const existing = await repo.findTotp(ctx.db, user.id);
   if (existing?.confirmedAt) {
-    throw new HttpError(409, ERROR_CODES.secondFactorInvalid, 'An authenticator app is already set up: remove it first');
+    throw new HttpError(
+      409,
+      ERROR_CODES.secondFactorInvalid,
+      'An authenticator app is already set up: remove it first',
+    );
   }
   const secret = newTotpSecret();
   await repo.startTotp(ctx.db, user.id, sealTotpSecret(ctx.config.sessionSecret, secret), 'Authenticator app');
@@ -199,7 +210,7 @@ export async function regenerateRecoveryCodes(ctx: AppContext, actor: Actor): Pr
     throw badRequest('Recovery codes come with a second factor: add a passkey or an authenticator app first');
   }
   const codes = newRecoveryCodes();
-  await repo.replaceRecoveryCodes(ctx.db, user.id, codes.map(hashRecoveryCode));
+  await ctx.db.transaction().execute((trx) => repo.replaceRecoveryCodes(trx, user.id, codes.map(hashRecoveryCode)));
   ctx.log.info({ userId: user.id }, 'recovery codes regenerated');
   return { recoveryCodes: codes };
 }
