@@ -114,7 +114,14 @@ const EnvSchema = z
     REQUIRE_2FA_FOR: z
       .string()
       .default('')
-      .transform((value) => [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))])
+      .transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ])
       .pipe(z.array(z.enum(STAFF_TYPES, { message: `must list staff types: ${STAFF_TYPES.join(', ')}` }))),
     METRICS_TOKEN: z
       .string()

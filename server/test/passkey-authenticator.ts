@@ -80,7 +80,12 @@ export class SoftAuthenticator {
       ]),
     );
     const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false }),
+      JSON.stringify({
+        type: 'webauthn.create',
+        challenge: options.challenge,
+        origin: this.origin,
+        crossOrigin: false,
+      }),
     );
     this.credentials.push({ id, privateKey, publicKey, userHandle: options.user.id, counter: 0 });
     return {

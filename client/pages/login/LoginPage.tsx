@@ -105,7 +105,9 @@ export function LoginPage() {
 
   const passkey = useAction(async () => (await secondFactorModule()).signInWithPasskey(), {
     onSuccess: signedIn,
-    onError: async (error) => setFeedback((await secondFactorModule()).passkeyErrorText(error, t)),
+    onError: (error) => {
+      void secondFactorModule().then((m) => setFeedback(m.passkeyErrorText(error, t)));
+    },
   });
 
   function send(values: Values) {

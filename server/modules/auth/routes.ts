@@ -40,7 +40,10 @@ export async function authRoutes(app: FastifyInstance) {
         summary:
           'Sign in; an account with a second factor answers `secondFactor` and no session yet (POST /api/auth/second-factor completes it); after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
         body: LoginBody,
-        response: { 200: z.union([Profile, SecondFactorNeeded]), ...errorResponses(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
+        response: {
+          200: z.union([Profile, SecondFactorNeeded]),
+          ...errorResponses(400, 401, CAPTCHA_REQUIRED_STATUS, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -108,7 +108,8 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'addPasskey',
         tags,
-        summary: 'Add a passkey (the answer to the options above); the first factor comes with ten recovery codes, shown once',
+        summary:
+          'Add a passkey (the answer to the options above); the first factor comes with ten recovery codes, shown once',
         body: AddPasskeyBody,
         response: { 200: FactorAdded, ...errorResponses(400, 401, 409) },
       },
@@ -171,7 +172,8 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'confirmTotp',
         tags,
-        summary: 'Finish setting up the authenticator app with a code it shows; the first factor comes with ten recovery codes',
+        summary:
+          'Finish setting up the authenticator app with a code it shows; the first factor comes with ten recovery codes',
         body: ConfirmTotpBody,
         response: { 200: FactorAdded, ...errorResponses(400, 401) },
       },

@@ -24,7 +24,12 @@ function pendingOf(response: { cookies: { name: string; value: string }[] }): st
 }
 
 const passwordStep = (email: string, ip = nextIp()) =>
-  request(t.app, null, { method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password: TEST_PASSWORD } });
+  request(t.app, null, {
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: ip,
+    payload: { email, password: TEST_PASSWORD },
+  });
 
 const secondStep = (pending: string | null, payload: object, ip = nextIp()) =>
   request(t.app, pending, { method: 'POST', url: '/api/auth/second-factor', remoteAddress: ip, payload });
@@ -60,7 +65,11 @@ describe('the authenticator app (TOTP)', () => {
       .executeTakeFirstOrThrow();
     expect(row.secretSealed).not.toContain(user.secret);
     expect(row.confirmedAt).toBeTruthy();
-    const codes = await t.app.ctx.db.selectFrom('recoveryCodes').select('codeHash').where('userId', '=', user.id).execute();
+    const codes = await t.app.ctx.db
+      .selectFrom('recoveryCodes')
+      .select('codeHash')
+      .where('userId', '=', user.id)
+      .execute();
     expect(codes.map((c) => c.codeHash)).not.toContain(user.recoveryCodes[0]);
   });
 
@@ -87,7 +96,10 @@ describe('the authenticator app (TOTP)', () => {
     expect(first.json()).toEqual({ secondFactor: { methods: ['totp', 'recoveryCode'] } });
     expect(first.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
     const pending = pendingOf(first);
-    expect(first.cookies.find((c) => c.name === PENDING_SIGN_IN_COOKIE)).toMatchObject({ httpOnly: true, path: '/api/auth' });
+    expect(first.cookies.find((c) => c.name === PENDING_SIGN_IN_COOKIE)).toMatchObject({
+      httpOnly: true,
+      path: '/api/auth',
+    });
 
     // the code the set-up used is spent: the same time step is refused (a replay)
     const replayed = await secondStep(pending, { method: 'totp', code: codeAt(user.secret, Date.now()) });
@@ -236,14 +248,20 @@ describe('passkeys (a software authenticator speaking WebAuthn)', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ id: user.id });
     // an assertion is good once
-    const replayed = await secondStep(pendingOf(await passwordStep(user.email)), { method: 'passkey', credential: assertion });
+    const replayed = await secondStep(pendingOf(await passwordStep(user.email)), {
+      method: 'passkey',
+      credential: assertion,
+    });
     expect(replayed.statusCode).toBe(400);
 
     // the passkey alone: its options set the pending cookie
     const alone = await request(t.app, null, { method: 'POST', url: '/api/auth/passkey/options' });
     expect(alone.json().allowCredentials ?? []).toEqual([]);
     expect(alone.json().userVerification).toBe('required');
-    const signedIn = await secondStep(pendingOf(alone), { method: 'passkey', credential: authenticator.get(alone.json()) });
+    const signedIn = await secondStep(pendingOf(alone), {
+      method: 'passkey',
+      credential: authenticator.get(alone.json()),
+    });
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json()).toMatchObject({ id: user.id });
     // a code cannot finish a password-less sign-in
