@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { notify } from '../../components/notify';
 

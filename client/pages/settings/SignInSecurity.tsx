@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { FactorAdded, TotpEnrolment, TwoFactorStatus } from '../../../common/api/two-factor';
 import { formatLocalDayMonthYear } from '../../../common/format';
 import type { Locale } from '../../../common/roles';

@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Image, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { FactorAdded, TotpEnrolment } from '../../../common/api/two-factor';
 import { confirmTotp } from '../../api/two-factor';
 import { apiErrorText } from '../../components/forms';

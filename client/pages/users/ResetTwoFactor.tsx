@@ -1,7 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { User } from '../../../common/api/users';
 import { resetTwoFactor } from '../../api/two-factor';
 import { ConfirmModal } from '../../components/ConfirmModal';
