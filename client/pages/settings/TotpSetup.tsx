@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Image, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
@@ -30,7 +30,7 @@ export function TotpSetup({
     <form onSubmit={submit} noValidate data-testid="totp-setup">
       <Stack gap="sm">
         <Text size="sm">{t('security.totpScan')}</Text>
-        <Image src={qrSource(enrolment.qrSvg)} alt={t('security.qrAlt')} w={200} h={200} data-testid="totp-qr" />
+        <img src={qrSource(enrolment.qrSvg)} alt={t('security.qrAlt')} width={200} height={200} data-testid="totp-qr" />
         <Text size="sm">
           {t('security.totpKey')}{' '}
           <Code data-testid="totp-secret" style={{ wordBreak: 'break-all' }}>
