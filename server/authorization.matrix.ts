@@ -12,7 +12,8 @@ import { type MemberRole, ROLES, type Role } from '../common/roles';
  * - 'allow': the call succeeds: a 2xx status, or exactly the row's `success` status (a redirect).
  *   Each row's `call` therefore gives a request that works (a valid body, a live token, a solved
  *   captcha), so a route that refuses everyone with some other status cannot pass for "allowed".
- * - 401 / 403 / 404: exactly that status (404 where a customer's existence is hidden from outsiders)
+ * - 302 / 401 / 403 / 404: exactly that status (404 where a customer's existence is hidden from outsiders;
+ *   302 where a visitor is sent to sign in first)
  *
  * Actors: anonymous, one user per role, and two who must get nothing of a customer: an account
  * executive who is the account executive of a third customer only, and a client whose (project
@@ -24,7 +25,7 @@ import { type MemberRole, ROLES, type Role } from '../common/roles';
  */
 export const ACTORS = ['anonymous', ...ROLES, 'otherAccountExecutive', 'disabledMember'] as const;
 export type Actor = (typeof ACTORS)[number];
-export type Outcome = 'allow' | 401 | 403 | 404;
+export type Outcome = 'allow' | 302 | 401 | 403 | 404;
 export type Expectations = Record<Actor, Outcome>;
 
 export interface Fixture {
@@ -250,11 +251,11 @@ export const MATRIX: MatrixRow[] = [
     call: async (f) => ({ payload: { token: await f.emailChangeToken() } }),
   },
   { method: 'GET', url: '/api/captcha/challenge', expect: anyone },
+  // the support desk's hand-off page for a signed-in user; a visitor is sent to the login page (302)
   {
     method: 'GET',
     url: '/api/jwt/redirect',
-    expect: signedIn,
-    success: 302,
+    expect: { ...everyone('allow'), anonymous: 302 },
     call: () => ({ url: `/api/jwt/redirect?to=${encodeURIComponent('https://support.example.com/hc')}` }),
   },
 

@@ -84,6 +84,7 @@ export const ENUM_COLUMNS: {
   testCheckoutSubscriptions: { status: PROVIDER_SUBSCRIPTION_STATUSES },
   testCheckoutSessions: { kind: TEST_CHECKOUT_KINDS, status: TEST_CHECKOUT_SESSION_STATUSES },
   testCheckoutSecrets: {},
+  supportJwtIds: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -134,6 +135,7 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   testCheckoutSubscriptions: { cancelAtPeriodEnd: true },
   testCheckoutSessions: {},
   testCheckoutSecrets: {},
+  supportJwtIds: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

@@ -190,6 +190,13 @@ export const en = {
       action: 'See the account',
     },
   },
+  /** The page that hands a signed-in user to the support desk (modules/sso/page.ts). */
+  supportDesk: {
+    title: 'Support',
+    heading: 'Signing you in to the support site…',
+    noScript: 'Scripts are turned off in this browser: continue with the button.',
+    continue: 'Continue to the support site',
+  },
 };
 
 /** The shape every language follows: the same keys, any text (plural keys may differ by language). */

@@ -195,4 +195,10 @@ export const fr: ServerTexts = {
       action: 'Voir le compte',
     },
   },
+  supportDesk: {
+    title: 'Support',
+    heading: 'Connexion au site de support…',
+    noScript: 'Les scripts sont désactivés dans ce navigateur : continuez avec le bouton.',
+    continue: 'Continuer vers le site de support',
+  },
 };

@@ -6,6 +6,7 @@ import { sweepStorage } from '../modules/artifacts/sweep';
 import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/service';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
+import { purgeExpiredSupportJwtIds } from '../modules/sso/service';
 import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notifications/digest';
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
@@ -38,6 +39,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.login-attempts', cron: '15 * * * *', run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', cron: '*/10 * * * *', run: (ctx) => purgeUsedCaptchas(ctx.db) },
   { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
+  { name: 'purge.support-jwt-ids', cron: '35 * * * *', run: (ctx) => purgeExpiredSupportJwtIds(ctx) },
   // files a process killed mid-upload left behind
   { name: 'sweep.storage', cron: '25 * * * *', run: (ctx) => sweepStorage(ctx) },
   // licences about to end or ended: told once per licence and end date (docs/notifications.md)
