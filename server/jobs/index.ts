@@ -7,6 +7,7 @@ import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/s
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
 import { purgeExpiredSupportJwtIds } from '../modules/sso/service';
+import { CRM_SYNC_JOB, runCrmSyncJob } from '../modules/crm/service';
 import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notifications/digest';
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
@@ -115,6 +116,18 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryLimit: 8,
     retryDelaySeconds: 5,
     run: (ctx, _actor, payload) => deliverTestCheckoutEvent(ctx, payload),
+  });
+  // customers created or changed, pushed to the CRM (CRM_SYNC_ON_CHANGE, docs/crm.md): 9 attempts
+  // over about 4 hours (1 min, 2 min, 4 min… doubled, with jitter); a push reads the customer as it is
+  jobs.define({
+    name: CRM_SYNC_JOB,
+    singleton: true,
+    retryLimit: 8,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    concurrency: 2,
+    run: (ctx, _actor, payload) => runCrmSyncJob(ctx, payload),
   });
   defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);

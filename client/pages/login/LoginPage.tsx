@@ -13,6 +13,7 @@ import { useSchemaForm } from '../../components/use-schema-form';
 import { pageLoad, PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
 import { signedInTarget, useAction, usePublicConfig } from '../../public/session';
 import { Alert, Button, Card, TextField } from '../../public/ui';
+import { takeSsoTarget } from './sso-target';
 
 interface Values extends Record<string, unknown> {
   email: string;
@@ -39,7 +40,7 @@ export function LoginPage() {
   const config = usePublicConfig().data;
   const given = (location.state as LoginLocationState | null) ?? {};
   const givenEmail = given.email ?? '';
-  const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
+  const [ssoRedirect, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: { email: givenEmail, password: '' },
     schema: LoginBody,
