@@ -20,6 +20,8 @@ export function supportDeskAndCrmMigration(): Migration {
           .addColumn('expires_at', 'text', (c) => c.notNull()),
       );
       await index(db, 'support_jwt_ids', ['expires_at']);
+      // the user's ids go with the user (on delete cascade)
+      await index(db, 'support_jwt_ids', ['user_id']);
       await db.schema.alterTable('customers').addColumn('crm_synced_at', 'text').execute();
     },
     async down(db: Kysely<any>) {
