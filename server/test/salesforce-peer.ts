@@ -200,7 +200,11 @@ export class SalesforcePeer {
       const known = [...(this.records.get(target)?.values() ?? [])].some((record) => record.Id === id);
       if (id !== undefined && !known) {
         return answer(400, [
-          { message: `${name}: id value of incorrect type: ${JSON.stringify(id)}`, errorCode: 'MALFORMED_ID', fields: [name] },
+          {
+            message: `${name}: id value of incorrect type: ${JSON.stringify(id)}`,
+            errorCode: 'MALFORMED_ID',
+            fields: [name],
+          },
         ]);
       }
     }
