@@ -47,6 +47,16 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
   },
+  /** a download's platform, as the mails name it (the client's downloads.platforms) */
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'any platform',
+    unknown: 'an unknown platform',
+  },
   roles: {
     accountExecutive: 'account executive',
     businessOwner: 'project manager',

@@ -48,6 +48,15 @@ export const fr: ServerTexts = {
     days_one: '{{count}} jour',
     days_other: '{{count}} jours',
   },
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'toute plateforme',
+    unknown: 'une plateforme inconnue',
+  },
   roles: {
     accountExecutive: 'responsable de compte',
     businessOwner: 'chef de projet',

@@ -26,7 +26,7 @@ describe('LoginPage', () => {
     expect(screen.queryByTestId('captcha')).toBeNull();
 
     signIn();
-    // The altcha widget loads on demand, with the portal's own texts.
+    // The captcha widget loads on demand, with the portal's own texts.
     const checkbox = await screen.findByRole('checkbox', { name: 'I am not a robot' });
     expect(screen.getByTestId('captcha').contains(checkbox)).toBe(true);
     expect(screen.getByTestId('login-error').textContent).toBe(
