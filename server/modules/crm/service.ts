@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import type { DB } from '../../db';
 import { HttpError, notConfigured, notFound } from '../../http-error';
 import { createCrm, CrmError } from '../../integrations/crm';
+import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 
 export const CRM_SYNC_JOB = 'crm.syncCustomer';
@@ -39,7 +40,15 @@ export async function syncCustomerToCrm(
     ctx.log.warn({ customerId: customer.id, actor: actorLabel(actor), err: error.message }, 'CRM sync failed');
     throw new HttpError(502, ERROR_CODES.crmError, error.message);
   }
-  await repo.storeCrmSync(ctx.db, customer.id, accountId, new Date().toISOString());
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.storeCrmSync(trx, customer.id, accountId, new Date().toISOString());
+    await insertAuditEntry(trx, {
+      customerId: customer.id,
+      by: auditActorOf(actor),
+      action: 'syncCustomerToCrm',
+      data: { crmId: accountId },
+    });
+  });
   ctx.log.info({ customerId: customer.id, actor: actorLabel(actor) }, 'customer synced with the CRM');
   return { ok: true };
 }

@@ -97,6 +97,16 @@ describe('POST /api/customers/{id}/sync', () => {
       .executeTakeFirstOrThrow();
     expect(row.crmId).toBe(account.Id);
     expect(row.crmSyncedAt).toBeTruthy();
+    // the customer's recent actions tell who pushed it
+    const audit = await t.app.ctx.db
+      .selectFrom('auditLog')
+      .select(['actorEmail', 'actorKind', 'data'])
+      .where('customerId', '=', customer.id)
+      .where('action', '=', 'syncCustomerToCrm')
+      .execute();
+    expect(audit).toEqual([
+      { actorEmail: staff.email, actorKind: 'user', data: JSON.stringify({ crmId: account.Id }) },
+    ]);
   });
 
   it('changes nothing when synced again: every upsert answers 204 and no record differs', async () => {
@@ -229,6 +239,13 @@ describe('the sync on change (CRM_SYNC_ON_CHANGE)', () => {
       await makeJobsDue(ctx.db, CRM_SYNC_JOB);
       await ctx.jobs.drain();
       expect(stored('Account', id)).toMatchObject({ Name: 'Queued Graphs' });
+      const pushedBy = await ctx.db
+        .selectFrom('auditLog')
+        .select(['actorKind', 'actorName'])
+        .where('customerId', '=', id)
+        .where('action', '=', 'syncCustomerToCrm')
+        .execute();
+      expect(pushedBy).toEqual([{ actorKind: 'integration', actorName: 'crm' }]);
 
       await request(app.app, admin.cookie, {
         method: 'PATCH',
