@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'archiveInstance',
   'restoreInstance',
   'deleteInstanceData',
+  /** the customer pushed to the CRM (docs/crm.md), by a person or the on-change job */
+  'syncCustomerToCrm',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,6 +40,7 @@ import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
 import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
 import { createTestApp, request, type TestApp } from './test/harness';
+import { SalesforcePeer } from './test/salesforce-peer';
 import { createInstance } from './test/instances';
 import { latestPasskeyId, passkeyAnswer, pendingSignIn, totpSetupCode } from './test/two-factor';
 
@@ -88,9 +89,14 @@ const ACTOR_SETUP: Record<Exclude<Actor, 'anonymous'>, ActorSetup> = {
   disabledMember: { type: 'client', membership: { role: 'businessOwner', status: 'disabled' } },
 };
 
+/** the CRM the sync route talks to, so an allowed sync succeeds */
+const salesforce = new SalesforcePeer();
+
 beforeAll(async () => {
+  await salesforce.listen();
   // limits off: this test signs in far more often per minute than a person would
   t = await createTestApp({
+    ...salesforce.env(),
     ARTIFACTS_DIR: artifactsDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
@@ -247,6 +253,7 @@ async function membershipsOf(db: DB, customerIds: number[]): Promise<Record<numb
 afterAll(async () => {
   await app?.close();
   await t?.close();
+  await salesforce.close();
   fs.rmSync(artifactsDir, { recursive: true, force: true });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { STAFF_TYPES, type StaffType } from '../common/roles';
 import type { S3Options } from './integrations/storage/s3';
+import { type CrmConfig, readSupportAndCrm, type SupportDeskConfig } from './config-support-crm';
 
 /**
  * Configuration from the environment, validated at start. Every variable has an embedded default
@@ -61,7 +62,6 @@ const EnvSchema = z
     CHECK_RESPONSES: bool.optional(),
     SUPPORT_URL: z.url().default('https://support.example.com'),
     ACADEMY_URL: z.url().default('https://academy.example.com'),
-    TELEMETRY_URL: z.url().default('https://telemetry.example.com/customers/{customerKey}'),
     CONTACT_EMAIL: z.email().default('support@example.com'),
     LEGAL_BASE_URL: z.url().optional(),
     STATIC_DIR: z.string().default('./dist'),
@@ -273,8 +273,12 @@ export interface Config {
   checkResponses: boolean;
   supportUrl: string;
   academyUrl: string;
-  /** the telemetry dashboard of one customer: `{customerKey}` and `{id}` are replaced */
+  /** the telemetry dashboard of one customer: `{key}` (or `{customerKey}`) and `{id}` are replaced */
   telemetryUrl: string;
+  /** the support desk's sign-on (modules/sso, docs/decisions/072) */
+  supportDesk: SupportDeskConfig;
+  /** the CRM (Salesforce) connection; null: the sync answers 503 not_configured (docs/decisions/073) */
+  crm: CrmConfig | null;
   contactEmail: string;
   legalBaseUrl: string | null;
   staticDir: string;
@@ -437,6 +441,12 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee docs/configuration.md.`);
   }
   const e = parsed.data;
+  const outside = readSupportAndCrm(env);
+  if (!outside.settings) {
+    throw new ConfigError(
+      `Invalid configuration:\n${outside.issues.map((line) => `  ${line}`).join('\n')}\nSee docs/configuration.md.`,
+    );
+  }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const config: Config = {
     env: e.NODE_ENV,
@@ -474,7 +484,9 @@ export function loadConfig(
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV !== 'production',
     supportUrl: e.SUPPORT_URL,
     academyUrl: e.ACADEMY_URL,
-    telemetryUrl: e.TELEMETRY_URL,
+    telemetryUrl: outside.settings.telemetryUrl,
+    supportDesk: outside.settings.supportDesk,
+    crm: outside.settings.crm,
     contactEmail: e.CONTACT_EMAIL,
     legalBaseUrl: e.LEGAL_BASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { STORAGE_KEYS } from '../../common/constants';
 import { ApiError } from '../api/client';

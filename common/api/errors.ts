@@ -105,6 +105,8 @@ export const ERROR_CODES = {
   subscriptionRunning: 'subscription_running',
   /** nothing at the payment provider yet to manage */
   noSubscription: 'no_subscription',
+  /** the CRM (Salesforce) refused the sync or could not be reached (502); the message is its answer */
+  crmError: 'crm_error',
   /** the payment provider answered with an error or could not be reached (502) */
   paymentProvider: 'payment_provider_error',
   // Idempotency-Key on creating requests

@@ -89,6 +89,7 @@ export const ENUM_COLUMNS: {
   totpAuthenticators: {},
   recoveryCodes: {},
   twoFactorChallenges: { kind: TWO_FACTOR_CHALLENGE_KINDS },
+  supportJwtIds: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -143,6 +144,7 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   totpAuthenticators: {},
   recoveryCodes: {},
   twoFactorChallenges: {},
+  supportJwtIds: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

@@ -100,6 +100,8 @@ export interface CustomersTable {
   /** no payment status here: it is the subscription's (a customer without one has none) */
   billingEmail: string | null;
   crmId: string | null;
+  /** when the customer was last pushed to the CRM (migration 029) */
+  crmSyncedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /**
    * The end date (YYYY-MM-DD) of the customer's latest licence, null without any: kept by triggers
    * on the licences (migration 015), never written by the portal.
@@ -297,6 +299,14 @@ export interface SubscriptionsTable {
   suspendedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** The ids of the tokens handed to the support desk, until they expire (migration 029, docs/decisions/072). */
+export interface SupportJwtIdsTable {
+  jti: string;
+  userId: number;
+  issuedAt: Timestamp;
+  expiresAt: Timestamp;
 }
 
 /** The payment provider's events already handled, by id (migration 026, docs/billing.md). */
@@ -529,6 +539,7 @@ export interface Database {
   totpAuthenticators: TotpAuthenticatorsTable;
   recoveryCodes: RecoveryCodesTable;
   twoFactorChallenges: TwoFactorChallengesTable;
+  supportJwtIds: SupportJwtIdsTable;
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */

@@ -47,6 +47,16 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
   },
+  /** a download's platform, as the mails name it (the client's downloads.platforms) */
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'any platform',
+    unknown: 'an unknown platform',
+  },
   roles: {
     accountExecutive: 'account executive',
     businessOwner: 'project manager',
@@ -196,6 +206,13 @@ export const en = {
       after: 'It can no longer be restored. Contact your account executive to start a new instance.',
       action: 'See the account',
     },
+  },
+  /** The page that hands a signed-in user to the support desk (modules/sso/page.ts). */
+  supportDesk: {
+    title: 'Support',
+    heading: 'Signing you in to the support site…',
+    noScript: 'Scripts are turned off in this browser: continue with the button.',
+    continue: 'Continue to the support site',
   },
 };
 

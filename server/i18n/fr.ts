@@ -48,6 +48,15 @@ export const fr: ServerTexts = {
     days_one: '{{count}} jour',
     days_other: '{{count}} jours',
   },
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'toute plateforme',
+    unknown: 'une plateforme inconnue',
+  },
   roles: {
     accountExecutive: 'responsable de compte',
     businessOwner: 'chef de projet',
@@ -202,5 +211,11 @@ export const fr: ServerTexts = {
         'Elle ne peut plus être restaurée. Contactez votre responsable de compte pour démarrer une nouvelle instance.',
       action: 'Voir le compte',
     },
+  },
+  supportDesk: {
+    title: 'Support',
+    heading: 'Connexion au site de support…',
+    noScript: 'Les scripts sont désactivés dans ce navigateur : continuez avec le bouton.',
+    continue: 'Continuer vers le site de support',
   },
 };

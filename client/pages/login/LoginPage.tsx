@@ -19,6 +19,7 @@ import { Alert, Button, Card, DelayedLoader, TextField } from '../../public/ui';
 // when the passkey button is pressed.
 const SecondFactorStep = lazy(() => import('./SecondFactorStep').then((m) => ({ default: m.SecondFactorStep })));
 const secondFactorModule = () => import('./SecondFactorStep');
+import { takeSsoTarget } from './sso-target';
 
 interface Values extends Record<string, unknown> {
   email: string;
@@ -45,7 +46,7 @@ export function LoginPage() {
   const config = usePublicConfig().data;
   const given = (location.state as LoginLocationState | null) ?? {};
   const givenEmail = given.email ?? '';
-  const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
+  const [ssoRedirect, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: { email: givenEmail, password: '' },
     schema: LoginBody,

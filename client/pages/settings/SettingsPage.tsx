@@ -1,7 +1,7 @@
 import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { type Profile, UpdateProfileBody } from '../../../common/api/auth';
 import { LOCALES, type Locale } from '../../../common/roles';
 import { authKeys, updateProfile } from '../../api/auth';

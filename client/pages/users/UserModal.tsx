@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { CreateUserBody, UpdateUserBody, type User } from '../../../common/api/users';
 import {
   LOCALES,
