@@ -70,7 +70,7 @@ async function roundTrip(
   const posted = page.waitForRequest((request) => request.url() === `${desk.origin}/access/jwt`);
   await page.getByLabel(texts.email).fill(account.email);
   await page.getByLabel(texts.password).fill(account.password);
-  await page.getByRole('button', { name: texts.submit }).click();
+  await page.getByRole('button', { name: texts.submit, exact: true }).click();
   const post = await posted;
   expect(post.method()).toBe('POST');
   expect(post.postData()).toMatch(/^jwt=[\w-]+\.[\w-]+\.[\w-]+&return_to=/);
