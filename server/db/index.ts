@@ -40,6 +40,8 @@ import { webhooksMigration } from './migrations/023_webhooks';
 import { signupInvitationsMigration } from './migrations/024_signup_invitations';
 import { instanceLifecycleMigration } from './migrations/025_instance_lifecycle';
 import { billingMigration } from './migrations/026_billing';
+import { twoFactorMigration } from './migrations/028_two_factor';
+import { supportDeskAndCrmMigration } from './migrations/029_support_desk_and_crm';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -97,6 +99,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '024_signup_invitations': signupInvitationsMigration(dialect),
     '025_instance_lifecycle': instanceLifecycleMigration(),
     '026_billing': billingMigration(dialect),
+    '028_two_factor': twoFactorMigration(dialect),
+    '029_support_desk_and_crm': supportDeskAndCrmMigration(),
   };
 }
 

@@ -94,6 +94,13 @@ export const en = {
       action: 'Sign in to your account',
       after: 'If you cannot sign in, use “Forgot your password?” on the sign-in page.',
     },
+    twoFactorReset: {
+      subject: 'The second factors of your account were removed',
+      intro:
+        'An administrator of the customer portal removed the passkeys, the authenticator app and the recovery codes of your account. You now sign in with your password alone until you add a second factor again on your settings page.',
+      ifNotYou: 'If you did not ask for this, choose a new password now and tell your portal contact.',
+      action: 'Sign in',
+    },
     emailChangeNotice: {
       subject: 'A change of your e-mail address was requested',
       intro:
@@ -199,6 +206,13 @@ export const en = {
       after: 'It can no longer be restored. Contact your account executive to start a new instance.',
       action: 'See the account',
     },
+  },
+  /** The page that hands a signed-in user to the support desk (modules/sso/page.ts). */
+  supportDesk: {
+    title: 'Support',
+    heading: 'Signing you in to the support site…',
+    noScript: 'Scripts are turned off in this browser: continue with the button.',
+    continue: 'Continue to the support site',
   },
 };
 

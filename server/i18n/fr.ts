@@ -96,6 +96,14 @@ export const fr: ServerTexts = {
       action: 'Se connecter à votre compte',
       after: 'Si vous ne pouvez pas vous connecter, utilisez « Mot de passe oublié ? » sur la page de connexion.',
     },
+    twoFactorReset: {
+      subject: 'Les seconds facteurs de votre compte ont été supprimés',
+      intro:
+        'Un administrateur du portail client a supprimé les clés d’accès, l’application d’authentification et les codes de secours de votre compte. Vous vous connectez désormais avec votre seul mot de passe, jusqu’à ce que vous ajoutiez de nouveau un second facteur dans vos paramètres.',
+      ifNotYou:
+        'Si vous n’êtes pas à l’origine de cette demande, choisissez dès maintenant un nouveau mot de passe et prévenez votre contact sur le portail.',
+      action: 'Se connecter',
+    },
     emailChangeNotice: {
       subject: 'Un changement de votre adresse e-mail a été demandé',
       intro:
@@ -203,5 +211,11 @@ export const fr: ServerTexts = {
         'Elle ne peut plus être restaurée. Contactez votre responsable de compte pour démarrer une nouvelle instance.',
       action: 'Voir le compte',
     },
+  },
+  supportDesk: {
+    title: 'Support',
+    heading: 'Connexion au site de support…',
+    noScript: 'Les scripts sont désactivés dans ce navigateur : continuez avec le bouton.',
+    continue: 'Continuer vers le site de support',
   },
 };

@@ -79,6 +79,14 @@ const LAYOUTS: Layouts = {
     after: [],
     signature: t('mail.signature'),
   }),
+  twoFactorReset: (t, _locale, d) => ({
+    subject: t('mail.twoFactorReset.subject'),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.twoFactorReset.intro'), t('mail.twoFactorReset.ifNotYou')],
+    action: { label: t('mail.twoFactorReset.action'), link: d.link },
+    after: [],
+    signature: t('mail.signature'),
+  }),
   invitation: (t, locale, d) => ({
     subject: t('mail.invitation.subject', { customerName: d.customerName }),
     greeting: t('mail.greeting', { fullName: d.invitedFullName }),

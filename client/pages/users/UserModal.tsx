@@ -18,6 +18,7 @@ import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useIdempotencyKey } from '../../components/use-idempotency-key';
+import { ResetTwoFactor } from './ResetTwoFactor';
 
 interface Values extends Record<string, unknown> {
   fullname: string;
@@ -134,6 +135,7 @@ function UserForm({ user }: FormProps) {
             {...form.getInputProps('status')}
           />
         )}
+        {user && user.id !== me?.id && <ResetTwoFactor user={user} />}
         {feedback && (
           <Alert color="red" role="alert" data-testid="user-modal-feedback">
             {feedback}
