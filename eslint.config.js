@@ -57,6 +57,13 @@ export const signInOnly = ['i18next', 'react-i18next', '@mantine/core', 'react-r
   (name) => ({ name, message: signInMessage, allowTypeImports: true }),
 );
 
+// The whole client translates with client/i18n/translate.ts (decision 074): i18next is the server's.
+export const clientI18next = ['i18next', 'react-i18next'].map((name) => ({
+  name,
+  message:
+    "The client translates without i18next (decision 074): use useTranslation from 'client/i18n/use-translation'.",
+}));
+
 // An event read inside a state updater, e.g. setValues((v) => ({ ...v, name: e.currentTarget.value })).
 export const eventInUpdater =
   'CallExpression[callee.name=/^set[A-Z]/] > :function MemberExpression[property.name=/^(currentTarget|target)$/]';
@@ -174,12 +181,19 @@ export default tseslint.config(
     files: ['client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
-      'no-restricted-imports': ['error', { paths: classicZod, patterns: clientBoundary }],
+      'no-restricted-imports': ['error', { paths: [...classicZod, ...clientI18next], patterns: clientBoundary }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // React may run a state updater later, in its render, when the event's currentTarget is null:
       // read the event in the handler (forms use @mantine/form, decision 019), never in the updater.
       'no-restricted-syntax': ['error', { selector: eventInUpdater, message: eventInUpdaterMessage }],
+    },
+  },
+  {
+    // holds the translator to i18next's output for every text
+    files: ['client/i18n/translate.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: classicZod, patterns: clientBoundary }],
     },
   },
   {

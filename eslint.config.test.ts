@@ -34,6 +34,8 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/pages/login/probe.tsx', "import { Button } from '@mantine/core';"],
     ['client/components/use-schema-form.ts', "import i18next from 'i18next';"],
     ['client/api/auth.ts', "import { queryOptions } from '@tanstack/react-query';"],
+    ['client/pages/users/probe.tsx', "import { useTranslation } from 'react-i18next';"],
+    ['client/app/probe.ts', "import type { TFunction } from 'i18next';"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
   });
@@ -43,8 +45,8 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/api/probe.ts', "import { z } from 'zod/mini'; import type { $ZodType } from 'zod/v4/core';"],
     ['server/probe.ts', "import { z } from 'zod';"],
     ['client/probe.ts', "import { ROLES } from '../common/roles';"],
-    ['client/pages/users/probe.tsx', "import { useTranslation } from 'react-i18next';"],
-    ['client/public/probe.test.tsx', "import i18next from 'i18next';"],
+    ['client/pages/users/probe.tsx', "import { useTranslation } from '../../i18n/use-translation';"],
+    ['client/i18n/translate.test.ts', "import i18next from 'i18next';"],
     ['client/api/query-options.ts', "import type { queryOptions } from '@tanstack/react-query';"],
     ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
   ])('%s may: %s', async (filePath, code) => {

@@ -6,6 +6,7 @@ import {
   isAuditAction,
   SETTINGS_AUDIT_ACTIONS,
   SIGNUP_AUDIT_ACTIONS,
+  ACCOUNT_AUDIT_ACTIONS,
 } from './audit';
 
 describe('audit actions', () => {
@@ -36,6 +37,19 @@ describe('audit actions', () => {
   it("keeps a sign-up's action apart from the others, so no customer's recent actions list it", () => {
     const others: readonly string[] = [...AUDIT_ACTIONS, ...CATALOGUE_AUDIT_ACTIONS, ...SETTINGS_AUDIT_ACTIONS];
     for (const action of SIGNUP_AUDIT_ACTIONS) {
+      expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+      expect(others).not.toContain(action);
+    }
+  });
+
+  it("keeps an account's actions apart from the others, so no customer's recent actions list them", () => {
+    const others: readonly string[] = [
+      ...AUDIT_ACTIONS,
+      ...CATALOGUE_AUDIT_ACTIONS,
+      ...SETTINGS_AUDIT_ACTIONS,
+      ...SIGNUP_AUDIT_ACTIONS,
+    ];
+    for (const action of ACCOUNT_AUDIT_ACTIONS) {
       expect(action).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
       expect(others).not.toContain(action);
     }

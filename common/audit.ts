@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'archiveInstance',
   'restoreInstance',
   'deleteInstanceData',
+  /** the customer pushed to the CRM (docs/crm.md), by a person or the on-change job */
+  'syncCustomerToCrm',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -74,6 +76,13 @@ export type SettingsAuditAction = (typeof SETTINGS_AUDIT_ACTIONS)[number];
  */
 export const SIGNUP_AUDIT_ACTIONS = ['requestSignup'] as const;
 export type SignupAuditAction = (typeof SIGNUP_AUDIT_ACTIONS)[number];
+
+/**
+ * An admin's change to another user's sign-in (docs/security.md, "Two-factor sign-in"): it belongs to
+ * no customer, so it is written with none, like the catalogue's.
+ */
+export const ACCOUNT_AUDIT_ACTIONS = ['resetTwoFactor'] as const;
+export type AccountAuditAction = (typeof ACCOUNT_AUDIT_ACTIONS)[number];
 
 /**
  * Who acted, as an entry records it: a signed-in user, an anonymous visitor (the secret download

@@ -21,6 +21,8 @@ import { auditRoutes } from './modules/audit/routes';
 import { notificationSettingsRoutes } from './modules/notification-settings/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { userRoutes } from './modules/users/routes';
+import { twoFactorRoutes } from './modules/two-factor/routes';
+import { twoFactorEnrolment } from './modules/two-factor/enrolment';
 import { memberRoutes } from './modules/members/routes';
 import { invitationRoutes } from './modules/invitations/routes';
 import { customizationRoutes } from './modules/customizations/routes';
@@ -156,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Right after the session is read, before the body is parsed or validated (see plugins/access.ts).
   await app.register(accessRules);
+  await app.register(twoFactorEnrolment);
   // After the access rule and the body's validation, before the handler: creating routes' Idempotency-Key.
   await app.register(idempotency);
 
@@ -165,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(systemRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(twoFactorRoutes);
       await api.register(customerRoutes);
       await api.register(invitationAcceptanceRoutes);
       await api.register(signupRoutes);

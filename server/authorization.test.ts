@@ -41,7 +41,12 @@ import { failedDownloadRecords, failedJobOf } from './test/jobs';
 import { makeSelfService, signedEvent, stripeEvent, testCheckoutSession } from './test/billing';
 import { oidcEnv, startInteraction } from './test/oidc';
 import { createTestApp, request, type TestApp } from './test/harness';
+import { SalesforcePeer } from './test/salesforce-peer';
 import { createInstance } from './test/instances';
+import { latestPasskeyId, passkeyAnswer, pendingSignIn, totpSetupCode } from './test/two-factor';
+
+/** A well-formed credential nobody made, for calls refused before it is looked at. */
+const NO_CREDENTIAL = { id: 'none', rawId: 'none', type: 'public-key', response: { clientDataJSON: 'e30' } };
 
 /**
  * Every API route, called by every kind of actor, must answer as server/authorization.matrix.ts says;
@@ -85,10 +90,15 @@ const ACTOR_SETUP: Record<Exclude<Actor, 'anonymous'>, ActorSetup> = {
   disabledMember: { type: 'client', membership: { role: 'businessOwner', status: 'disabled' } },
 };
 
+/** the CRM the sync route talks to, so an allowed sync succeeds */
+const salesforce = new SalesforcePeer();
+
 beforeAll(async () => {
+  await salesforce.listen();
   // limits off: this test signs in far more often per minute than a person would
   t = await createTestApp({
     ...oidcEnv(),
+    ...salesforce.env(),
     ARTIFACTS_DIR: artifactsDir,
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '0',
@@ -113,6 +123,7 @@ beforeAll(async () => {
   const other = await createCustomer(db, { name: 'Other Customer' });
   const third = await createCustomer(db, { name: 'Third Customer' });
   const resetUser = await createUser(db, { type: 'client', fullName: 'Reset User' });
+  const secondFactorUser = await createUser(db, { type: 'client', fullName: 'Second Factor User' });
   let counter = 0;
   const candidate = await createUser(db, { type: 'accountExecutive', fullName: 'Candidate Executive' });
   const licensedProduct = await createProduct(db, { name: 'Matrix Product' });
@@ -202,6 +213,16 @@ beforeAll(async () => {
     },
     testCheckout: async (customerId) => (customerId === 0 ? 'cs_test_none' : testCheckoutSession(db, customerId)),
     oidcInteraction: (actor, step) => startInteraction(app, actor ? (cookies.get(actor) ?? null) : null, step),
+    secondFactor: () => pendingSignIn(db, secondFactorUser),
+    passkey: async (actor) => {
+      const cookie = actor ? cookies.get(actor) : null;
+      return cookie ? passkeyAnswer(app, cookie) : { name: 'Nobody', credential: NO_CREDENTIAL };
+    },
+    totpCode: async (actor) => {
+      const cookie = actor ? cookies.get(actor) : null;
+      return cookie ? totpSetupCode(app, cookie) : '000000';
+    },
+    passkeyId: async (actor) => (actor && actor !== 'anonymous' ? latestPasskeyId(db, emails.get(actor)!) : 1),
     stripeEvent: async () => {
       // as an object, sent as JSON.stringify writes it: the bytes that were signed
       const event = stripeEvent('invoice.paid', { customer: 'cus_nobody' });
@@ -235,6 +256,7 @@ async function membershipsOf(db: DB, customerIds: number[]): Promise<Record<numb
 afterAll(async () => {
   await app?.close();
   await t?.close();
+  await salesforce.close();
   fs.rmSync(artifactsDir, { recursive: true, force: true });
 });
 

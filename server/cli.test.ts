@@ -193,4 +193,32 @@ describe('npm run cli', () => {
     expect(notAKey.code).toBe(1);
     expect(notAKey.stderr).toContain('LICENCE_SIGNING_KEY: must be an Ed25519 private key in PEM');
   });
+
+  it('backs up and restores with progress, and refuses a target that holds data without a stack trace', async () => {
+    const backup = path.join(dir, 'backup');
+    const made = await cliWith({ DATA_DIR: dir }, 'backup', '--to', backup);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain('Backing up the SQLite database');
+    expect(made.stderr).toMatch(/Backup written to .* \(migration level \d+_\w+, \d+ files\)/);
+    expect(made.stdout.trim()).toBe(backup);
+
+    const target = path.join(dir, 'restored');
+    const env = { DATABASE_URL: `sqlite:${path.join(target, 'portal.db')}`, DATA_DIR: target };
+    const restored = await cliWith(env, 'restore', '--from', backup);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toContain("Checking the backup's");
+    expect(restored.stderr).toContain('Restore done');
+    const database = openDatabase(env.DATABASE_URL);
+    try {
+      const users = await database.db.selectFrom('users').select('email').orderBy('email').execute();
+      expect(users.map((u) => u.email)).toContain('first.admin@example.com');
+    } finally {
+      await database.close();
+    }
+
+    const again = await cliWith(env, 'restore', '--from', backup);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Restore failed: The target database is not empty');
+    expect(again.stderr).not.toMatch(/\n\s+at /);
+  });
 });

@@ -204,6 +204,53 @@ const commands: Record<string, Command> = {
   },
 };
 
+const BackupArgs = z.object({ to: z.string({ error: 'is required: the folder to write the backup into' }).min(1) });
+const RestoreArgs = z.object({ from: z.string({ error: 'is required: the backup folder' }).min(1) });
+
+/** A backup or restore that failed: its reason, without a stack trace, for the operator to act on. */
+function failed(what: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  return new CliError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+commands.backup = {
+  summary: 'write a consistent backup (database, artifact folder, manifest) while the portal runs (docs/backup.md)',
+  usage: 'backup --to <empty or new folder>',
+  async run(args, io) {
+    const input = parseOptions(BackupArgs, args, ['to']);
+    const manifest = await withContext(io, async (ctx) => {
+      const { createBackup } = await import('./modules/backup/backup');
+      return createBackup(ctx, { to: input.to, progress: io.err }).catch((error: unknown) => {
+        throw failed('Backup', error);
+      });
+    });
+    io.err(
+      `Backup written to ${input.to} (migration level ${manifest.migrationLevel}, ${manifest.files.length} files)`,
+    );
+    io.out(input.to);
+  },
+};
+
+commands.restore = {
+  summary: 'restore a backup into an empty database and artifact folder (docs/backup.md)',
+  usage: 'restore --from <backup folder>',
+  async run(args, io) {
+    const input = parseOptions(RestoreArgs, args, ['from']);
+    let config: ReturnType<typeof loadConfig>;
+    try {
+      config = loadConfig();
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError(error.message);
+      throw error;
+    }
+    const { restoreBackup } = await import('./modules/backup/restore');
+    await restoreBackup(config, { from: input.from, progress: io.err }).catch((error: unknown) => {
+      throw failed('Restore', error);
+    });
+    io.err('Restore done: start the portal with the same SESSION_SECRET as the backed-up one');
+  },
+};
+
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}\n      ${c.usage}`);
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n  help               this text`;

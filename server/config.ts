@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { STAFF_TYPES, type StaffType } from '../common/roles';
 import type { S3Options } from './integrations/storage/s3';
 import { type OidcConfig, oidcCookieKeys, parseOidcClients } from './modules/oidc/clients-config';
+import { type CrmConfig, readSupportAndCrm, type SupportDeskConfig } from './config-support-crm';
 
 /**
  * Configuration from the environment, validated at start. Every variable has an embedded default
@@ -61,7 +63,6 @@ const EnvSchema = z
     CHECK_RESPONSES: bool.optional(),
     SUPPORT_URL: z.url().default('https://support.example.com'),
     ACADEMY_URL: z.url().default('https://academy.example.com'),
-    TELEMETRY_URL: z.url().default('https://telemetry.example.com/customers/{customerKey}'),
     CONTACT_EMAIL: z.email().default('support@example.com'),
     LEGAL_BASE_URL: z.url().optional(),
     STATIC_DIR: z.string().default('./dist'),
@@ -111,6 +112,19 @@ const EnvSchema = z
       .optional(),
     INSTANCE_ORCHESTRATOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
+    REQUIRE_2FA_FOR: z
+      .string()
+      .default('')
+      .transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ])
+      .pipe(z.array(z.enum(STAFF_TYPES, { message: `must list staff types: ${STAFF_TYPES.join(', ')}` }))),
     METRICS_TOKEN: z
       .string()
       .min(32, 'must be at least 32 characters')
@@ -273,8 +287,12 @@ export interface Config {
   checkResponses: boolean;
   supportUrl: string;
   academyUrl: string;
-  /** the telemetry dashboard of one customer: `{customerKey}` and `{id}` are replaced */
+  /** the telemetry dashboard of one customer: `{key}` (or `{customerKey}`) and `{id}` are replaced */
   telemetryUrl: string;
+  /** the support desk's sign-on (modules/sso, docs/decisions/072) */
+  supportDesk: SupportDeskConfig;
+  /** the CRM (Salesforce) connection; null: the sync answers 503 not_configured (docs/decisions/073) */
+  crm: CrmConfig | null;
   contactEmail: string;
   legalBaseUrl: string | null;
   staticDir: string;
@@ -306,11 +324,18 @@ export interface Config {
   /** after SIGTERM, how long requests in flight (long downloads) may take to finish */
   shutdownGraceMs: number;
   /**
+   * after SIGTERM, how long the node keeps serving while `GET /api/ready` answers 503, before it
+   * stops accepting connections: the time a load balancer takes to stop sending it new ones
+   */
+  shutdownDelayMs: number;
+  /**
    * Scraping `GET /metrics` (server/metrics.ts): with `token`, it takes `Authorization: Bearer
    * <token>`; with `bind`, a second listener on that address serves it without one (operators keep
    * that address private). Neither: no metrics are served. A secret: never logged.
    */
   metrics: { token: string | null; bind: { host: string; port: number } | null };
+  /** user types that must sign in with a second factor (REQUIRE_2FA_FOR): led to add one first */
+  requireTwoFactorFor: StaffType[];
   /**
    * Webhook deliveries (docs/webhooks.md): `allowPrivate` lets them reach private and loopback
    * addresses (WEBHOOKS_ALLOW_PRIVATE; link-local, unspecified and multicast ones never); `timeoutMs`
@@ -437,6 +462,12 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee docs/configuration.md.`);
   }
   const e = parsed.data;
+  const outside = readSupportAndCrm(env);
+  if (!outside.settings) {
+    throw new ConfigError(
+      `Invalid configuration:\n${outside.issues.map((line) => `  ${line}`).join('\n')}\nSee docs/configuration.md.`,
+    );
+  }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const config: Config = {
     env: e.NODE_ENV,
@@ -474,7 +505,9 @@ export function loadConfig(
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV !== 'production',
     supportUrl: e.SUPPORT_URL,
     academyUrl: e.ACADEMY_URL,
-    telemetryUrl: e.TELEMETRY_URL,
+    telemetryUrl: outside.settings.telemetryUrl,
+    supportDesk: outside.settings.supportDesk,
+    crm: outside.settings.crm,
     contactEmail: e.CONTACT_EMAIL,
     legalBaseUrl: e.LEGAL_BASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),
@@ -496,8 +529,10 @@ export function loadConfig(
     s3PresignSeconds: e.S3_PRESIGN_SECONDS,
     downloadAccelRedirect: e.DOWNLOAD_ACCEL_REDIRECT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     // Unset in production is safe (metrics off), so nothing is required there.
     metrics: { token: e.METRICS_TOKEN ?? null, bind: e.METRICS_BIND ? parseHostPort(e.METRICS_BIND) : null },
+    requireTwoFactorFor: e.REQUIRE_2FA_FOR,
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE, timeoutMs: 10_000 },
     payments: {
       stripe:

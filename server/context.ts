@@ -35,6 +35,8 @@ export interface AppContext {
   metrics: AppMetrics;
   /** the payment provider of self-service subscriptions: Stripe, or the built-in test checkout */
   payments: PaymentProviderClient;
+  /** `draining` from SIGTERM on: `GET /api/ready` answers 503 so load balancers send no new requests */
+  readiness: { draining: boolean };
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
@@ -63,6 +65,7 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     storage: createStorage(config),
     metrics,
     payments: createPayments({ config, db: database.db, jobs }),
+    readiness: { draining: false },
   };
   return ctx;
 }

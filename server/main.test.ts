@@ -89,6 +89,47 @@ describe('server/main.ts', () => {
     }
   });
 
+  it('answers GET /api/ready 503 from SIGTERM on, serving on for SHUTDOWN_DELAY_SECONDS before it closes', async () => {
+    const port = await freePort();
+    const data = fs.mkdtempSync(path.join(dir, 'ready-'));
+    const started = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${path.join(data, 'portal.db')}`,
+      STATIC_DIR: path.join(data, 'no-client'),
+      DATA_DIR: data,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DELAY_SECONDS: '2',
+    });
+    try {
+      await waitForHealth(port, started);
+      const ready = await fetch(`http://127.0.0.1:${port}/api/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'applied', draining: false });
+
+      const signalled = Date.now();
+      started.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const draining = await fetch(`http://127.0.0.1:${port}/api/ready`);
+      expect(draining.status).toBe(503);
+      expect(await draining.json()).toEqual({
+        status: 'unavailable',
+        database: 'ok',
+        migrations: 'applied',
+        draining: true,
+      });
+      // alive, not ready: new connections are still answered until the delay ends
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+
+      const exit = await started.exited;
+      expect(exit, started.output()).toEqual({ code: 0, signal: null });
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(1900);
+      expect(started.output()).toContain('not ready: serving on until the delay ends');
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
   it('on SIGTERM lets a download in progress finish, within SHUTDOWN_GRACE_SECONDS', async () => {
     const port = await freePort();
     const data = fs.mkdtempSync(path.join(dir, 'drain-'));

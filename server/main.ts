@@ -38,6 +38,15 @@ async function main() {
     timer.unref();
     try {
       await starting.catch(() => {});
+      if (app) {
+        // GET /api/ready answers 503 from now on; with SHUTDOWN_DELAY_SECONDS the node keeps serving
+        // meanwhile, so requests a load balancer still sends before it notices are answered
+        app.ctx.readiness.draining = true;
+        if (config.shutdownDelayMs > 0) {
+          app.log.info({ delaySeconds: config.shutdownDelayMs / 1000 }, 'not ready: serving on until the delay ends');
+          await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+        }
+      }
       // Stops listening and closes idle keep-alive connections; a request on a busy one gets 503 and
       // Connection: close. Waits for requests in flight and background work, stops the mailer.
       await app?.close();

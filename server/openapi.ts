@@ -62,6 +62,11 @@ export const API_TAGS = [
       'Signing in and out (the session is the `portal_session` cookie), the signed-in profile, password resets, the captcha and the hand-over to the support site.',
   },
   {
+    name: 'two-factor',
+    description:
+      'Two-factor sign-in: the second step of a sign-in (the `portal_pending_sign_in` cookie), passkeys without a password, and your own passkeys, authenticator app and recovery codes.',
+  },
+  {
     name: 'users',
     description: "Staff and client users, managed by administrators. A user's type decides their global role.",
   },

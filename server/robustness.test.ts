@@ -25,6 +25,7 @@ import {
   createVersionWithFiles,
   TEST_PASSWORD,
 } from './test/factories';
+import { pendingSignIn } from './test/two-factor';
 import { addArtifactRow, createProductToken, createUnpublishedVersion } from './test/artifacts';
 import { createSignup } from './test/signups';
 import { createWebhookDelivery, createWebhookEndpoint } from './test/webhooks';
@@ -49,6 +50,9 @@ import { createTestApp, request, TEST_DIALECT, type TestApp } from './test/harne
  * pass only.
  */
 const EVERY_VARIANT = TEST_DIALECT === 'sqlite';
+
+/** A well-formed credential nobody made. */
+const NO_CREDENTIAL = { id: 'none', rawId: 'none', type: 'public-key', response: { clientDataJSON: 'e30' } };
 
 /**
  * The API's rows: the probes read each route's input from the API document. GET /metrics, outside
@@ -463,6 +467,10 @@ beforeAll(async () => {
       makeSelfService(db, customerId, { providerCustomerId: known ? `cus_test_robust_${customerId}` : null }),
     testCheckout: (customerId) => testCheckoutSession(db, customerId),
     oidcInteraction: (_actor, step) => startInteraction(app, adminCookie, step),
+    secondFactor: () => pendingSignIn(db, resetUser),
+    passkey: async () => ({ name: 'Robust key', credential: NO_CREDENTIAL }),
+    totpCode: async () => '000000',
+    passkeyId: async () => 1,
     stripeEvent: async () => {
       // as an object, sent as JSON.stringify writes it: the bytes that were signed
       const event = stripeEvent('invoice.paid', { customer: 'cus_nobody' });

@@ -12,6 +12,7 @@ import {
   type UpdateProfileBody,
 } from '../../common/api/auth';
 import { Ok } from '../../common/api/common';
+import { type SecondFactorBody, SecondFactorNeeded, WebAuthnOptions } from '../../common/api/two-factor';
 import { PROFILE_ELEMENT_ID, SIGNED_OUT_ATTRIBUTE } from '../../common/constants';
 import { ApiError, api } from './client';
 
@@ -60,8 +61,17 @@ export const profileQuery = () =>
 export const configQuery = () =>
   queryOptions({ queryKey: authKeys.config, queryFn: getConfig, staleTime: Number.POSITIVE_INFINITY });
 
+/** The profile, or `secondFactor` when the account has one: the sign-in then takes a second step. */
 export const login = (body: LoginBody) =>
-  api.post('/auth/login', body, { schema: Profile, reloadOnUnauthorized: false });
+  api.post('/auth/login', body, { schema: z.union([Profile, SecondFactorNeeded]), reloadOnUnauthorized: false });
+
+/** The second step of a sign-in (or a password-less passkey's): the profile, as the sign-in answers it. */
+export const completeSignIn = (body: SecondFactorBody) =>
+  api.post('/auth/second-factor', body, { schema: Profile, reloadOnUnauthorized: false });
+
+/** WebAuthn options for a sign-in with a passkey (after the password, or without one). */
+export const passkeySignInOptions = () =>
+  api.post('/auth/passkey/options', {}, { schema: WebAuthnOptions, reloadOnUnauthorized: false });
 
 export const logout = () => api.post('/auth/logout', {}, { schema: z.unknown(), reloadOnUnauthorized: false });
 

@@ -1,9 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
-import { I18nextTranslation } from '../i18n/I18nextTranslation';
+import type { Translator } from '../i18n/translate';
+import { TranslatorProvider } from '../i18n/use-translation';
 import { ErrorBoundary, PageFailed } from './ErrorBoundary';
 import { reloadIfReleased } from './reload';
 import { AppRoutes } from './routes';
@@ -20,9 +20,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-function Providers({ i18n, queryClient, children }: { i18n: I18n; queryClient: QueryClient; children: ReactNode }) {
+function Providers({
+  i18n,
+  queryClient,
+  children,
+}: {
+  i18n: Translator;
+  queryClient: QueryClient;
+  children: ReactNode;
+}) {
   return (
-    <I18nextTranslation i18n={i18n}>
+    <TranslatorProvider translator={i18n}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider
           theme={theme}
@@ -37,11 +45,11 @@ function Providers({ i18n, queryClient, children }: { i18n: I18n; queryClient: Q
           {children}
         </MantineProvider>
       </QueryClientProvider>
-    </I18nextTranslation>
+    </TranslatorProvider>
   );
 }
 
-export function App({ i18n, queryClient }: { i18n: I18n; queryClient: QueryClient }) {
+export function App({ i18n, queryClient }: { i18n: Translator; queryClient: QueryClient }) {
   return (
     <Providers i18n={i18n} queryClient={queryClient}>
       {/*

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { ErrorPage } from '../pages/error/ErrorPage';
 import { ErrorBoundary } from './ErrorBoundaryBase';
 import { DelayedLoader } from '../components/DelayedLoader';

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { Link } from 'react-router';
 import type { MarkNotificationsReadBody, NotificationItem } from '../../common/api/notifications';
 import { formatDateTime } from '../../common/format';

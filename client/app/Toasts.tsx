@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
 import { NOTIFICATIONS_PLACEMENT, SMALL_SCREEN_NOTIFICATIONS_PLACEMENT, useSmallScreen } from '../components/layout';
 import { toastHistory, setToastCloseLabel } from '../components/notify';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { STORAGE_KEYS } from '../../common/constants';
 import { ApiError } from '../api/client';
@@ -8,7 +8,7 @@ import { DelayedLoader } from '../components/DelayedLoader';
 import { apiErrorText } from '../components/forms';
 import { ErrorPage } from '../pages/error/ErrorPage';
 import { useLocalize } from './locale';
-import { isRememberablePath, type RouteRule, routeAccess, splitLocale } from './routing';
+import { isRememberablePath, ROUTE_RULES, type RouteRule, routeAccess, splitLocale } from './routing';
 import { useProfile } from './session';
 import { storage } from './storage';
 
@@ -43,6 +43,11 @@ export function Guard({ rule, children }: { rule: RouteRule; children: ReactNode
   }
   const profile = profileQuery.data;
   if (profile) wasAuthenticated.current = true;
+  // REQUIRE_2FA_FOR: until a second factor is added, the settings page (where it is added) is the
+  // only page; the API refuses the others' calls anyway.
+  if (profile?.twoFactorSetupRequired && rule !== ROUTE_RULES.settings) {
+    return <Navigate replace to={localize('/settings')} />;
+  }
   const access = routeAccess(rule, profile);
   switch (access.kind) {
     case 'allow':

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../i18n/translate';
 import type { NotificationItem } from '../../common/api/notifications';
 import { PLATFORMS } from '../../common/domain';
 import { formatDayMonthYear } from '../../common/format';
@@ -14,12 +14,12 @@ const isPlatform = (value: string): value is (typeof PLATFORMS)[number] =>
 /**
  * A notification's text in the reader's language: its kind's text (client/i18n `notification.*`)
  * with its parameters. Only the parameters its kind names reach the text, so a stored parameter can
- * never act as one of i18next's options (lng, count, defaultValue...); a day is shown as licence
+ * never act as one of the translator's options (lng, count, defaultValue...); a day is shown as licence
  * dates are (DD MMM YYYY) and a platform by its name. A kind this version does not know gets a text
  * that says so rather than its key.
  */
 export function notificationText(
-  t: TFunction,
+  t: Translate,
   locale: Locale,
   item: Pick<NotificationItem, 'messageKey' | 'params'>,
 ): string {
@@ -32,6 +32,6 @@ export function notificationText(
     else if (name === 'platform' && isPlatform(value)) values[name] = t(`downloads.platforms.${value}`);
     else values[name] = value;
   }
-  // i18next interpolates nothing inside the values (skipOnVariables): "{{x}}" or "$t(x)" in one shows as it is.
+  // Nothing is interpolated inside the values: "{{x}}" or "$t(x)" in one shows as it is.
   return t(item.messageKey, values);
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
 import { act, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { TranslatorProvider } from '../i18n/use-translation';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
 import { DelayedLoader } from './DelayedLoader';
@@ -12,11 +12,11 @@ describe('DelayedLoader', () => {
   it('shows nothing for the first 200 ms, then a status the page language names', async () => {
     vi.useFakeTimers();
     render(
-      <I18nextProvider i18n={createI18n('fr')}>
+      <TranslatorProvider translator={createI18n('fr')}>
         <MantineProvider env="test">
           <DelayedLoader />
         </MantineProvider>
-      </I18nextProvider>,
+      </TranslatorProvider>,
     );
     await act(() => vi.advanceTimersByTime(199));
     expect(screen.queryByRole('status')).toBeNull();

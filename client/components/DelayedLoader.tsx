@@ -1,5 +1,5 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { LOADER_DELAY_MS } from '../../common/constants';
 import { useDelayedVisible } from './use-delayed-visible';
 

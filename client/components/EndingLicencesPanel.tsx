@@ -1,6 +1,6 @@
 import { Anchor, Badge, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { Link } from 'react-router';
 import type { Profile } from '../../common/api/auth';
 import { ENDING_LICENCES_DAYS } from '../../common/api/licences';

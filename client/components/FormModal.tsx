@@ -1,7 +1,7 @@
 import { Button, Modal, type ModalProps } from '@mantine/core';
 import { type MutationFunction, useIsMutating, useMutation, type UseMutationOptions } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 
 interface FormModalState {
   /** The key of the modal's save calls: while one is under way, the modal cannot be dismissed. */

@@ -2,7 +2,7 @@
 import { MantineProvider } from '@mantine/core';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { TranslatorProvider } from '../i18n/use-translation';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
 import { JsonEditor, parseProblem } from './JsonEditor';
@@ -29,11 +29,11 @@ function renderEditor(props: Partial<Parameters<typeof JsonEditor>[0]> = {}) {
     );
   }
   const result = render(
-    <I18nextProvider i18n={createI18n('en')}>
+    <TranslatorProvider translator={createI18n('en')}>
       <MantineProvider env="test">
         <Harness />
       </MantineProvider>
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
   return { ...result, onChange };
 }

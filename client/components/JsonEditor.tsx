@@ -1,7 +1,7 @@
 import { Box, Center, Input, Loader, VisuallyHidden } from '@mantine/core';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { type ParseError, parse } from 'jsonc-parser';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 
 // The editor is fetched only when one is first shown (a modal with one opens): it stays out of the
 // app's main bundle (docs/decisions/034).

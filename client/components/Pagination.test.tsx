@@ -2,18 +2,18 @@
 import { MantineProvider } from '@mantine/core';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { TranslatorProvider } from '../i18n/use-translation';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n';
 import { Pagination } from './Pagination';
 
 function renderPagination(offset: number, total: number, onChange = vi.fn(), pageLength = 10) {
   render(
-    <I18nextProvider i18n={createI18n('en')}>
+    <TranslatorProvider translator={createI18n('en')}>
       <MantineProvider env="test">
         <Pagination offset={offset} pageLength={pageLength} total={total} onChange={onChange} />
       </MantineProvider>
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
   return onChange;
 }
@@ -50,11 +50,11 @@ describe('Pagination', () => {
 
   it('speaks French', () => {
     render(
-      <I18nextProvider i18n={createI18n('fr')}>
+      <TranslatorProvider translator={createI18n('fr')}>
         <MantineProvider env="test">
           <Pagination offset={10} pageLength={10} total={30} onChange={() => {}} />
         </MantineProvider>
-      </I18nextProvider>,
+      </TranslatorProvider>,
     );
     expect(screen.getByText('Page 2 sur 3')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
@@ -65,12 +65,12 @@ describe('Pagination focus', () => {
   function Harness({ total }: { total: number }) {
     const [offset, setOffset] = useState(0);
     return (
-      <I18nextProvider i18n={createI18n('en')}>
+      <TranslatorProvider translator={createI18n('en')}>
         <MantineProvider env="test">
           <button type="button">elsewhere</button>
           <Pagination offset={offset} pageLength={10} total={total} onChange={setOffset} />
         </MantineProvider>
-      </I18nextProvider>
+      </TranslatorProvider>
     );
   }
 
@@ -99,23 +99,23 @@ describe('Pagination focus', () => {
   it('leaves the focus alone when the user has moved elsewhere', () => {
     const onChange = vi.fn();
     const { rerender } = render(
-      <I18nextProvider i18n={createI18n('en')}>
+      <TranslatorProvider translator={createI18n('en')}>
         <MantineProvider env="test">
           <button type="button">elsewhere</button>
           <Pagination offset={10} pageLength={10} total={30} onChange={onChange} />
         </MantineProvider>
-      </I18nextProvider>,
+      </TranslatorProvider>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     const elsewhere = screen.getByRole('button', { name: 'elsewhere' });
     elsewhere.focus();
     rerender(
-      <I18nextProvider i18n={createI18n('en')}>
+      <TranslatorProvider translator={createI18n('en')}>
         <MantineProvider env="test">
           <button type="button">elsewhere</button>
           <Pagination offset={20} pageLength={10} total={30} onChange={onChange} />
         </MantineProvider>
-      </I18nextProvider>,
+      </TranslatorProvider>,
     );
     expect(document.activeElement).toBe(elsewhere);
   });

@@ -1,6 +1,6 @@
 import { ActionIcon, Group, Text } from '@mantine/core';
 import { useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { offsetOfPage, pageInfo } from '../../common/pagination';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 

@@ -1,11 +1,10 @@
-import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/roles';
+import { DEFAULT_LOCALE, type Locale } from '../../common/roles';
 import { loadedTranslations, loadTranslations } from './load';
+import { Translator } from './translate';
 
 /*
- * The application's i18next. How the texts are fetched, per language, is in ./load (decision 020),
- * which the sign-in pages use without i18next (decision 054).
+ * The application's texts holder: the translator the sign-in pages use (decision 054), over the
+ * same texts, fetched per language by ./load (decision 020); no i18next (decision 074).
  */
 export {
   currentLocale,
@@ -15,42 +14,13 @@ export {
   type TranslationSource,
 } from './load';
 
-/** Loads a language i18next has not got yet, when the interface switches to it. */
-const lazyTranslations: BackendModule = {
-  type: 'backend',
-  callbackApi: true,
-  init() {},
-  read(language, _namespace, callback) {
-    if (!isLocale(language)) return callback(new Error(`No translations for ${language}`), false);
-    loadTranslations(language).then(
-      (translations) => callback(null, translations),
-      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
-    );
-  },
-};
-
-/** An i18next instance with the languages already loaded; others are fetched on the first switch. */
-export function createI18n(locale: Locale = DEFAULT_LOCALE): I18n {
-  const instance = i18next.createInstance();
-  const resources = Object.fromEntries([...loadedTranslations()].map(([lng, translation]) => [lng, { translation }]));
-  void instance
-    .use(lazyTranslations)
-    .use(initReactI18next)
-    .init({
-      resources,
-      partialBundledLanguages: true,
-      lng: locale,
-      fallbackLng: false,
-      supportedLngs: [...LOCALES],
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      initAsync: false,
-    });
-  return instance;
+/** A translator with the languages already loaded; another one is fetched when the interface switches to it. */
+export function createI18n(locale: Locale = DEFAULT_LOCALE): Translator {
+  return new Translator(locale, loadedTranslations());
 }
 
 /** The first paint is in the page's language: its texts are fetched before the app renders. */
-export async function startI18n(locale: Locale): Promise<I18n> {
+export async function startI18n(locale: Locale): Promise<Translator> {
   await loadTranslations(locale);
   return createI18n(locale);
 }

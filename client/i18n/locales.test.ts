@@ -106,7 +106,8 @@ describe('loading per language', () => {
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
     expect(i18n.hasResourceBundle('fr', 'translation')).toBe(false);
 
-    await i18n.changeLanguage('fr');
+    expect(await fresh.switchLanguage(i18n, 'fr')).toBe(true);
+    expect(i18n.hasResourceBundle('fr', 'translation')).toBe(true);
     expect(i18n.language).toBe('fr');
     expect(i18n.t('login.pageTitle')).toBe(fr.login.pageTitle);
   });

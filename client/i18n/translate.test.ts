@@ -40,7 +40,7 @@ function valuesFor(text: string): Record<string, unknown> {
   return values;
 }
 
-describe('the sign-in pages’ translator', () => {
+describe('the client’s translator', () => {
   for (const locale of ['en', 'fr'] as const) {
     it(`writes every text as i18next does, with its placeholders filled (${locale})`, () => {
       const expected = i18nextT(locale);
@@ -93,5 +93,30 @@ describe('the sign-in pages’ translator', () => {
     expect(translator.language).toBe('fr');
     expect(translator.t('login.pageTitle')).toBe(fr.login.pageTitle);
     expect(changes).toBe(1);
+  });
+
+  it('writes a text in another language it holds when asked with lng, as i18next does', () => {
+    const instance = i18next.createInstance();
+    void instance.init({
+      resources: { en: { translation: en }, fr: { translation: fr } },
+      lng: 'en',
+      fallbackLng: false,
+      interpolation: { escapeValue: false },
+      initAsync: false,
+    });
+    const translator = new Translator('en', [
+      ['en', en],
+      ['fr', fr],
+    ]);
+    for (const [key, options] of [
+      ['settings.saved', { lng: 'fr' }],
+      ['settings.saved', { lng: 'en' }],
+      ['pagination.page', { lng: 'fr', page: 2, pageCount: 5 }],
+    ] as const) {
+      expect(translator.t(key, options), `${key} ${options.lng}`).toBe(instance.t(key, options));
+    }
+    expect(translator.t('settings.saved', { lng: 'fr' })).toBe(fr.settings.saved);
+    // A language it does not hold yet: the one on screen, rather than the key.
+    expect(new Translator('en', [['en', en]]).t('settings.saved', { lng: 'fr' })).toBe(en.settings.saved);
   });
 });

@@ -1,13 +1,17 @@
 import type { Texts, TextsHolder } from './load';
 
-/** Values for a text's `{{placeholders}}`; `count` also picks its plural form, `defaultValue` stands in for a missing key. */
+/**
+ * Values for a text's `{{placeholders}}`; `count` also picks its plural form, `defaultValue` stands
+ * in for a missing key, `lng` asks for another language the holder has (a Translator's `t` only).
+ */
 export interface TranslateOptions {
   defaultValue?: string;
   count?: number;
+  lng?: string;
   [name: string]: unknown;
 }
 
-/** `t(key, options)`, as i18next's: what the components shared with the sign-in pages need of it. */
+/** `t(key, options)`, as i18next's, for what the portal's texts use of it. */
 export type Translate = (key: string, options?: TranslateOptions) => string;
 
 const PLACEHOLDER = /\{\{(.+?)\}\}/g;
@@ -22,8 +26,8 @@ function lookup(texts: unknown, path: string): unknown {
 }
 
 /**
- * A translation function over one language's texts, for the pages that do without i18next (the
- * sign-in pages, decision 054). It reads the same JSON the same way for what the texts use: keys as
+ * A translation function over one language's texts (the client does without i18next, decisions 054
+ * and 074). It reads the same JSON the same way for what the texts use: keys as
  * dotted paths, `{{name}}` and `{{name, number}}` placeholders (left as they are when no value is
  * given), plural forms as `key_one`/`key_other` (and `key_zero` for 0) by the language's plural rules,
  * `defaultValue` for a missing key, else the key itself. translate.test.ts holds it to i18next's
@@ -59,8 +63,9 @@ export function createTranslate(locale: string, texts: Texts): Translate {
 }
 
 /**
- * The sign-in pages' texts holder: a language's texts at a time, another one added when the interface
- * switches to it (through ./load's switchLanguage, as the application's i18next does).
+ * The interface's texts holder, in the application and the sign-in pages: a language's texts at a
+ * time, another one added when the interface switches to it (through ./load's switchLanguage), and
+ * `t(key, { lng })` for a text in another language already here (a message in a newly saved one).
  */
 export class Translator implements TextsHolder {
   language: string;
@@ -71,10 +76,19 @@ export class Translator implements TextsHolder {
   constructor(language: string, bundles: Iterable<[string, Texts]> = []) {
     for (const [name, texts] of bundles) this.bundles.set(name, texts);
     this.language = language;
-    this.t = createTranslate(language, this.bundles.get(language) ?? {});
+    this.t = this.translateIn(language);
   }
 
-  hasResourceBundle(language: string): boolean {
+  private translateIn(language: string): Translate {
+    const own = createTranslate(language, this.bundles.get(language) ?? {});
+    return (key, options) => {
+      const other = options?.lng;
+      if (other === undefined || other === language || !this.bundles.has(other)) return own(key, options);
+      return createTranslate(other, this.bundles.get(other) ?? {})(key, options);
+    };
+  }
+
+  hasResourceBundle(language: string, _namespace?: string): boolean {
     return this.bundles.has(language);
   }
 
@@ -84,7 +98,7 @@ export class Translator implements TextsHolder {
 
   changeLanguage(language: string): Promise<void> {
     this.language = language;
-    this.t = createTranslate(language, this.bundles.get(language) ?? {});
+    this.t = this.translateIn(language);
     for (const listener of this.listeners) listener();
     return Promise.resolve();
   }

@@ -8,7 +8,6 @@ import type { Locale } from '../../common/roles';
 import { CONFIG_KEY, PROFILE_KEY } from '../app/session';
 import { cssVariablesResolver, theme } from '../app/theme';
 import { createI18n } from '../i18n';
-import { I18nextTranslation } from '../i18n/I18nextTranslation';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
 import { TranslatorProvider } from '../i18n/use-translation';
@@ -74,7 +73,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
   queryClient.setQueryData(PROFILE_KEY, profile);
   queryClient.setQueryData(CONFIG_KEY, config);
   const result = render(
-    <I18nextTranslation i18n={createI18n(locale)}>
+    <TranslatorProvider translator={createI18n(locale)}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider env="test" theme={theme} cssVariablesResolver={cssVariablesResolver}>
           <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
@@ -85,7 +84,7 @@ export function renderPage(ui: ReactElement, options: RenderPageOptions = {}) {
           </MemoryRouter>
         </MantineProvider>
       </QueryClientProvider>
-    </I18nextTranslation>,
+    </TranslatorProvider>,
   );
   return { ...result, queryClient };
 }

@@ -34,6 +34,8 @@ export const Profile = z.object({
   accountsTotal: z.int(),
   /** what the user may do, the pages they see and the top bar's links (server/modules/auth/policy.ts) */
   can: ProfileAbilities,
+  /** REQUIRE_2FA_FOR names the user's type and they have no second factor: they must add one first */
+  twoFactorSetupRequired: z.optional(z.boolean()),
 });
 export type Profile = z.infer<typeof Profile>;
 

@@ -51,6 +51,13 @@ export const ERROR_CODES = {
   captchaInvalid: 'captcha_invalid',
   rateLimited: 'rate_limited',
   loginDelayed: 'login_delayed',
+  // two-factor sign-in (docs/decisions/071)
+  /** a wrong, used or replayed second factor (a code, a recovery code, a passkey) */
+  secondFactorInvalid: 'second_factor_invalid',
+  /** no pending sign-in, or it expired: sign in again with the password */
+  signInExpired: 'sign_in_expired',
+  /** REQUIRE_2FA_FOR: the user must add a second factor before anything else */
+  twoFactorRequired: 'two_factor_required',
   invalidToken: 'invalid_token',
   wrongPassword: 'wrong_password',
   crossOrigin: 'cross_origin',
@@ -98,6 +105,8 @@ export const ERROR_CODES = {
   subscriptionRunning: 'subscription_running',
   /** nothing at the payment provider yet to manage */
   noSubscription: 'no_subscription',
+  /** the CRM (Salesforce) refused the sync or could not be reached (502); the message is its answer */
+  crmError: 'crm_error',
   /** the payment provider answered with an error or could not be reached (502) */
   paymentProvider: 'payment_provider_error',
   // Idempotency-Key on creating requests

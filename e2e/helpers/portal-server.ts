@@ -72,8 +72,10 @@ export async function startPortal(options: {
   port: number;
   logFile: string;
   timeoutMs?: number;
+  /** the host of BASE_URL: `localhost` where the browser needs a domain (a passkey's relying party) */
+  host?: string;
 }): Promise<PortalServer> {
-  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${options.port}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Settings from the developer's shell must not change what the journeys test (a reCAPTCHA key
   // would replace the built-in captcha, a Redis URL would share rate-limit counters).
@@ -99,7 +101,9 @@ export async function startPortal(options: {
   while (Date.now() < deadline) {
     if (exited) throw new Error(`The portal ${exited} before it was healthy. Log:\n${tail(options.logFile)}`);
     try {
-      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+      const response = await fetch(`http://127.0.0.1:${options.port}/api/health`, {
+        signal: AbortSignal.timeout(2000),
+      });
       if (response.status === 200) return { baseUrl, process: child, logFile: options.logFile };
     } catch {
       // not listening yet

@@ -11,6 +11,7 @@ import { recordDownload } from '../modules/downloads/repo';
 import { insertCustomization } from '../modules/licences/repo';
 import { insertNotification } from '../modules/notifications/repo';
 import { insertUser } from '../modules/users/repo';
+import { putChallenge } from '../modules/two-factor/repo';
 import {
   addMembership,
   createCustomer,
@@ -78,6 +79,14 @@ async function oneRowEach() {
   await insertNotification(db, { userId: user.id, messageKey: 'notification.newVersion' });
   await recordLoginAttempt(db, { email: user.email, ip: '192.0.2.1', success: false });
   await insertAuditEntry(db, { customerId: null, by: auditActorOf(jobActor('probe')), action: 'createProduct' });
+  await putChallenge(db, {
+    id: 'probe',
+    kind: 'signIn',
+    userId: user.id,
+    loginEmail: user.email,
+    challenge: null,
+    expiresAt: nowIso(),
+  });
   const now = nowIso();
   await db
     .insertInto('licenceExpiryNotices')

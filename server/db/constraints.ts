@@ -24,6 +24,7 @@ import {
   TEST_CHECKOUT_SESSION_STATUSES,
 } from '../../common/billing';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../common/webhooks';
+import { TWO_FACTOR_CHALLENGE_KINDS } from '../../common/api/two-factor';
 import { EXPIRY_NOTICE_KINDS } from '../../common/notifications';
 import { LOCALES, MEMBER_ROLES, USER_STATUSES, USER_TYPES } from '../../common/roles';
 import type { Database } from './schema';
@@ -86,6 +87,11 @@ export const ENUM_COLUMNS: {
   testCheckoutSubscriptions: { status: PROVIDER_SUBSCRIPTION_STATUSES },
   testCheckoutSessions: { kind: TEST_CHECKOUT_KINDS, status: TEST_CHECKOUT_SESSION_STATUSES },
   testCheckoutSecrets: {},
+  passkeys: {},
+  totpAuthenticators: {},
+  recoveryCodes: {},
+  twoFactorChallenges: { kind: TWO_FACTOR_CHALLENGE_KINDS },
+  supportJwtIds: {},
 };
 
 const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true } } = {
@@ -138,6 +144,11 @@ const BOOL_COLUMNS: { [T in TableName]: { [C in BoolColumns<Database[T]>]: true 
   testCheckoutSubscriptions: { cancelAtPeriodEnd: true },
   testCheckoutSessions: {},
   testCheckoutSecrets: {},
+  passkeys: {},
+  totpAuthenticators: {},
+  recoveryCodes: {},
+  twoFactorChallenges: {},
+  supportJwtIds: {},
 };
 
 /** The SQL name of a table or column of schema.ts (what CamelCasePlugin does to it). */

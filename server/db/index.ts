@@ -41,6 +41,8 @@ import { signupInvitationsMigration } from './migrations/024_signup_invitations'
 import { instanceLifecycleMigration } from './migrations/025_instance_lifecycle';
 import { billingMigration } from './migrations/026_billing';
 import { oidcProviderMigration } from './migrations/027_oidc_provider';
+import { twoFactorMigration } from './migrations/028_two_factor';
+import { supportDeskAndCrmMigration } from './migrations/029_support_desk_and_crm';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -99,10 +101,17 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '025_instance_lifecycle': instanceLifecycleMigration(),
     '026_billing': billingMigration(dialect),
     '027_oidc_provider': oidcProviderMigration(),
+    '028_two_factor': twoFactorMigration(dialect),
+    '029_support_desk_and_crm': supportDeskAndCrmMigration(),
   };
 }
 
-function dialectOf(databaseUrl: string): DialectName {
+/** The names of the migrations this portal knows, in order (a backup from a later portal has more). */
+export function knownMigrations(dialect: DialectName): string[] {
+  return Object.keys(migrations(dialect)).sort();
+}
+
+export function dialectOf(databaseUrl: string): DialectName {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
 
@@ -255,6 +264,21 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
       `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** Undoes the last migration the database ran (its `down`): a database of the previous level, for tests of upgrades. */
+export async function undoLastMigration(handle: DatabaseHandle): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(handle.dialect) };
+  const migrator = new Migrator({ db: handle.db, provider, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateDown();
+  if (error) throw error instanceof Error ? error : new Error(`migrating down failed: ${JSON.stringify(error)}`);
+}
+
+/** The migrations this portal knows that the database has not run: none once a start has migrated it. */
+export async function pendingMigrations(db: DB, dialect: DialectName): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const all = await new Migrator({ db, provider, allowUnorderedMigrations: true }).getMigrations();
+  return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }
 
 /** One round trip to the database (`select 1`): throws when it does not answer. */

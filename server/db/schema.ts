@@ -21,6 +21,7 @@ import type {
 import type { LicenceSigningAlgorithm } from '../../common/api/licence-files';
 import type { Locale, MemberRole, UserStatus, UserType } from '../../common/roles';
 import type { WebhookDeliveryStatus } from '../../common/webhooks';
+import type { TwoFactorChallengeKind } from '../../common/api/two-factor';
 
 /**
  * Tables of the whole model (spec section 3). Columns are snake_case in SQL and camelCase here
@@ -99,6 +100,8 @@ export interface CustomersTable {
   /** no payment status here: it is the subscription's (a customer without one has none) */
   billingEmail: string | null;
   crmId: string | null;
+  /** when the customer was last pushed to the CRM (migration 029) */
+  crmSyncedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /**
    * The end date (YYYY-MM-DD) of the customer's latest licence, null without any: kept by triggers
    * on the licences (migration 015), never written by the portal.
@@ -296,6 +299,14 @@ export interface SubscriptionsTable {
   suspendedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** The ids of the tokens handed to the support desk, until they expire (migration 029, docs/decisions/072). */
+export interface SupportJwtIdsTable {
+  jti: string;
+  userId: number;
+  issuedAt: Timestamp;
+  expiresAt: Timestamp;
 }
 
 /** The payment provider's events already handled, by id (migration 026, docs/billing.md). */
@@ -554,6 +565,11 @@ export interface Database {
   testCheckoutSubscriptions: TestCheckoutSubscriptionsTable;
   testCheckoutSessions: TestCheckoutSessionsTable;
   testCheckoutSecrets: TestCheckoutSecretsTable;
+  passkeys: PasskeysTable;
+  totpAuthenticators: TotpAuthenticatorsTable;
+  recoveryCodes: RecoveryCodesTable;
+  twoFactorChallenges: TwoFactorChallengesTable;
+  supportJwtIds: SupportJwtIdsTable;
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */
@@ -601,4 +617,57 @@ export interface LicenceExpiryNoticesTable {
 export interface DownloadDigestsTable {
   customerId: number;
   lastDownloadId: number;
+}
+
+/** A WebAuthn credential of a user (server/modules/two-factor, docs/decisions/071). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  userId: number;
+  /** base64url, as the authenticator reports it */
+  credentialId: string;
+  /** base64url of the COSE public key */
+  publicKey: string;
+  counter: ColumnType<number, number | undefined, number>;
+  /** JSON array of the authenticator's transports */
+  transports: ColumnType<string, string | undefined, string>;
+  name: string;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+}
+
+/** A user's authenticator app (RFC 6238): its secret sealed under the server secret. */
+export interface TotpAuthenticatorsTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  secretSealed: string;
+  /** null while the enrolment waits for its first code */
+  confirmedAt: Timestamp | null;
+  /** the time step of the last accepted code: a code is accepted once */
+  lastStep: number | null;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+}
+
+/** A recovery code: its SHA-256 only, used once. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  userId: number;
+  codeHash: string;
+  createdAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+/** A pending sign-in or a passkey registration's challenge, keyed by the SHA-256 of its token. */
+export interface TwoFactorChallengesTable {
+  id: string;
+  kind: TwoFactorChallengeKind;
+  userId: number | null;
+  /** the address typed at the password step: failures count against it (decision 018) */
+  loginEmail: string | null;
+  /** the WebAuthn challenge (base64url), once options were asked for */
+  challenge: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
 }

@@ -47,6 +47,16 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
   },
+  /** a download's platform, as the mails name it (the client's downloads.platforms) */
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'any platform',
+    unknown: 'an unknown platform',
+  },
   roles: {
     accountExecutive: 'account executive',
     businessOwner: 'project manager',
@@ -83,6 +93,13 @@ export const en = {
         'Someone asked to move another account of the customer portal to this address. This address already has its own account, so nothing was changed.',
       action: 'Sign in to your account',
       after: 'If you cannot sign in, use “Forgot your password?” on the sign-in page.',
+    },
+    twoFactorReset: {
+      subject: 'The second factors of your account were removed',
+      intro:
+        'An administrator of the customer portal removed the passkeys, the authenticator app and the recovery codes of your account. You now sign in with your password alone until you add a second factor again on your settings page.',
+      ifNotYou: 'If you did not ask for this, choose a new password now and tell your portal contact.',
+      action: 'Sign in',
     },
     emailChangeNotice: {
       subject: 'A change of your e-mail address was requested',
@@ -202,6 +219,13 @@ export const en = {
       'The site that sent you here made a request the portal cannot accept. Go back to that site and try again.',
     errorCode: 'Error: {{code}}',
     home: 'Go to the portal',
+  },
+  /** The page that hands a signed-in user to the support desk (modules/sso/page.ts). */
+  supportDesk: {
+    title: 'Support',
+    heading: 'Signing you in to the support site…',
+    noScript: 'Scripts are turned off in this browser: continue with the button.',
+    continue: 'Continue to the support site',
   },
 };
 

@@ -48,6 +48,15 @@ export const fr: ServerTexts = {
     days_one: '{{count}} jour',
     days_other: '{{count}} jours',
   },
+  platforms: {
+    windows: 'Windows',
+    linux: 'Linux',
+    osx: 'macOS',
+    docker: 'Docker',
+    npm: 'npm',
+    generic: 'toute plateforme',
+    unknown: 'une plateforme inconnue',
+  },
   roles: {
     accountExecutive: 'responsable de compte',
     businessOwner: 'chef de projet',
@@ -86,6 +95,14 @@ export const fr: ServerTexts = {
         'Quelqu’un a demandé à déplacer un autre compte du portail client vers cette adresse. Cette adresse a déjà son propre compte : rien n’a été modifié.',
       action: 'Se connecter à votre compte',
       after: 'Si vous ne pouvez pas vous connecter, utilisez « Mot de passe oublié ? » sur la page de connexion.',
+    },
+    twoFactorReset: {
+      subject: 'Les seconds facteurs de votre compte ont été supprimés',
+      intro:
+        'Un administrateur du portail client a supprimé les clés d’accès, l’application d’authentification et les codes de secours de votre compte. Vous vous connectez désormais avec votre seul mot de passe, jusqu’à ce que vous ajoutiez de nouveau un second facteur dans vos paramètres.',
+      ifNotYou:
+        'Si vous n’êtes pas à l’origine de cette demande, choisissez dès maintenant un nouveau mot de passe et prévenez votre contact sur le portail.',
+      action: 'Se connecter',
     },
     emailChangeNotice: {
       subject: 'Un changement de votre adresse e-mail a été demandé',
@@ -206,5 +223,11 @@ export const fr: ServerTexts = {
       'Le site qui vous a envoyé ici a fait une demande que le portail ne peut pas accepter. Revenez sur ce site et réessayez.',
     errorCode: 'Erreur : {{code}}',
     home: 'Aller au portail',
+  },
+  supportDesk: {
+    title: 'Support',
+    heading: 'Connexion au site de support…',
+    noScript: 'Les scripts sont désactivés dans ce navigateur : continuez avec le bouton.',
+    continue: 'Continuer vers le site de support',
   },
 };

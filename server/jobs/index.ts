@@ -6,6 +6,9 @@ import { sweepStorage } from '../modules/artifacts/sweep';
 import { DOWNLOAD_RECORD_JOB, writeDownloadRecord } from '../modules/downloads/service';
 import { purgeExpiredResetTokens, purgeOldLoginAttempts } from '../modules/auth/service';
 import { purgeExpiredSessions } from '../modules/sessions/service';
+import { purgeExpiredChallenges } from '../modules/two-factor/sign-in';
+import { purgeExpiredSupportJwtIds } from '../modules/sso/service';
+import { CRM_SYNC_JOB, runCrmSyncJob } from '../modules/crm/service';
 import { DOWNLOAD_DIGEST_JOB, sendDownloadDigest } from '../modules/notifications/digest';
 import { fanOut, NOTIFICATION_FANOUT_JOB } from '../modules/notifications/events';
 import { LICENCE_EXPIRY_SCHEDULE, queueExpiryNotices } from '../modules/notifications/expiry';
@@ -36,11 +39,13 @@ export type { JobRunner, QueuedJobs, ScheduledJob } from './types';
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge.sessions', cron: '5 * * * *', run: (ctx) => purgeExpiredSessions(ctx) },
   { name: 'purge.reset-tokens', cron: '10 * * * *', run: (ctx) => purgeExpiredResetTokens(ctx) },
+  { name: 'purge.two-factor-challenges', cron: '15 * * * *', run: (ctx) => purgeExpiredChallenges(ctx) },
   { name: 'purge.login-attempts', cron: '15 * * * *', run: (ctx) => purgeOldLoginAttempts(ctx) },
   { name: 'purge.used-captchas', cron: '*/10 * * * *', run: (ctx) => purgeUsedCaptchas(ctx.db) },
   { name: 'purge.idempotency-keys', cron: '20 * * * *', run: (ctx) => purgeIdempotencyKeys(ctx) },
   // the OpenID Connect provider's expired sessions, codes, tokens and grants (docs/oidc.md)
   { name: 'purge.oidc', cron: '35 * * * *', run: (ctx) => purgeExpiredOidcState(ctx.db) },
+  { name: 'purge.support-jwt-ids', cron: '35 * * * *', run: (ctx) => purgeExpiredSupportJwtIds(ctx) },
   // files a process killed mid-upload left behind
   { name: 'sweep.storage', cron: '25 * * * *', run: (ctx) => sweepStorage(ctx) },
   // licences about to end or ended: told once per licence and end date (docs/notifications.md)
@@ -116,6 +121,18 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     retryLimit: 8,
     retryDelaySeconds: 5,
     run: (ctx, _actor, payload) => deliverTestCheckoutEvent(ctx, payload),
+  });
+  // customers created or changed, pushed to the CRM (CRM_SYNC_ON_CHANGE, docs/crm.md): 9 attempts
+  // over about 4 hours (1 min, 2 min, 4 min… doubled, with jitter); a push reads the customer as it is
+  jobs.define({
+    name: CRM_SYNC_JOB,
+    singleton: true,
+    retryLimit: 8,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    concurrency: 2,
+    run: (ctx, _actor, payload) => runCrmSyncJob(ctx, payload),
   });
   defineInstanceJobs(jobs);
   for (const job of SCHEDULED_JOBS) jobs.schedule(job);

@@ -139,8 +139,8 @@ export function createPgBossStore(db: DB): JobStore {
       }));
     },
 
-    async complete(name, id) {
-      await boss.complete(name, id);
+    async complete(name, ids) {
+      await boss.complete(name, [...ids]);
     },
 
     async fail(name, id, error) {

@@ -2,6 +2,7 @@ import cronParser from 'cron-parser';
 import { type Actor, jobActor } from '../actor';
 import type { AppContext, Logger } from '../context';
 import type { DB } from '../db';
+import { coalesce } from '../db/coalesce';
 import * as schedulesStore from './schedules-store';
 import type { JobStore, KindSettings, FetchedJob } from './store';
 import {
@@ -25,6 +26,8 @@ interface Kind {
   concurrency: number;
   run(ctx: AppContext, actor: Actor, payload: unknown): Promise<unknown>;
   onFinalFailure?(ctx: AppContext, actor: Actor, payload: unknown, error: string): Promise<void>;
+  /** marks an attempt completed, gathered with the others that end meanwhile (decision 075) */
+  complete: (id: string) => Promise<unknown>;
   /** attempts of this kind running on this node */
   running: number;
   /** a look for more of this kind is under way (refill), and another was asked for meanwhile */
@@ -77,10 +80,14 @@ export function createJobRunner(deps: {
     return work;
   };
 
-  function declare(settings: KindSettings, entry: Omit<Kind, 'settings' | 'running' | 'refilling' | 'refillAgain'>) {
+  function declare(
+    settings: KindSettings,
+    entry: Omit<Kind, 'settings' | 'running' | 'refilling' | 'refillAgain' | 'complete'>,
+  ) {
     if (kinds.has(settings.name)) throw new Error(`job ${settings.name} is declared twice`);
     if (prepared) throw new Error(`job ${settings.name} is declared after the runner was prepared`);
-    kinds.set(settings.name, { settings, running: 0, refilling: false, refillAgain: false, ...entry });
+    const complete = coalesce<string>((ids) => store.complete(settings.name, ids));
+    kinds.set(settings.name, { settings, running: 0, refilling: false, refillAgain: false, complete, ...entry });
   }
 
   /** One attempt: completed, or failed (to be retried, or for good with the kind's hook). */
@@ -101,7 +108,7 @@ export function createJobRunner(deps: {
       await Promise.race([kind.run(ctx, actor, job.payload), expired]);
       clearTimeout(bound);
       ctx.metrics?.jobDuration.observe({ name }, took());
-      await store.complete(name, job.id);
+      await kind.complete(job.id);
     } catch (error) {
       clearTimeout(bound);
       if (error instanceof JobPutOff) {

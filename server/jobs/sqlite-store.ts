@@ -98,11 +98,11 @@ export function createSqliteStore(database: DB): JobStore {
         }));
     },
 
-    async complete(name, id) {
+    async complete(name, ids) {
       await db
         .updateTable('jobs')
         .set({ state: 'completed', completedAt: iso(Date.now()) })
-        .where('id', '=', Number(id))
+        .where('id', 'in', ids.map(Number))
         .where('name', '=', name)
         .where('state', '=', 'active')
         .execute();

@@ -33,7 +33,8 @@ export interface JobStore {
   insertMany(executor: DB, kind: KindSettings, payloads: readonly unknown[]): Promise<void>;
   /** Takes up to `limit` due jobs of the kind for this node (state active). */
   fetch(kind: KindSettings, limit: number): Promise<FetchedJob[]>;
-  complete(name: string, id: string): Promise<void>;
+  /** Attempts of one kind that succeeded, many at once (the runner gathers them: decision 075). */
+  complete(name: string, ids: readonly string[]): Promise<void>;
   /** The attempt failed: the job is retried later, or failed for good when no attempt remains. */
   fail(name: string, id: string, error: string): Promise<void>;
   /**

@@ -3,7 +3,16 @@ import type { Logger } from '../context';
 import type { MailMetrics } from '../metrics';
 import { type DB, nowIso } from '../db';
 import type { JobRunner } from '../jobs/types';
-import { insertOutboxMail, markMailAttemptFailed, markMailFailed, markMailSent, outboxMail } from './store';
+import { coalesce } from '../db/coalesce';
+import {
+  insertOutboxMail,
+  markMailAttemptFailed,
+  markMailFailed,
+  markMailsSent,
+  type OutboxMail,
+  outboxMail,
+  outboxMails,
+} from './store';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
@@ -55,6 +64,12 @@ export function createMailer(deps: {
   const transport: Transport =
     deps.transport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : localTransport(deps.log));
   const domain = new URL(config.baseUrl).hostname;
+  // Deliveries running side by side read their rows and mark them sent a statement for many
+  // (decision 075): the statements, not the mails, are what a backlog costs the database.
+  const readMail = coalesce<number, OutboxMail>(
+    async (ids) => new Map((await outboxMails(db, ids)).map((row) => [row.id, row])),
+  );
+  const markSent = coalesce<number>((ids) => markMailsSent(db, ids));
 
   return {
     async send(request, executor = db) {
@@ -72,7 +87,7 @@ export function createMailer(deps: {
     },
 
     async deliver(mailId) {
-      const row = await outboxMail(db, mailId);
+      const row = await readMail(mailId);
       // sent by an earlier attempt whose completion was lost, or deleted: nothing to do
       if (!row || row.status !== 'pending') return 'skipped';
       try {
@@ -100,7 +115,7 @@ export function createMailer(deps: {
         return 'refused';
       }
       deps.metrics?.mailsSent.inc();
-      await markMailSent(db, mailId);
+      await markSent(mailId);
       return 'sent';
     },
 

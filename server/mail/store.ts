@@ -36,30 +36,36 @@ export async function insertOutboxMail(
   return id;
 }
 
+const OUTBOX_COLUMNS = [
+  'id',
+  'toAddress',
+  'subject',
+  'textBody',
+  'htmlBody',
+  'template',
+  'listUnsubscribe',
+  'status',
+  'attempts',
+  'createdAt',
+] as const;
+
 export function outboxMail(db: DB, id: number) {
-  return db
-    .selectFrom('mailOutbox')
-    .select([
-      'id',
-      'toAddress',
-      'subject',
-      'textBody',
-      'htmlBody',
-      'template',
-      'listUnsubscribe',
-      'status',
-      'attempts',
-      'createdAt',
-    ])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('mailOutbox').select(OUTBOX_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export async function markMailSent(db: DB, id: number): Promise<void> {
+/** Several outbox rows at once (the deliveries gather their reads: decision 075). */
+export function outboxMails(db: DB, ids: readonly number[]) {
+  return db.selectFrom('mailOutbox').select(OUTBOX_COLUMNS).where('id', 'in', ids).execute();
+}
+
+export type OutboxMail = Awaited<ReturnType<typeof outboxMails>>[number];
+
+/** Mails the SMTP peer accepted, many at once. */
+export async function markMailsSent(db: DB, ids: readonly number[]): Promise<void> {
   await db
     .updateTable('mailOutbox')
     .set((eb) => ({ status: 'sent', sentAt: iso(Date.now()), lastError: null, attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .execute();
 }
 

@@ -53,4 +53,30 @@ describe('mail templates', () => {
     const en = renderMail({ to: 'a@example.com', template: 'passwordReset', locale: 'en', data });
     expect(en.text).toContain('ignore this message: your password');
   });
+
+  it("name a download's platform in the mail's language, not by its stored key", () => {
+    const notice = { fullName: 'A', link, settingsLink: link, customerName: 'Acme', productName: 'Graph Server' };
+    const first = (locale: 'en' | 'fr', platform: string) =>
+      renderMail({
+        to: 'a@example.com',
+        template: 'firstProductDownload',
+        locale,
+        data: { ...notice, semVer: '4.1.0', platform, by: 'Zoë' },
+      }).text;
+    expect(first('en', 'osx')).toContain('version 4.1.0 for macOS, by Zoë');
+    expect(first('fr', 'generic')).toContain('toute plateforme');
+    expect(first('en', 'unknown')).toContain('for an unknown platform');
+
+    const digest = renderMail({
+      to: 'a@example.com',
+      template: 'productDownloadDigest',
+      locale: 'en',
+      data: {
+        ...notice,
+        downloads: [{ productName: 'Graph Server', semVer: '4.1.0', platform: 'generic', by: null, at: '27 Nov 2026' }],
+      },
+    }).text;
+    expect(digest).toContain('Graph Server 4.1.0 (any platform), by anonymous');
+    expect(digest).not.toContain('(generic)');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Locale } from '../../common/roles';
+import { DOWNLOAD_PLATFORMS } from '../../common/domain';
 import { durationText, serverT } from '../i18n';
 import type { MailRequest, MailTemplate, MailTemplates } from './types';
 
@@ -78,6 +79,14 @@ const LAYOUTS: Layouts = {
     after: [],
     signature: t('mail.signature'),
   }),
+  twoFactorReset: (t, _locale, d) => ({
+    subject: t('mail.twoFactorReset.subject'),
+    greeting: t('mail.greeting', { fullName: d.fullName }),
+    paragraphs: [t('mail.twoFactorReset.intro'), t('mail.twoFactorReset.ifNotYou')],
+    action: { label: t('mail.twoFactorReset.action'), link: d.link },
+    after: [],
+    signature: t('mail.signature'),
+  }),
   invitation: (t, locale, d) => ({
     subject: t('mail.invitation.subject', { customerName: d.customerName }),
     greeting: t('mail.greeting', { fullName: d.invitedFullName }),
@@ -147,6 +156,7 @@ const LAYOUTS: Layouts = {
       ...d.downloads.map((download) =>
         t('mail.productDownloadDigest.line', {
           ...download,
+          platform: platformName(t, download.platform),
           by: download.by ?? t('mail.productDownloadDigest.anonymous'),
         }),
       ),
@@ -158,7 +168,13 @@ const LAYOUTS: Layouts = {
   firstProductDownload: (t, _locale, d) => ({
     subject: t('mail.firstProductDownload.subject', { ...d }),
     greeting: t('mail.greeting', { fullName: d.fullName }),
-    paragraphs: [t('mail.firstProductDownload.intro', { ...d, by: d.by ?? t('mail.productDownloadDigest.anonymous') })],
+    paragraphs: [
+      t('mail.firstProductDownload.intro', {
+        ...d,
+        platform: platformName(t, d.platform),
+        by: d.by ?? t('mail.productDownloadDigest.anonymous'),
+      }),
+    ],
     action: { label: t('mail.firstProductDownload.action'), link: d.link },
     after: settingsLines(t, 'firstProductDownload', d.settingsLink),
     signature: t('mail.signature'),
@@ -229,6 +245,11 @@ type NotificationTemplate =
   | 'newVersion'
   | 'newProductLicense'
   | 'emailError';
+
+/** A platform by its name in the mail's language (the value stored is its key: `osx`, `generic`). */
+function platformName(t: ReturnType<typeof serverT>, platform: string): string {
+  return (DOWNLOAD_PLATFORMS as readonly string[]).includes(platform) ? t(`platforms.${platform}`) : platform;
+}
 
 /** Why the recipient gets a notification, and where to turn it off. */
 function settingsLines(t: ReturnType<typeof serverT>, template: NotificationTemplate, settingsLink: string) {

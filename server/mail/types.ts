@@ -12,6 +12,8 @@ export interface MailTemplates {
   emailChangeConfirm: { fullName: string; link: string; validityHours: number };
   /** to a new address that already has an account: no link, only a way to sign in */
   emailChangeTaken: { link: string };
+  /** an admin removed the user's second factors (docs/security.md, "Two-factor sign-in") */
+  twoFactorReset: { fullName: string; link: string };
   /** to the old address: a change was asked for */
   emailChangeNotice: { fullName: string; newEmail: string; link: string };
   /** an invitation to join a customer: the link opens /{locale}/invitation/{key} */

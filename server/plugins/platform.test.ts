@@ -3,8 +3,7 @@ import { buildApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db';
 import { FAKE_ASSET, fakeClientBuild } from '../test/client-build';
-import { signedIn } from '../test/factories';
-import { createTestApp, request, type TestApp } from '../test/harness';
+import { createTestApp, type TestApp } from '../test/harness';
 
 /** Cross-cutting behaviour: configuration, security headers, the SPA, OpenAPI, declared access. */
 
@@ -160,21 +159,5 @@ describe('HTTP surface', () => {
       /problems tied to a field/,
     );
     expect((await t.app.inject({ url: '/api/docs' })).statusCode).toBeLessThan(400);
-  });
-
-  it('hands a signed-in user over to the support site, and only there', async () => {
-    const user = await signedIn(t.app, 'supportEngineer');
-    const to = `${t.config.supportUrl}/hc/requests`;
-    const ok = await request(t.app, user.cookie, { url: `/api/jwt/redirect?to=${encodeURIComponent(to)}` });
-    expect(ok.statusCode).toBe(302);
-    expect(ok.headers.location).toBe(to);
-    for (const target of ['https://evil.example/phish', '//evil.example', 'javascript:alert(1)']) {
-      const refused = await request(t.app, user.cookie, { url: `/api/jwt/redirect?to=${encodeURIComponent(target)}` });
-      expect(refused.statusCode, target).toBe(400);
-      expect(refused.json().error.message).toBe('This return address is not allowed');
-    }
-    expect((await request(t.app, null, { url: `/api/jwt/redirect?to=${encodeURIComponent(to)}` })).statusCode).toBe(
-      401,
-    );
   });
 });

@@ -18,6 +18,8 @@ import { type DatabaseHandle, type DatabaseOptions, openDatabase } from '../db';
 export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 export const BASE_URL = 'http://portal.test';
+/** The secret the test apps share with the support desk (a local page in the tests plays the desk). */
+export const TEST_SUPPORT_JWT_SECRET = 'test-desk-7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e';
 
 async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -87,6 +89,8 @@ export async function createTestApp(
       BASE_URL,
       DATABASE_URL: pgDb?.url ?? ':memory:',
       SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
+      // the support desk's shared secret (modules/sso): the hand-off works in every test app
+      SUPPORT_JWT_SECRET: TEST_SUPPORT_JWT_SECRET,
       STATIC_DIR: './does-not-exist',
       // One PBKDF2 iteration per guess: tests solve captchas in milliseconds (docs/configuration.md).
       CAPTCHA_COST: '1',

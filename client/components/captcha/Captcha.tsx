@@ -33,12 +33,12 @@ export function Captcha({ onChange }: CaptchaProps) {
   );
 }
 
-type Widget = (typeof import('./AltchaWidget'))['AltchaWidget'];
+type Widget = (typeof import('./ProofOfWork'))['ProofOfWork'];
 let widgetModule: Promise<Widget> | null = null;
 
-/** The widget and its worker load with the first captcha shown, not with the page. */
+/** The widget and its solver load with the first captcha shown, not with the page. */
 function loadWidget(): Promise<Widget> {
-  widgetModule ??= import('./AltchaWidget').then((module) => module.AltchaWidget);
+  widgetModule ??= import('./ProofOfWork').then((module) => module.ProofOfWork);
   // A failed download may be retried by the next captcha shown.
   widgetModule.catch(() => {
     widgetModule = null;

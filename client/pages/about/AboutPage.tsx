@@ -1,5 +1,5 @@
 import { Anchor, List, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link } from 'react-router';
 import { LEGAL_DOCUMENTS } from '../../../common/api/legal';
 import { useLocalize } from '../../app/locale';

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Anchor, Button, Group, Select, Stack, Text, Tooltip 
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { z } from 'zod/mini';
 import type { Customer } from '../../../common/api/customers';
 import { DEBOUNCE_MS } from '../../../common/constants';

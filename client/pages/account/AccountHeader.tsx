@@ -1,6 +1,6 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { Customer } from '../../../common/api/customers';
 import { syncCustomer } from '../../api/customers';
 import { useConfig } from '../../app/session';

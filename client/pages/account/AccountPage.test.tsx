@@ -81,13 +81,14 @@ function openAccount(
   answer: FakeAnswer | (() => Promise<FakeAnswer>),
   path = '/en/accounts/7',
   profile = adminProfile,
+  sync: () => FakeAnswer = () =>
+    apiError(503, 'not_configured', 'The connection to SalesForce is not configured on this portal.'),
 ) {
   const customerAnswer = typeof answer === 'function' ? answer : () => answer;
   const api = fakeApi({
     'GET /api/customers/7/page': () => asPage(customerAnswer()),
     'GET /api/customers/7': customerAnswer,
-    'POST /api/customers/7/sync': () =>
-      apiError(503, 'not_configured', 'The connection to SalesForce is not configured on this portal.'),
+    'POST /api/customers/7/sync': sync,
   });
   const view = renderPage(<AccountPage />, { path, route: '/:locale/accounts/:id', profile });
   return { ...view, api };
@@ -193,6 +194,38 @@ describe('AccountPage: header per role', () => {
       status: 'error',
       message:
         "Le client n'a pas pu être synchronisé avec SalesForce : La connexion à SalesForce n'est pas configurée sur ce portail.",
+    });
+    expect(api.calls('POST /api/customers/7/sync')).toHaveLength(1);
+  });
+
+  it('shows the CRM’s own refusal in the spec’s failure message', async () => {
+    openAccount({ status: 200, body: customer('supportEngineer') }, '/en/accounts/7', adminProfile, () =>
+      apiError(502, 'crm_error', "INVALID_FIELD: No such column 'Portal_Role__c' on sobject of type Contact"),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync with SalesForce' }));
+    await waitFor(() => expect(toastHistory.getSnapshot()[0]).toBeTruthy());
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
+      status: 'error',
+      message:
+        "The customer could not be synced with SalesForce: INVALID_FIELD: No such column 'Portal_Role__c' on sobject of type Contact",
+    });
+  });
+
+  it('says the customer was synced when the CRM took it', async () => {
+    const { api } = openAccount(
+      { status: 200, body: customer('productManager') },
+      '/en/accounts/7',
+      adminProfile,
+      () => ({
+        status: 200,
+        body: { ok: true },
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync with SalesForce' }));
+    await waitFor(() => expect(toastHistory.getSnapshot()[0]).toBeTruthy());
+    expect(toastHistory.getSnapshot()[0]).toMatchObject({
+      status: 'success',
+      message: 'The customer was synced with SalesForce',
     });
     expect(api.calls('POST /api/customers/7/sync')).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../common/domain';
 import { ROLES, type Role } from '../../../common/roles';
 import { customerCan } from '../../test/abilities';
-import { accountSections, paymentScreen } from './sections';
+import { accountSections, paymentScreen, telemetryLink } from './sections';
 
 const salesLed = { selfService: false, paymentStatus: null };
 const selfService = (paymentStatus: PaymentStatus | null) => ({ selfService: true, paymentStatus });
@@ -150,5 +150,17 @@ describe('accountSections: a self-service customer (spec 4 "Main sections shown 
 
   it('no licence access levels in the header of a self-service customer', () => {
     expect(rolesWhere((r) => sectionsAs(selfService('paid'), r).header.licenceAccessLevels)).toEqual([]);
+  });
+});
+
+describe('telemetryLink: TELEMETRY_URL_TEMPLATE filled in', () => {
+  it('replaces {key} (or {customerKey}) and {id}, the key made safe for an address', () => {
+    const customer = { id: 42, customerKey: 'AB CD/EF12' };
+    expect(telemetryLink('https://grafana.example.com/d/customer?var-key={key}&var-id={id}', customer)).toBe(
+      'https://grafana.example.com/d/customer?var-key=AB%20CD%2FEF12&var-id=42',
+    );
+    expect(telemetryLink('https://telemetry.example.com/customers/{customerKey}', customer)).toBe(
+      'https://telemetry.example.com/customers/AB%20CD%2FEF12',
+    );
   });
 });

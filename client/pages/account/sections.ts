@@ -84,9 +84,13 @@ export function accountSections(customer: Pick<Customer, 'selfService' | 'paymen
   };
 }
 
-/** The customer's telemetry dashboard: the configured address with `{customerKey}` and `{id}` filled in. */
+/**
+ * The customer's telemetry dashboard: the configured address (TELEMETRY_URL_TEMPLATE) with `{key}` (or
+ * its older name `{customerKey}`) and `{id}` filled in.
+ */
 export function telemetryLink(template: string, customer: Pick<Customer, 'id' | 'customerKey'>): string {
   return template
+    .replaceAll('{key}', encodeURIComponent(customer.customerKey))
     .replaceAll('{customerKey}', encodeURIComponent(customer.customerKey))
     .replaceAll('{id}', String(customer.id));
 }

@@ -1,7 +1,7 @@
 import { Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { useSearchParams } from 'react-router';
 import { ANALYTICS_MAX_DAYS, DownloadAnalyticsQuery, defaultRange } from '../../../common/api/analytics';
 import { type AnalyticsFilter, analyticsQuery } from '../../api/analytics';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link } from 'react-router';
 import { BREAKDOWNS, type BreakdownKind, type DownloadAnalytics } from '../../../common/api/analytics';
 import { useLocale, useLocalize } from '../../app/locale';

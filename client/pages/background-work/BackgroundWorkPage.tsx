@@ -1,7 +1,7 @@
 import { Button, Code, Group, NativeSelect, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { useSearchParams } from 'react-router';
 import type { FailedJobItem } from '../../../common/api/jobs';
 import { formatDateTime } from '../../../common/format';

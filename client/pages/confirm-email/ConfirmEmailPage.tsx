@@ -1,7 +1,7 @@
 import { Alert, Anchor, Loader, Paper, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link, useParams } from 'react-router';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { confirmEmail } from '../../api/auth';

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { CreateCustomerBody, type Customer, UpdateCustomerBody } from '../../../common/api/customers';
 import { CUSTOMER_KEY_LENGTH } from '../../../common/customer-key';
 import { createCustomer, customerKeys, updateCustomer } from '../../api/customers';

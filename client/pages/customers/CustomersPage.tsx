@@ -1,7 +1,7 @@
 import { Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link } from 'react-router';
 import { CUSTOMERS_PAGE_LENGTH } from '../../../common/pagination';
 import { customerListQuery } from '../../api/customers';

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Navigate, useParams } from 'react-router';
 import type { InvitationPreview } from '../../../common/api/invitation-acceptance';
 import { acceptAsExistingUser, invitationByKeyQuery } from '../../api/invitation-acceptance';

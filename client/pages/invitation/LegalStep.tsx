@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { LegalDocument } from '../../../common/api/legal';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { LegalHtml } from '../legal/LegalHtml';

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { useNavigate } from 'react-router';
 import type { InvitationPreview } from '../../../common/api/invitation-acceptance';
 import { STORAGE_KEYS } from '../../../common/constants';

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { usePageTitle } from '../../app/title';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { PageHeader } from '../../components/PageHeader';

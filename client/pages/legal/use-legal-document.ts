@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { documentLocale, externalDocumentUrl, type LegalDocument } from '../../../common/api/legal';
 import { legalDocumentQuery } from '../../api/legal';
 import { useConfig } from '../../app/session';

@@ -1,6 +1,10 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../../../common/constants';
+import { storage } from '../../app/storage';
+import { pageLoad } from '../../public/router';
+import { adminProfile } from '../../test/render';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPublicPage } from '../../test/render';
 import { LoginPage } from './LoginPage';
@@ -22,7 +26,7 @@ describe('LoginPage', () => {
     expect(screen.queryByTestId('captcha')).toBeNull();
 
     signIn();
-    // The altcha widget loads on demand, with the portal's own texts.
+    // The captcha widget loads on demand, with the portal's own texts.
     const checkbox = await screen.findByRole('checkbox', { name: 'I am not a robot' });
     expect(screen.getByTestId('captcha').contains(checkbox)).toBe(true);
     expect(screen.getByTestId('login-error').textContent).toBe(
@@ -106,5 +110,33 @@ describe('LoginPage', () => {
     );
     await waitFor(() => expect(document.activeElement).toBe(email));
     expect(api.requests).toHaveLength(0);
+  });
+
+  describe('coming from the support desk’s hand-off (?sso=)', () => {
+    afterEach(() => {
+      storage.remove(STORAGE_KEYS.ssoRedirect);
+      vi.restoreAllMocks();
+    });
+
+    it('stores the target, says "support", and leads back through the hand-off after sign-in', async () => {
+      const assign = vi.spyOn(pageLoad, 'assign').mockImplementation(() => {});
+      fakeApi({ 'POST /api/auth/login': () => ({ status: 200, body: adminProfile }) });
+      const target = 'https://support.example.com/hc/requests/42';
+      renderLogin(`/en/login?sso=${encodeURIComponent(target)}`);
+      expect(storage.get(STORAGE_KEYS.ssoRedirect)).toBe(target);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in to support');
+
+      signIn();
+      await waitFor(() => expect(assign).toHaveBeenCalled());
+      expect(assign).toHaveBeenCalledWith(`/api/jwt/redirect?to=${encodeURIComponent(target)}`);
+    });
+
+    it('forgets the target when the visitor switches to the download center', () => {
+      renderLogin(`/fr/login?sso=${encodeURIComponent('https://support.example.com/hc')}`);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Connexion au support');
+      fireEvent.click(screen.getByTestId('login-sso-switch'));
+      expect(storage.get(STORAGE_KEYS.ssoRedirect)).toBeNull();
+      expect(screen.getByRole('heading', { level: 1 }).textContent).not.toBe('Connexion au support');
+    });
   });
 });

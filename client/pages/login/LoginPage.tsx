@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
-import { LoginBody } from '../../../common/api/auth';
+import { LoginBody, type Profile } from '../../../common/api/auth';
+import type { SecondFactorMethod } from '../../../common/api/two-factor';
 import { CAPTCHA_REQUIRED_STATUS, STORAGE_KEYS } from '../../../common/constants';
 import { login } from '../../api/auth';
 import { ApiError } from '../../api/client';
@@ -12,7 +13,13 @@ import { apiErrorText, namesField } from '../../components/forms';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { pageLoad, PublicLink, usePublicLocalize, usePublicRouter } from '../../public/router';
 import { loginSuccessTarget, useAction, usePublicConfig } from '../../public/session';
-import { Alert, Button, Card, TextField } from '../../public/ui';
+import { Alert, Button, Card, DelayedLoader, TextField } from '../../public/ui';
+import { takeSsoTarget } from './sso-target';
+
+// Only accounts with a second factor need these: loaded when the password step asks for one, or
+// when the passkey button is pressed.
+const SecondFactorStep = lazy(() => import('./SecondFactorStep').then((m) => ({ default: m.SecondFactorStep })));
+const secondFactorModule = () => import('./SecondFactorStep');
 
 interface Values extends Record<string, unknown> {
   email: string;
@@ -34,7 +41,7 @@ export function LoginPage() {
   const config = usePublicConfig().data;
   const given = (location.state as LoginLocationState | null) ?? {};
   const givenEmail = given.email ?? '';
-  const [ssoRedirect, setSsoRedirect] = useState(() => storage.get(STORAGE_KEYS.ssoRedirect));
+  const [ssoRedirect, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: { email: givenEmail, password: '' },
     schema: LoginBody,
@@ -61,12 +68,20 @@ export function LoginPage() {
     }
   }
 
+  const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
+
+  /** Once the session exists (after the password, or its second step, or a passkey alone). */
+  function signedIn(profile: Profile) {
+    // Spec 4 "Login success": back to the relying party, on to the support site, else into the
+    // application (a page load: the signed-in application is another page, decision 024).
+    setLeaving(true);
+    pageLoad.assign(loginSuccessTarget(profile, location.search, ssoRedirect));
+  }
+
   const signIn = useAction((body: LoginBody) => login(LoginBody.parse(body)), {
-    onSuccess: (profile) => {
-      // Spec 4 "Login success": back to the relying party, on to the support site, else into the
-      // application (a page load: the signed-in application is another page, decision 024).
-      setLeaving(true);
-      pageLoad.assign(loginSuccessTarget(profile, location.search, ssoRedirect));
+    onSuccess: (result) => {
+      if ('secondFactor' in result) setSecondStep(result.secondFactor.methods);
+      else signedIn(result);
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === CAPTCHA_REQUIRED_STATUS) {
@@ -81,6 +96,13 @@ export function LoginPage() {
       // Each captcha answer is accepted once; a new attempt needs a new one.
       setCaptcha(null);
       setCaptchaKey((key) => key + 1);
+    },
+  });
+
+  const passkey = useAction(async () => (await secondFactorModule()).signInWithPasskey(), {
+    onSuccess: signedIn,
+    onError: (error) => {
+      void secondFactorModule().then((m) => setFeedback(m.passkeyErrorText(error, t)));
     },
   });
 
@@ -107,33 +129,58 @@ export function LoginPage() {
             {t('resetPassword.success')}
           </Alert>
         )}
-        <form ref={ref} onSubmit={onSubmit(send)} noValidate className="p-stack-sm">
-          <TextField
-            label={t('login.email')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            autoFocus={!givenEmail}
-            {...form.getInputProps('email')}
-          />
-          <TextField
-            label={t('login.password')}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            autoFocus={Boolean(givenEmail)}
-            {...form.getInputProps('password')}
-          />
-          {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
-          {feedback && (
-            <Alert color="red" role="alert" data-testid="login-error">
-              {feedback}
-            </Alert>
-          )}
-          <Button type="submit" loading={signIn.pending || leaving} fullWidth>
-            {t('login.submit')}
-          </Button>
-        </form>
+        {secondStep ? (
+          <Suspense fallback={<DelayedLoader />}>
+            <SecondFactorStep
+              methods={secondStep}
+              onSignedIn={signedIn}
+              onRestart={() => {
+                setSecondStep(null);
+                form.setFieldValue('password', '');
+              }}
+            />
+          </Suspense>
+        ) : (
+          <form ref={ref} onSubmit={onSubmit(send)} noValidate className="p-stack-sm">
+            <TextField
+              label={t('login.email')}
+              type="email"
+              name="email"
+              autoComplete="username"
+              autoFocus={!givenEmail}
+              {...form.getInputProps('email')}
+            />
+            <TextField
+              label={t('login.password')}
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              autoFocus={Boolean(givenEmail)}
+              {...form.getInputProps('password')}
+            />
+            {captchaShown && <Captcha key={captchaKey} onChange={onCaptcha} />}
+            {feedback && (
+              <Alert color="red" role="alert" data-testid="login-error">
+                {feedback}
+              </Alert>
+            )}
+            <Button type="submit" loading={signIn.pending || leaving} fullWidth>
+              {t('login.submit')}
+            </Button>
+            <Button
+              variant="light"
+              loading={passkey.pending}
+              fullWidth
+              onClick={() => {
+                setFeedback(null);
+                passkey.run(undefined);
+              }}
+              data-testid="login-passkey"
+            >
+              {t('login.signInWithPasskey')}
+            </Button>
+          </form>
+        )}
         <div className="p-group">
           <PublicLink to={localize('/password-lost')} className="p-anchor p-anchor-sm">
             {t('login.forgotPassword')}

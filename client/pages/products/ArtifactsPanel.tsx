@@ -1,8 +1,8 @@
 import { Button, FileButton, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../i18n/translate';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { Artifact, Version } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { PLATFORMS, type Platform } from '../../../common/domain';
@@ -31,7 +31,7 @@ interface UploadState {
 const SHORT_SHA = 12;
 
 /** Why an upload or a removal failed, in the artifacts' own words where the API's speak of versions. */
-function failureText(error: unknown, t: TFunction): string {
+function failureText(error: unknown, t: Translate): string {
   if (error instanceof ApiError && error.status === 413) return t('artifacts.tooLarge');
   if (error instanceof ApiError && error.code === ERROR_CODES.versionPublished) return t('artifacts.published');
   return apiErrorText(error, t);

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { CreateProductBody, type Product, UpdateProductBody } from '../../../common/api/catalogue';
 import { CUSTOMIZATION_TYPES } from '../../../common/domain';
 import { catalogueKeys, createProduct, updateProduct } from '../../api/catalogue';

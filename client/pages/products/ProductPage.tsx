@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link, useParams } from 'react-router';
 import { VERSION_PAGE_LENGTH, type Version } from '../../../common/api/catalogue';
 import { catalogueKeys, productQuery, updateVersion, versionsQueryOptions } from '../../api/catalogue';

@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { type CreatedProductToken, CreateProductTokenBody, type ProductToken } from '../../../common/api/catalogue';
 import { formatDate } from '../../../common/format';
 import {

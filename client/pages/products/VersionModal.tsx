@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { CreateVersionBody, UpdateVersionBody, type Version } from '../../../common/api/catalogue';
 import { VERSION_TYPES } from '../../../common/domain';
 import { catalogueKeys, createVersion, updateVersion } from '../../api/catalogue';

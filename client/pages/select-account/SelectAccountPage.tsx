@@ -1,6 +1,6 @@
 import { Avatar, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link, Navigate } from 'react-router';
 import type { CustomerList } from '../../../common/api/customers';
 import { initials } from '../../../common/format';

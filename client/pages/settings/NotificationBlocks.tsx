@@ -1,6 +1,6 @@
 import { Alert, Checkbox, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { Profile } from '../../../common/api/auth';
 import type { NotificationSettings } from '../../../common/api/customers';
 import type { MembershipSettings } from '../../../common/api/settings';

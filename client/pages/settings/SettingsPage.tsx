@@ -1,7 +1,7 @@
 import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { type Profile, UpdateProfileBody } from '../../../common/api/auth';
 import { LOCALES, type Locale } from '../../../common/roles';
 import { authKeys, updateProfile } from '../../api/auth';
@@ -16,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ensureTranslations } from '../../i18n';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { editFlag, hasNotificationBlocks, NotificationBlocks, type SettingsEdits } from './NotificationBlocks';
+import { SignInSecurity } from './SignInSecurity';
 
 interface Values extends Record<string, unknown> {
   email: string;
@@ -188,7 +189,13 @@ export function SettingsPage() {
   return (
     <Stack gap="lg" py="md">
       <PageHeader title={t('settings.title')} />
+      {profile.twoFactorSetupRequired && (
+        <Alert color="yellow" title={t('security.requiredTitle')} data-testid="two-factor-required">
+          {t('security.required')}
+        </Alert>
+      )}
       <ProfileForm key={`${profile.id}-${profile.email}`} profile={profile} />
+      <SignInSecurity />
     </Stack>
   );
 }

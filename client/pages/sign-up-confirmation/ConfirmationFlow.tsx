@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { GRAPH_DATABASES, type GraphDatabase, type UseCase, USE_CASES } from '../../../common/domain';
 import {
   type SignupConfirmBody,

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useId } from 'react';
 import type { UseFormReturnType } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { SignupPasswordStep } from '../../../common/api/signup-confirmation';
 import { StepHeading } from '../invitation/LegalStep';
 import { stepReachable, WIZARD_STEPS } from './wizard';

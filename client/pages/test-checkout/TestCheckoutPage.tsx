@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { useParams } from 'react-router';
 import type { TestCheckoutSession } from '../../../common/api/test-checkout';
 import { TEST_CHECKOUT_ACTIONS, type TestCheckoutAction } from '../../../common/billing';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { CreateUserBody, UpdateUserBody, type User } from '../../../common/api/users';
 import {
   LOCALES,
@@ -18,6 +18,7 @@ import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useIdempotencyKey } from '../../components/use-idempotency-key';
+import { ResetTwoFactor } from './ResetTwoFactor';
 
 interface Values extends Record<string, unknown> {
   fullname: string;
@@ -134,6 +135,7 @@ function UserForm({ user }: FormProps) {
             {...form.getInputProps('status')}
           />
         )}
+        {user && user.id !== me?.id && <ResetTwoFactor user={user} />}
         {feedback && (
           <Alert color="red" role="alert" data-testid="user-modal-feedback">
             {feedback}

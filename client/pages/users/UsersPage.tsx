@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { User } from '../../../common/api/users';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';
 import { userListQuery } from '../../api/users';

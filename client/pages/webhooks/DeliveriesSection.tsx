@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import type { WebhookDelivery, WebhookEndpoint } from '../../../common/api/webhooks';
 import { formatDateTime } from '../../../common/format';
 import { DEFAULT_PAGE_LENGTH } from '../../../common/pagination';

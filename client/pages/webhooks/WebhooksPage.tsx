@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { useSearchParams } from 'react-router';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../../common/api/webhooks';
 import { deleteWebhook, updateWebhook, webhookEndpointsQuery, webhookKeys } from '../../api/webhooks';

@@ -3,8 +3,8 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { CaptchaChallenge } from '../../../common/api/auth';
 
 /**
- * Solves a self-hosted challenge and returns the answer the altcha widget would send (base64 JSON).
- * For API tests and benchmarks; browsers solve with the widget.
+ * Solves a self-hosted challenge and returns the answer the captcha widget sends (base64 JSON,
+ * client/components/captcha/ProofOfWork.tsx). For API tests and benchmarks; browsers solve with the widget.
  */
 export async function solveChallenge(challenge: CaptchaChallenge): Promise<string> {
   const solution = await solve({ challenge, deriveKey });

@@ -5,6 +5,7 @@ import type {
   CatalogueAuditAction,
   SettingsAuditAction,
   SignupAuditAction,
+  AccountAuditAction,
 } from '../../../common/audit';
 import type { Actor, ActorKind } from '../../actor';
 import { countCap } from '../../../common/pagination';
@@ -65,7 +66,10 @@ export type AuditEntry = {
   createdAt?: string;
 } & (
   | { customerId: number; action: AuditAction }
-  | { customerId: null; action: CatalogueAuditAction | SettingsAuditAction | SignupAuditAction }
+  | {
+      customerId: null;
+      action: CatalogueAuditAction | SettingsAuditAction | SignupAuditAction | AccountAuditAction;
+    }
 );
 
 export async function insertAuditEntry(db: DB, entry: AuditEntry) {

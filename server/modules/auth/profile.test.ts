@@ -49,6 +49,7 @@ describe('GET /api/auth/me', () => {
         accountExecutiveContact: false,
         renewLicences: false,
       },
+      twoFactorSetupRequired: false,
     });
   });
 

@@ -13,6 +13,9 @@ import {
   UpdateProfileBody,
 } from '../../../common/api/auth';
 import { Ok } from '../../../common/api/common';
+import { SecondFactorNeeded } from '../../../common/api/two-factor';
+import { withPendingSignInCookie } from '../two-factor/cookie';
+import { z } from 'zod/mini';
 import { CAPTCHA_REQUIRED_STATUS } from '../../../common/constants';
 import { errorResponses } from '../../http-error';
 import { access } from '../../plugins/access';
@@ -35,13 +38,19 @@ export async function authRoutes(app: FastifyInstance) {
         operationId: 'login',
         tags: ['auth'],
         summary:
-          'Sign in; after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
+          'Sign in; an account with a second factor answers `secondFactor` and no session yet (POST /api/auth/second-factor completes it); after repeated failures a solved captcha is required (HTTP 420; the refusal before says so in details, path recaptchaResponse), after more the account waits (429 with Retry-After)',
         body: LoginBody,
-        response: { 200: Profile, ...errorResponses(400, 401, CAPTCHA_REQUIRED_STATUS, 429) },
+        response: {
+          200: z.union([Profile, SecondFactorNeeded]),
+          ...errorResponses(400, 401, CAPTCHA_REQUIRED_STATUS, 429),
+        },
       },
     },
-    async (request, reply) =>
-      withSessionCookie(reply, config, await service.login(ctx, actorOf(request), request.body)),
+    async (request, reply) => {
+      const result = await service.login(ctx, actorOf(request), request.body);
+      if ('pending' in result) return withPendingSignInCookie(reply, config, result);
+      return withSessionCookie(reply, config, result);
+    },
   );
 
   api.post(

@@ -7,6 +7,9 @@ import type {
   ResetPasswordResult,
   UpdateProfileBody,
 } from '../../../common/api/auth';
+import type { SecondFactorNeeded } from '../../../common/api/two-factor';
+import { beginSecondFactor, methodsOf } from '../two-factor/sign-in';
+import { setupRequired } from '../two-factor/enrolment';
 import { profileAbilities } from './policy';
 import { ERROR_CODES } from '../../../common/api/errors';
 import {
@@ -64,7 +67,7 @@ export async function login(
   ctx: AppContext,
   actor: Actor,
   input: LoginBody,
-): Promise<{ session: string; body: Profile }> {
+): Promise<{ session: string; body: Profile } | { pending: string; body: SecondFactorNeeded }> {
   const { db, captcha } = ctx;
   const ip = ipOf(actor);
   const now = Date.now();
@@ -86,8 +89,8 @@ export async function login(
   // verifyPassword does the same work without a hash, so an unknown e-mail takes as long as a known one.
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   const success = Boolean(user && passwordOk && user.status === 'enabled');
-  await repo.recordLoginAttempt(db, { email: input.email, ip, success });
   if (!success || !user) {
+    await repo.recordLoginAttempt(db, { email: input.email, ip, success: false });
     // This failure counts too: the same rule as above, one attempt later. Unknown and known e-mails
     // count alike, so the answer tells nothing about which addresses have accounts.
     const captchaNext =
@@ -95,9 +98,21 @@ export async function login(
       failures.byIp + 1 >= CAPTCHA_AFTER_FAILED_LOGINS_PER_IP;
     throw badCredentials(captchaNext);
   }
+  // An account with a second factor gets no session yet, and the right password is not recorded as
+  // a success: that would end the back-off the second step's failures count toward.
+  const methods = await methodsOf(ctx, user.id);
+  if (methods.length > 0) return beginSecondFactor(ctx, user.id, input.email, methods);
+  await repo.recordLoginAttempt(db, { email: input.email, ip, success: true });
   await repo.touchLastLogin(db, user.id);
   const session = await startSession(ctx, actor, user.id);
   return { session, body: await loadProfile(ctx, user) };
+}
+
+/** The profile a sign-in answers, for the second step of one (two-factor/sign-in.ts). */
+export async function profileById(ctx: AppContext, userId: number): Promise<Profile> {
+  const user = await repo.findUserById(ctx.db, userId);
+  if (!user) throw unauthenticated();
+  return loadProfile(ctx, user);
 }
 
 /** Ends the session the actor came with; signing out without one is harmless. */
@@ -127,6 +142,7 @@ async function loadProfile(
     accounts: accounts.rows,
     accountsTotal: accounts.total,
     can: profileAbilities(user, yourRole),
+    twoFactorSetupRequired: await setupRequired(ctx, user),
   };
 }
 

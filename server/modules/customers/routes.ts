@@ -92,9 +92,12 @@ export async function customerRoutes(app: FastifyInstance) {
         tags,
         summary: 'Push the customer to the CRM (SalesForce)',
         description:
-          'Account executives, admins, product managers and support engineers of the customer. Answers 503 `not_configured` while the portal has no CRM connection.',
+          'Account executives, admins, product managers and support engineers of the customer. Upserts the ' +
+          'customer (Account), its members (Contacts) and licences (Portal_Licence__c) by external id (docs/crm.md), ' +
+          'so a repeated sync changes nothing, and keeps the account id. 503 `not_configured` without the CRM ' +
+          "settings; 502 `crm_error` with the CRM's answer when it refuses or cannot be reached.",
         params: IdParam,
-        response: { 200: Ok, 403: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+        response: { 200: Ok, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody },
       },
     },
     async (request) => service.syncCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),

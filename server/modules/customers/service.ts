@@ -12,7 +12,8 @@ import { generateCustomerKey } from '../../../common/customer-key';
 import { globalRole, type MemberRole, type Role } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import { type DB, isUniqueViolation } from '../../db';
-import { fieldDetail, forbidden, HttpError, notConfigured } from '../../http-error';
+import { fieldDetail, forbidden, HttpError } from '../../http-error';
+import { queueCrmSync, syncCustomerToCrm } from '../crm/service';
 import { type AuditActor, auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
@@ -99,15 +100,15 @@ export async function getCustomer(
 }
 
 /**
- * Spec 7 `POST /customers/{id}/sync`: pushes the customer to the CRM (SalesForce). No CRM connection
- * exists on this portal yet, so the answer says so plainly rather than pretending to have synced.
+ * Spec 7 `POST /customers/{id}/sync`: pushes the customer to the CRM (SalesForce, modules/crm); 503
+ * not_configured without a CRM connection, 502 crm_error with the CRM's answer when it refuses.
  */
 export async function syncCustomer(
-  _ctx: AppContext,
-  _actor: Actor,
-  _input: { customerAccess: CustomerAccess },
+  ctx: AppContext,
+  actor: Actor,
+  input: { customerAccess: CustomerAccess },
 ): Promise<{ ok: true }> {
-  throw notConfigured('The connection to SalesForce is not configured on this portal.');
+  return syncCustomerToCrm(ctx, actor, { customerId: input.customerAccess.customer.id });
 }
 
 const CUSTOMER_KEY_TAKEN = 'A customer with this key already exists';
@@ -175,6 +176,7 @@ export async function addCustomer(
     data: { name, customerKey, selfService },
   });
   await emitWebhook(ctx, trx, 'customer.created', { customerId: created.id, name, customerKey, selfService });
+  await queueCrmSync(ctx, trx, created.id);
   return created;
 }
 
@@ -246,6 +248,7 @@ export async function updateCustomer(
             ]),
           ),
         });
+        await queueCrmSync(ctx, trx, customer.id);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw customerKeyTaken();

@@ -94,14 +94,14 @@ describe('notifyFirstProductDownload and notifyProductDownload', () => {
       subject: 'Premier téléchargement de Graph Studio pour Acme Downloads',
       path,
     });
-    expect(first.text).toContain(`version 3.1.0 pour linux, par ${owner.email}.`);
+    expect(first.text).toContain(`version 3.1.0 pour Linux, par ${owner.email}.`);
     const [firstEn] = await mailsTo(peer, owner.email);
     expectNotificationMail(firstEn, {
       locale: 'en',
       subject: 'First download of Graph Studio for Acme Downloads',
       path,
     });
-    expect(firstEn.text).toContain(`version 3.1.0 for linux, by ${owner.email}.`);
+    expect(firstEn.text).toContain(`version 3.1.0 for Linux, by ${owner.email}.`);
     await expectToldNothing(t.app, notFirst, {
       template: 'firstProductDownload',
       messageKey: 'notification.firstProductDownload',
@@ -113,11 +113,11 @@ describe('notifyFirstProductDownload and notifyProductDownload', () => {
     await settle();
     const [digest] = await mailsTo(peer, french.email);
     expectNotificationMail(digest, { locale: 'fr', subject: '2 téléchargements pour Acme Downloads', path });
-    expect(digest.text).toMatch(/Graph Studio 3\.1\.0 \(linux\), par anonyme, par lien secret/);
-    expect(digest.text).toContain(`Graph Studio 3.1.0 (linux), par ${owner.email}`);
+    expect(digest.text).toMatch(/Graph Studio 3\.1\.0 \(Linux\), par anonyme, par lien secret/);
+    expect(digest.text).toContain(`Graph Studio 3.1.0 (Linux), par ${owner.email}`);
     const [digestEn] = await mailsTo(peer, owner.email);
     expectNotificationMail(digestEn, { locale: 'en', subject: '2 downloads for Acme Downloads', path });
-    expect(digestEn.text).toContain('Graph Studio 3.1.0 (linux), by anonymous, by secret URL');
+    expect(digestEn.text).toContain('Graph Studio 3.1.0 (Linux), by anonymous, by secret URL');
     expect(await mailsTo(peer, french.email)).toHaveLength(1);
     await expectToldNothing(t.app, notEvery, {
       template: 'productDownloadDigest',

@@ -1,31 +1,40 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody } from '../../../common/api/errors';
-import { badRequest } from '../../http-error';
 import { access } from '../../plugins/access';
+import { actorOf } from '../../plugins/session';
+import { handOffPage } from './page';
+import { supportHandOff } from './service';
 
-const RedirectQuery = z.object({ to: z.string().min(1).max(2000) });
+const RedirectQuery = z.object({ to: z.string().max(2000).optional() });
+
+/** The hand-off page's own CSP, by reply, set once the security plugin has written the common one. */
+const pagePolicies = new WeakMap<FastifyReply, string>();
 
 /**
- * The sign-in hand-over to the support site (spec 7, /api/jwt/redirect?to=): once signed in, the
- * browser is sent to the return target. Only the support site's own addresses are accepted, so the
- * route cannot serve as an open redirect.
+ * The sign-in hand-over to the support desk (spec 7, /api/jwt/redirect?to=; docs/decisions/072): a
+ * signed-in user gets a page that posts a short-lived token to the desk's JWT endpoint; a visitor is
+ * sent to the login page, which brings them back here once signed in.
  */
 export async function ssoRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const supportOrigin = new URL(app.ctx.config.supportUrl).origin;
+  const { ctx } = app;
 
   api.get(
     '/jwt/redirect',
     {
       config: {
-        access: access.signedIn,
+        access: access.public,
         document: {
           responses: {
+            200: {
+              description: 'A page that posts the token (`jwt`) and `return_to` to the support desk',
+              bytes: 'text/html',
+            },
             302: {
-              description: 'To the return target',
-              headers: { Location: { description: 'The return target', schema: { type: 'string', format: 'uri' } } },
+              description: 'A visitor without a session: to the login page, which keeps the return target',
+              headers: { Location: { description: 'The login page', schema: { type: 'string' } } },
             },
           },
         },
@@ -33,20 +42,32 @@ export async function ssoRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'redirectToSupport',
         tags: ['auth'],
-        summary: 'Send the signed-in user on to the support site (return target on its origin only)',
+        summary: 'Sign the user in to the support desk (return target on its origin only)',
+        description:
+          'A signed-in user gets an HTML page whose form posts a short-lived HS256 token (`jwt`) and ' +
+          "`return_to` to the desk's JWT endpoint. A return target off the desk's origin is replaced by " +
+          "the desk's home. A visitor is sent to /{locale}/login?sso=<target>. 503 `not_configured` " +
+          'without SUPPORT_JWT_SECRET.',
         querystring: RedirectQuery,
-        response: { 400: ErrorBody },
+        response: { 503: ErrorBody },
+      },
+      onSend: async (_request, reply, payload) => {
+        // After the security plugin's headers (app-level hooks run first): this page's own CSP.
+        const csp = pagePolicies.get(reply);
+        if (csp) reply.header('Content-Security-Policy', csp).header('Referrer-Policy', 'no-referrer');
+        return payload;
       },
     },
     async (request, reply) => {
-      let target: URL;
-      try {
-        target = new URL(request.query.to);
-      } catch {
-        throw badRequest('This return address is not allowed');
-      }
-      if (target.origin !== supportOrigin) throw badRequest('This return address is not allowed');
-      return reply.redirect(target.toString(), 302);
+      const handOff = await supportHandOff(ctx, actorOf(request), {
+        to: request.query.to,
+        acceptLanguage: request.headers['accept-language'],
+      });
+      if (handOff.kind === 'login') return reply.redirect(handOff.location, 302);
+      const { html, csp } = handOffPage(handOff);
+      pagePolicies.set(reply, csp);
+      // a page, not JSON: the documented 200 above (no response schema serializes it)
+      return reply.type('text/html; charset=utf-8').send(html as never);
     },
   );
 }

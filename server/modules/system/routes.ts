@@ -2,14 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PublicConfig } from '../../../common/api/auth';
-import { ping } from '../../db';
+import { pendingMigrations, ping } from '../../db';
 import { access } from '../../plugins/access';
 
 const Health = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unreachable']) });
+/** What a load balancer reads: states only, no versions, names or secrets (the probe is public). */
+const Ready = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  database: z.enum(['ok', 'unreachable']),
+  migrations: z.enum(['applied', 'pending', 'unknown']),
+  draining: z.boolean(),
+});
 
 export async function systemRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { config, db } = app.ctx;
+  const { config, db, dialect, readiness } = app.ctx;
+  // once every migration has run it stays so: later probes cost one round trip, as health does
+  let migrated = false;
 
   api.get(
     '/health',
@@ -29,6 +38,34 @@ export async function systemRoutes(app: FastifyInstance) {
       } catch {
         return reply.status(503).send({ status: 'degraded' as const, database: 'unreachable' as const });
       }
+    },
+  );
+
+  api.get(
+    '/ready',
+    {
+      config: { access: access.public },
+      schema: {
+        operationId: 'getReady',
+        tags: ['system'],
+        summary: 'Readiness: the database answers, the migrations are applied and the node is not draining',
+        response: { 200: Ready, 503: Ready },
+      },
+    },
+    async (_request, reply) => {
+      let database: 'ok' | 'unreachable' = 'ok';
+      let migrations: 'applied' | 'pending' | 'unknown' = 'unknown';
+      try {
+        await ping(db);
+        migrated ||= (await pendingMigrations(db, dialect)).length === 0;
+        migrations = migrated ? 'applied' : 'pending';
+      } catch {
+        database = 'unreachable';
+      }
+      const ready = database === 'ok' && migrations === 'applied' && !readiness.draining;
+      return reply
+        .status(ready ? 200 : 503)
+        .send({ status: ready ? 'ready' : 'unavailable', database, migrations, draining: readiness.draining });
     },
   );
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { browser, openBillingPortal, openPaymentMethodUpdate, startCheckout } from '../../../api/billing';
 import { notify } from '../../../components/notify';
 

@@ -1,5 +1,5 @@
 import { Alert, Code, List, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { ConfigProblem } from '../../../../common/api/customizations';
 import { ApiError } from '../../../api/client';
 

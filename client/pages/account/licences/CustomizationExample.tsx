@@ -2,7 +2,7 @@ import { Alert, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Customization } from '../../../../common/api/customizations';
 import { DEBOUNCE_MS, TYPEAHEAD_MIN_CHARS } from '../../../../common/constants';
 import { ApiError } from '../../../api/client';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, Switch, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { z } from 'zod/mini';
 import type { CustomConfig, Customization } from '../../../../common/api/customizations';
 import { CUSTOMIZATION_VERSION_TYPES, type CustomizationVersionType } from '../../../../common/domain';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { licencesQuery } from '../../../api/licences';
 import { productLabel } from './product-label';

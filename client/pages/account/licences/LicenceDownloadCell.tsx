@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Licence } from '../../../../common/api/licences';
 import { allowsDownload } from '../../../../common/licence-status';
 import { licenceFileUrl } from '../../../api/licences';

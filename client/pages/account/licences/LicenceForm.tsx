@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Licence } from '../../../../common/api/licences';
 import { ACCESS_LEVELS } from '../../../../common/domain';
 import { formatDayMonthYear } from '../../../../common/format';

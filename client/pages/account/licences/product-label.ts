@@ -1,8 +1,8 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../../i18n/translate';
 
 /** A product's name with spec 2's suffixes: "(SaaS)" and "(with Entity resolution)", translated. */
 export function productLabel(
-  t: TFunction,
+  t: Translate,
   item: { productName?: string; name?: string; isSaas: boolean; hasEntityResolution?: boolean },
 ): string {
   return [

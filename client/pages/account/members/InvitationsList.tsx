@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { INVITATION_SORTS, type Invitation } from '../../../../common/api/invitations';
 import {
   cancelInvitation,

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { CreateInvitationBody, DEFAULT_INVITATION_ROLE } from '../../../../common/api/invitations';
 import { type Member, UpdateMemberStatusBody } from '../../../../common/api/members';
 import { MEMBERSHIP_STATUSES, type MembershipStatus } from '../../../../common/domain';

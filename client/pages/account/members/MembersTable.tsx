@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { type Member, MEMBER_SORTS } from '../../../../common/api/members';
 import { membersQuery, TEAM_PAGE_LENGTH } from '../../../api/members';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';

@@ -1,5 +1,5 @@
 import { Group, NativeSelect } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { SearchBox } from '../../../components/use-searched-pages';
 
 /** The badge colour of a member's or an invitation's status. */

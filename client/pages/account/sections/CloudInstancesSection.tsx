@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
 import type { Instance } from '../../../../common/api/instances';
 import { formatDayMonthYear } from '../../../../common/format';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
 import { AccountSection } from '../AccountSection';
 import { MembersTable } from '../members/MembersTable';

@@ -1,5 +1,5 @@
 import { Anchor, List, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { Link } from 'react-router';
 import type { Customer } from '../../../../common/api/customers';
 import { useLocalize } from '../../../app/locale';

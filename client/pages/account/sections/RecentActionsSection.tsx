@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
 import type { LogEntry } from '../../../../common/api/logs';
 import { AUDIT_ACTIONS, type AuditAction, isAuditAction } from '../../../../common/audit';
@@ -26,7 +26,7 @@ function describeEntry(entry: LogEntry, t: TFunction): string {
       product: entry.productName ?? t('recentActions.unknownProduct'),
       version: entry.productVersion ?? '',
       platform: entry.productPlatform
-        ? t(`recentActions.platforms.${entry.productPlatform}`, entry.productPlatform)
+        ? t(`recentActions.platforms.${entry.productPlatform}`, { defaultValue: entry.productPlatform })
         : '',
     };
     return t(entry.anonymousDownload ? 'recentActions.downloadedAnonymously' : 'recentActions.downloaded', values);

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
 import { subscriptionQuery } from '../../../api/billing';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';

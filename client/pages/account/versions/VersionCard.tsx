@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { Version } from '../../../../common/api/catalogue';
 import type { VersionType } from '../../../../common/domain';
 import { useLocale } from '../../../app/locale';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { secretDownloadPath, type Version } from '../../../../common/api/catalogue';
 import type { Licence } from '../../../../common/api/licences';
 import type { Platform } from '../../../../common/domain';
