@@ -37,11 +37,13 @@ export interface AppContext {
   payments: PaymentProviderClient;
   /** `draining` from SIGTERM on: `GET /api/ready` answers 503 so load balancers send no new requests */
   readiness: { draining: boolean };
+  /** requests this node is answering (plugins/metrics.ts counts them); bulk background work yields to them */
+  foreground: { requests: number };
 }
 
 export function createContext(deps: { config: Config; database: DatabaseHandle; log: Logger }): AppContext {
   const { config, database, log } = deps;
-  const jobs = createJobs({ database, log, context: () => ctx });
+  const jobs = createJobs({ database, log, context: () => ctx, busy: () => ctx.foreground.requests > 0 });
   const metrics = createMetrics({ config, log, poolUsage: () => database.poolUsage(), jobs });
   const ctx: AppContext = {
     config,
@@ -66,6 +68,7 @@ export function createContext(deps: { config: Config; database: DatabaseHandle; 
     metrics,
     payments: createPayments({ config, db: database.db, jobs }),
     readiness: { draining: false },
+    foreground: { requests: 0 },
   };
   return ctx;
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -380,6 +381,41 @@ describe('configuration', () => {
       expect(error, `${name}=${value}`).toBeInstanceOf(ConfigError);
       expect((error as Error).message).toContain(name);
       if (name === 'METRICS_TOKEN') expect((error as Error).message).not.toContain(value);
+    }
+  });
+});
+
+describe('requests under way', () => {
+  it('are counted from their start to their answer or their abandon, for the job runner', async () => {
+    const t = await createTestApp();
+    try {
+      await t.app.inject({ url: '/api/health' });
+      await t.app.inject({ url: '/api/no-such-route' });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: '{',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(t.app.ctx.foreground.requests).toBe(0);
+
+      // a request whose body is still coming is under way; dropped, it counts no more
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em',
+      );
+      const until = async (check: () => boolean) => {
+        for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return check();
+      };
+      expect(await until(() => t.app.ctx.foreground.requests === 1)).toBe(true);
+      socket.destroy();
+      expect(await until(() => t.app.ctx.foreground.requests === 0)).toBe(true);
+    } finally {
+      await t.close();
     }
   });
 });

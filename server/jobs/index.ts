@@ -61,9 +61,15 @@ export function storeFor(database: DatabaseHandle): JobStore {
  * The job runner of a portal, on the store of its database (decision 063), with every kind of work
  * declared: the command line, the app and the tests queue and run the same kinds.
  */
-export function createJobs(deps: { database: DatabaseHandle; log: Logger; context: () => AppContext }): JobRunner {
+export function createJobs(deps: {
+  database: DatabaseHandle;
+  log: Logger;
+  context: () => AppContext;
+  /** the node is answering requests (bulk kinds yield to them) */
+  busy?: () => boolean;
+}): JobRunner {
   const { database } = deps;
-  const jobs = createJobRunner({ store: storeFor(database), log: deps.log, context: deps.context });
+  const jobs = createJobRunner({ store: storeFor(database), log: deps.log, context: deps.context, busy: deps.busy });
   jobs.define({
     name: MAIL_DELIVERY_JOB,
     // SMTP waits are bounded well below this (mail/transport.ts)
@@ -71,8 +77,9 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     // 10 attempts over about 8 hours: 30 s, 1 min, 2 min… (doubled, with jitter)
     retryLimit: 9,
     retryDelaySeconds: 30,
-    // as many as the SMTP connections kept (mail/transport.ts)
+    // as many as the SMTP connections kept (mail/transport.ts); one at a time while requests wait
     concurrency: 10,
+    yieldsToRequests: true,
     run: async (ctx, _actor, { mailId }) => ctx.mail.deliver(mailId),
     onFinalFailure: (ctx, _actor, { mailId }, error) => ctx.mail.gaveUp(mailId, error),
   });
@@ -100,6 +107,8 @@ export function createJobs(deps: { database: DatabaseHandle; log: Logger; contex
     name: NOTIFICATION_FANOUT_JOB,
     retryLimit: 8,
     retryDelaySeconds: 30,
+    // the daily expiry run queues one per licence told: bulk work
+    yieldsToRequests: true,
     run: (ctx, actor, payload) => fanOut(ctx, actor, payload),
   });
   jobs.define({

@@ -20,6 +20,7 @@ declare module './types' {
     'test.killed': { n: number };
     'test.many': { n: number };
     'test.bulk': { n: number };
+    'test.yields': { n: number };
   }
 }
 
@@ -35,8 +36,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-function runner(pollMs = 50): JobRunner {
-  const made = createJobRunner({ store: storeFor(t.database), log: t.app.log, context: () => ctx, pollMs });
+function runner(pollMs = 50, busy?: () => boolean): JobRunner {
+  const made = createJobRunner({ store: storeFor(t.database), log: t.app.log, context: () => ctx, pollMs, busy });
   runners.push(made);
   return made;
 }
@@ -103,6 +104,41 @@ describe(`background work on ${TEST_DIALECT}`, () => {
     expect(await jobs.drain()).toBe(1_234);
     expect(seen.sort((a, b) => a - b)).toEqual(payloads.map(({ n }) => n));
     expect(await countOf(jobs, 'test.bulk', 'completed')).toBe(1_234);
+  });
+
+  it('runs a kind that yields to requests one attempt at a time while the node answers requests', async () => {
+    let answering = true;
+    const jobs = runner(50, () => answering);
+    let running = 0;
+    let widest = 0;
+    let done = 0;
+    jobs.define({
+      name: 'test.yields',
+      concurrency: 6,
+      yieldsToRequests: true,
+      run: async () => {
+        running++;
+        widest = Math.max(widest, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+        done++;
+      },
+    });
+    await jobs.prepare();
+    await jobs.enqueueMany(
+      ctx.db,
+      'test.yields',
+      Array.from({ length: 30 }, (_, n) => ({ n })),
+    );
+    await jobs.start();
+    await until(() => done >= 6);
+    expect(widest).toBe(1);
+
+    answering = false; // the node is quiet: the kind runs at its full width again
+    await until(() => done === 30);
+    expect(widest).toBeGreaterThan(1);
+    expect(widest).toBeLessThanOrEqual(6);
+    await jobs.stop();
   });
 
   it('keeps one waiting job per singleton key, and refuses a key on other kinds', async () => {

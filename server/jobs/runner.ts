@@ -24,6 +24,7 @@ const MAINTAIN_MS = 60_000;
 interface Kind {
   settings: KindSettings;
   concurrency: number;
+  yieldsToRequests: boolean;
   run(ctx: AppContext, actor: Actor, payload: unknown): Promise<unknown>;
   onFinalFailure?(ctx: AppContext, actor: Actor, payload: unknown, error: string): Promise<void>;
   /** marks an attempt completed, gathered with the others that end meanwhile (decision 075) */
@@ -60,6 +61,8 @@ export function createJobRunner(deps: {
   /** the context jobs run with (the app's, once built) */
   context: () => AppContext;
   pollMs?: number;
+  /** true while the node answers requests: kinds that yield to them run one attempt at a time */
+  busy?: () => boolean;
 }): JobRunner {
   const { store, log } = deps;
   const pollMs = deps.pollMs ?? POLL_MS;
@@ -142,7 +145,9 @@ export function createJobRunner(deps: {
 
   /** Fetches and starts what this node has room for of one kind; the attempts started. */
   async function fill(kind: Kind, wait: boolean): Promise<Promise<void>[]> {
-    const room = kind.concurrency - kind.running;
+    // a drain (tests, the command line) runs everything at full width; requests come first otherwise
+    const width = !wait && kind.yieldsToRequests && deps.busy?.() ? 1 : kind.concurrency;
+    const room = width - kind.running;
     if (room <= 0) return [];
     let jobs: FetchedJob[];
     try {
@@ -264,6 +269,7 @@ export function createJobRunner(deps: {
         },
         {
           concurrency: kind.concurrency ?? DEFAULTS.concurrency,
+          yieldsToRequests: kind.yieldsToRequests ?? false,
           run: (ctx, actor, payload) => kind.run(ctx, actor, payload as QueuedJobs[N]),
           onFinalFailure: kind.onFinalFailure
             ? (ctx, actor, payload, error) => kind.onFinalFailure!(ctx, actor, payload as QueuedJobs[N], error)
@@ -284,7 +290,7 @@ export function createJobRunner(deps: {
           expireInSeconds: job.expireInSeconds ?? DEFAULTS.expireInSeconds,
           singleton: false,
         },
-        { concurrency: 1, run: (ctx, actor) => job.run(ctx, actor) },
+        { concurrency: 1, yieldsToRequests: false, run: (ctx, actor) => job.run(ctx, actor) },
       );
       schedules.set(job.name, { name: job.name, cron: job.cron, timeZone: job.timeZone ?? 'UTC' });
     },

@@ -35,6 +35,12 @@ export interface RetryPolicy {
   expireInSeconds?: number;
   /** attempts of this kind running at once on one node (default 5) */
   concurrency?: number;
+  /**
+   * Bulk work that gives way to requests (decision 075): while this node answers a request, at most
+   * one attempt of the kind starts at a time, so a backlog (10,000 mails) does not take the cores the
+   * requests wait for; it runs at full `concurrency` again as soon as the node is quiet.
+   */
+  yieldsToRequests?: boolean;
 }
 
 export interface JobKind<N extends QueuedJobName = QueuedJobName> extends RetryPolicy {

@@ -12,6 +12,20 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 async function metricsPlugin(app: FastifyInstance) {
   const { httpRequestDuration } = app.ctx.metrics;
+  // Requests under way, for the job runner: bulk background work yields to them (decision 075). An
+  // answer ends with `finish`, an abandoned one with `close`; each request counts once either way.
+  const foreground = app.ctx.foreground;
+  app.addHook('onRequest', async (_request, reply) => {
+    foreground.requests++;
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      foreground.requests--;
+    };
+    reply.raw.once('finish', end);
+    reply.raw.once('close', end);
+  });
   app.addHook('onResponse', async (request, reply) => {
     httpRequestDuration.observe(
       {

@@ -85,6 +85,9 @@ async function providerEndpoints(app: FastifyInstance, provider: Provider) {
 
 const exchange = (request: FastifyRequest, reply: FastifyReply): RawExchange => ({ req: request.raw, res: reply.raw });
 
+/** An interaction's uid opens a sign-in under way: kept out of the request logs like other keys. */
+const SECRET_PARAMS = ['uid'];
+
 async function interactionRoutes(app: FastifyInstance, provider: Provider) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const localeOf = (request: FastifyRequest, uiLocales: unknown) =>
@@ -93,7 +96,7 @@ async function interactionRoutes(app: FastifyInstance, provider: Provider) {
   // Where the provider sends the browser at each prompt, and where the login page sends it back.
   api.get(
     `${OIDC_PREFIX}/interaction/:uid`,
-    { config: { access: access.public }, schema: { params: InteractionParams } },
+    { config: { access: access.public, secretParams: SECRET_PARAMS }, schema: { params: InteractionParams } },
     async (request, reply) => {
       const details = await currentInteraction(provider, exchange(request, reply), request.params.uid);
       const locale = localeOf(request, details?.params.ui_locales);
@@ -114,7 +117,7 @@ async function interactionRoutes(app: FastifyInstance, provider: Provider) {
   api.get(
     `${OIDC_PREFIX}/interaction/:uid/details`,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, secretParams: SECRET_PARAMS },
       schema: { params: InteractionParams, response: { 200: InteractionDetails, 404: ErrorBody } },
     },
     async (request, reply) => describe(provider, await found(request, reply)),
@@ -123,7 +126,7 @@ async function interactionRoutes(app: FastifyInstance, provider: Provider) {
   api.post(
     `${OIDC_PREFIX}/interaction/:uid/confirm`,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, secretParams: SECRET_PARAMS },
       schema: { params: InteractionParams, response: { 200: InteractionOutcome, 404: ErrorBody } },
     },
     async (request, reply) => {
@@ -136,7 +139,7 @@ async function interactionRoutes(app: FastifyInstance, provider: Provider) {
   api.post(
     `${OIDC_PREFIX}/interaction/:uid/abort`,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, secretParams: SECRET_PARAMS },
       schema: { params: InteractionParams, response: { 200: InteractionOutcome, 404: ErrorBody } },
     },
     async (request, reply) => {
