@@ -333,7 +333,7 @@ describe('records', () => {
       .where('users.id', 'in', [everyDownload, firstOnly, neither])
       .execute();
     expect(digests.map((mail) => [mail.id, mail.subject])).toEqual([[everyDownload, '2 downloads for Notified Buyer']]);
-    expect(digests[0].textBody.match(/Notified Product 5\.0\.0 \(linux\)/g)).toHaveLength(2);
+    expect(digests[0].textBody.match(/Notified Product 5\.0\.0 \(Linux\)/g)).toHaveLength(2);
     // nothing more: the next digest waits for new downloads
     await makeJobsDue(ctx.db, DOWNLOAD_DIGEST_JOB);
     await ctx.jobs.drain();
