@@ -31,6 +31,8 @@ interface Kind {
   complete: (id: string) => Promise<unknown>;
   /** attempts of this kind running on this node */
   running: number;
+  /** slots held by fetches under way (a tick's and a refill's may overlap): never more than the width */
+  reserved: number;
   /** a look for more of this kind is under way (refill), and another was asked for meanwhile */
   refilling: boolean;
   refillAgain: boolean;
@@ -85,12 +87,20 @@ export function createJobRunner(deps: {
 
   function declare(
     settings: KindSettings,
-    entry: Omit<Kind, 'settings' | 'running' | 'refilling' | 'refillAgain' | 'complete'>,
+    entry: Omit<Kind, 'settings' | 'running' | 'reserved' | 'refilling' | 'refillAgain' | 'complete'>,
   ) {
     if (kinds.has(settings.name)) throw new Error(`job ${settings.name} is declared twice`);
     if (prepared) throw new Error(`job ${settings.name} is declared after the runner was prepared`);
     const complete = coalesce<string>((ids) => store.complete(settings.name, ids));
-    kinds.set(settings.name, { settings, running: 0, refilling: false, refillAgain: false, complete, ...entry });
+    kinds.set(settings.name, {
+      settings,
+      running: 0,
+      reserved: 0,
+      refilling: false,
+      refillAgain: false,
+      complete,
+      ...entry,
+    });
   }
 
   /** One attempt: completed, or failed (to be retried, or for good with the kind's hook). */
@@ -147,14 +157,17 @@ export function createJobRunner(deps: {
   async function fill(kind: Kind, wait: boolean): Promise<Promise<void>[]> {
     // a drain (tests, the command line) runs everything at full width; requests come first otherwise
     const width = !wait && kind.yieldsToRequests && deps.busy?.() ? 1 : kind.concurrency;
-    const room = width - kind.running;
+    const room = width - kind.running - kind.reserved;
     if (room <= 0) return [];
+    kind.reserved += room;
     let jobs: FetchedJob[];
     try {
       jobs = await store.fetch(kind.settings, room);
     } catch (error) {
       log.warn({ err: error, job: kind.settings.name }, 'could not fetch jobs; trying again later');
       return [];
+    } finally {
+      kind.reserved -= room;
     }
     return jobs.map((job) => {
       kind.running++;
