@@ -1,3 +1,4 @@
+import { sealText, unsealText } from '../../security/seal';
 import crypto from 'node:crypto';
 import type { DB } from '../../db';
 import { hashToken } from '../auth/hash';
@@ -23,33 +24,13 @@ export function invitationLink(baseUrl: string, locale: string, key: string) {
   return `${baseUrl}/${locale}/invitation/${encodeURIComponent(key)}`;
 }
 
-const SEAL_VERSION = 'v1';
+const INVITATION_SEAL = { salt: 'invitation-keys', info: 'portal invitation link' };
 
-function sealingKey(secret: string) {
-  return Buffer.from(crypto.hkdfSync('sha256', secret, 'invitation-keys', 'portal invitation link', 32));
-}
-
-/** `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
-export function sealInvitationKey(secret: string, invitationKeyValue: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret), iv);
-  const data = Buffer.concat([cipher.update(invitationKeyValue, 'utf8'), cipher.final()]);
-  const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'));
-  return [SEAL_VERSION, ...parts].join('.');
-}
+export const sealInvitationKey = (secret: string, invitationKeyValue: string) =>
+  sealText(secret, INVITATION_SEAL, invitationKeyValue);
 
 /** The key a sealed value holds, or null when it was sealed under another secret or altered. */
-export function unsealInvitationKey(secret: string, sealed: string): string | null {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
-  try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret), Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
-}
+export const unsealInvitationKey = (secret: string, sealed: string) => unsealText(secret, INVITATION_SEAL, sealed);
 
 /** A fresh key with what the database stores of it. */
 export function issueInvitationKey(secret: string) {

@@ -1,3 +1,4 @@
+import { type SealPurpose, sealBytes, unsealBytes } from '../../security/seal';
 import crypto from 'node:crypto';
 
 /**
@@ -37,41 +38,21 @@ export function configuredSigningKeyPair(pem: string): SigningKeyPair {
   return { keyId, publicKey: publicPem(publicKey), privateKey };
 }
 
-const SEAL_VERSION = 'v1';
+export type { SealPurpose };
 
-/**
- * What a sealed key is for: each kind of key is sealed under a key of its own, derived from the same
- * secret, so a sealed value of one kind never opens as another (the OpenID Connect provider's keys
- * are sealed by these functions too, modules/oidc/signing-keys.ts).
- */
-export interface SealPurpose {
-  salt: string;
-  info: string;
-}
-
+/** What licence signing keys are sealed for (the OpenID Connect provider's keys have their own). */
 export const LICENCE_KEY_SEAL: SealPurpose = { salt: 'licence-signing-keys', info: 'portal licence signing key' };
 
-function sealingKey(secret: string, purpose: SealPurpose) {
-  return Buffer.from(crypto.hkdfSync('sha256', secret, purpose.salt, purpose.info, 32));
-}
-
-/** The private key as PKCS#8 DER sealed: `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
+/** The private key as PKCS#8 DER, sealed (server/security/seal.ts). */
 export function sealPrivateKey(secret: string, key: crypto.KeyObject, purpose = LICENCE_KEY_SEAL): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret, purpose), iv);
-  const der = key.export({ type: 'pkcs8', format: 'der' });
-  const data = Buffer.concat([cipher.update(der), cipher.final()]);
-  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'))].join('.');
+  return sealBytes(secret, purpose, key.export({ type: 'pkcs8', format: 'der' }));
 }
 
 /** The private key a sealed value holds, or null when it was sealed under another secret or altered. */
 export function unsealPrivateKey(secret: string, sealed: string, purpose = LICENCE_KEY_SEAL): crypto.KeyObject | null {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
+  const der = unsealBytes(secret, purpose, sealed);
+  if (!der) return null;
   try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret, purpose), Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    const der = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
     return crypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { sealText, unsealText } from '../../security/seal';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 
@@ -13,7 +13,6 @@ import QRCode from 'qrcode';
  */
 const PERIOD = 30;
 const WINDOW = 1;
-const SEAL_VERSION = 'v1';
 
 export const ISSUER = 'Customer portal';
 
@@ -52,27 +51,9 @@ export function codeAt(secret: string, timestamp: number): string {
   return totpOf(secret).generate({ timestamp });
 }
 
-function sealingKey(serverSecret: string) {
-  return Buffer.from(crypto.hkdfSync('sha256', serverSecret, 'totp-secrets', 'portal authenticator app secret', 32));
-}
+const TOTP_SEAL = { salt: 'totp-secrets', info: 'portal authenticator app secret' };
 
-/** `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
-export function sealTotpSecret(serverSecret: string, secret: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(serverSecret), iv);
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'))].join('.');
-}
+export const sealTotpSecret = (serverSecret: string, secret: string) => sealText(serverSecret, TOTP_SEAL, secret);
 
 /** The secret, or null when it was sealed under another server secret or altered. */
-export function unsealTotpSecret(serverSecret: string, sealed: string): string | null {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
-  try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(serverSecret), Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
-}
+export const unsealTotpSecret = (serverSecret: string, sealed: string) => unsealText(serverSecret, TOTP_SEAL, sealed);

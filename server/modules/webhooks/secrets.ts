@@ -1,3 +1,4 @@
+import { sealText, unsealText } from '../../security/seal';
 import crypto from 'node:crypto';
 import { WEBHOOK_SECRET_PREFIX } from '../../../common/webhooks';
 
@@ -9,29 +10,10 @@ import { WEBHOOK_SECRET_PREFIX } from '../../../common/webhooks';
  */
 export const newWebhookSecret = () => WEBHOOK_SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
 
-const SEAL_VERSION = 'v1';
+const WEBHOOK_SEAL = { salt: 'webhook-secrets', info: 'portal webhook signing secret' };
 
-function sealingKey(serverSecret: string) {
-  return Buffer.from(crypto.hkdfSync('sha256', serverSecret, 'webhook-secrets', 'portal webhook signing secret', 32));
-}
-
-/** `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
-export function sealWebhookSecret(serverSecret: string, secret: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(serverSecret), iv);
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, ...[iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'))].join('.');
-}
+export const sealWebhookSecret = (serverSecret: string, secret: string) => sealText(serverSecret, WEBHOOK_SEAL, secret);
 
 /** The secret a sealed value holds, or null when it was sealed under another server secret or altered. */
-export function unsealWebhookSecret(serverSecret: string, sealed: string): string | null {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || data === undefined) return null;
-  try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(serverSecret), Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
-}
+export const unsealWebhookSecret = (serverSecret: string, sealed: string) =>
+  unsealText(serverSecret, WEBHOOK_SEAL, sealed);
