@@ -21,6 +21,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { notificationSettingsRoutes } from './modules/notification-settings/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { userRoutes } from './modules/users/routes';
+import { searchRoutes } from './modules/search/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
 import { twoFactorEnrolment } from './modules/two-factor/enrolment';
 import { memberRoutes } from './modules/members/routes';
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(billingRoutes);
       await api.register(artifactRoutes);
       await api.register(downloadRoutes);
+      await api.register(searchRoutes);
       if (options.testRoutes) await api.register(options.testRoutes);
     },
     { prefix: '/api' },

@@ -348,6 +348,17 @@ export const MATRIX: MatrixRow[] = [
     call: (f) => ({ url: `/api/users/${f.targetUserId}/two-factor` }),
   },
 
+  // ---- search (server/modules/search): the staff's search box; what each finds is tested in search.test.ts
+  {
+    method: 'GET',
+    url: '/api/search',
+    expect: {
+      ...only('admin', 'accountExecutive', 'productManager', 'supportEngineer'),
+      otherAccountExecutive: 'allow',
+    },
+    call: () => ({ url: '/api/search?q=matrix' }),
+  },
+
   // ---- customers (server/modules/customers)
   // every signed-in user; which customers each one sees is tested in customers/list.test.ts
   { method: 'GET', url: '/api/customers', expect: signedIn },

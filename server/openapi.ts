@@ -71,6 +71,10 @@ export const API_TAGS = [
     description: "Staff and client users, managed by administrators. A user's type decides their global role.",
   },
   {
+    name: 'search',
+    description: "The staff's search box: customers, people, licences, products and versions from one text.",
+  },
+  {
     name: 'customers',
     description: 'Customers (accounts): the list, the customer page, its details and its account executive.',
   },

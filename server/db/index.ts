@@ -43,6 +43,7 @@ import { billingMigration } from './migrations/026_billing';
 import { oidcProviderMigration } from './migrations/027_oidc_provider';
 import { twoFactorMigration } from './migrations/028_two_factor';
 import { supportDeskAndCrmMigration } from './migrations/029_support_desk_and_crm';
+import { staffSearchMigration } from './migrations/030_staff_search';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -103,6 +104,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '027_oidc_provider': oidcProviderMigration(),
     '028_two_factor': twoFactorMigration(dialect),
     '029_support_desk_and_crm': supportDeskAndCrmMigration(),
+    '030_staff_search': staffSearchMigration(dialect),
   };
 }
 

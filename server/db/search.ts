@@ -148,6 +148,45 @@ export function endTrigramsMatch(
 }
 
 /**
+ * The ids of at most `limit` rows of `table` that `textMatch` keeps (and `also`, a condition on the
+ * row), in no useful order, read so that the query stops once it has them: a search box wants a few
+ * matches of each kind, not the first few of a sorted list, and a sort would read every match (a word
+ * in a tenth of 100k names: 10,000). On SQLite the FTS5 table drives a join, which hands its matches
+ * over one by one; as the right side of `in` it would hand over all of them first. On PostgreSQL, and
+ * for a prefix, the condition is textMatch's: its indexes serve it, and the planner may also walk
+ * the table when its estimate says that matches are everywhere, which a limit then stops early.
+ * docs/decisions/079-staff-search.md.
+ */
+export async function firstMatchIds(
+  db: DB,
+  table: keyof typeof SEARCHED_COLUMNS,
+  text: string,
+  limit: number,
+  also?: Expression<SqlBool>,
+): Promise<number[]> {
+  if (isPostgres(db) || [...text].length < TRIGRAM_MIN_LENGTH) {
+    let query = db
+      .selectFrom(table)
+      .select(`${table}.id as id`)
+      .where(textMatch(db, table, text));
+    if (also) query = query.where(also);
+    const rows = await query.limit(limit).execute();
+    return rows.map((row) => Number(row.id));
+  }
+  const fts = sql.raw(`${table}_search`);
+  const { query, exact } = ftsMatch(text);
+  const conditions = [
+    sql<SqlBool>`${fts} match ${query}`,
+    ...(exact ? [] : [rowTextMatch(db, table, text)!]),
+    ...(also ? [also] : []),
+  ];
+  const { rows } = await sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${fts}
+      join ${sql.table(table)} on ${sql.ref(`${table}.id`)} = ${fts}.rowid
+      where ${sql.join(conditions, sql` and `)} limit ${limit}`.execute(db);
+  return rows.map((row) => Number(row.id));
+}
+
+/**
  * Rows where one of `columns` contains `text`, whatever the case, without an index: for lists
  * already narrowed to a handful of rows by an indexed condition (one customer's members or
  * invitations), where a plain scan of those rows costs less than any search index would.
