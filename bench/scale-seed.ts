@@ -159,6 +159,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     from customers c
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
+  await seedSearched(db, size, series, now);
   // the customers' latest licence end, which the licences' triggers keep (SQLite) but this session
   // turns off (PostgreSQL)
   if (pg) await backfillLastLicenceEnd(db);
@@ -166,6 +167,40 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
   if (size.downloads !== false)
     await seedDownloads(db, pg, size.customers, size.licencesPerCustomer, series, size.downloadingCustomers);
   await sql`drop table bench_words`.execute(db);
+}
+
+/** The account executive of the first SEARCH_EXECUTIVE_CUSTOMERS customers, at every size (the staff search's scope). */
+export const SEARCH_EXECUTIVE_EMAIL = 'executive@bench.example';
+export const SEARCH_EXECUTIVE_CUSTOMERS = 20;
+
+/**
+ * What the staff's search box reads beyond customers and users (docs/decisions/079): each user a
+ * technical contact of one customer, an account executive of the first 20 customers, and one
+ * version per customer spread over the products (majors 2 to 11: the downloads' are 1.x.0), so
+ * that a version prefix such as "2." matches a tenth of them at every size and "4.45.0" one.
+ */
+async function seedSearched(db: DB, size: Size, series: (n: number) => ReturnType<typeof sql.raw>, now: string) {
+  await sql`
+    insert into memberships (user_id, customer_id, role, status, created_at)
+    select users.id, 1 + (users.id - 1) % ${sql.lit(size.customers)}, 'technicalContact', 'enabled', ${now}
+    from users`.execute(db);
+  await sql`
+    insert into users (email, full_name, type, status, preferred_locale, created_at, updated_at)
+    values (${SEARCH_EXECUTIVE_EMAIL}, 'Bench Executive', 'accountExecutive', 'enabled', 'en', ${now}, ${now})`.execute(
+    db,
+  );
+  await sql`
+    insert into memberships (user_id, customer_id, role, status, created_at)
+    select u.id, c.id, 'accountExecutive', 'enabled', ${now}
+    from users u join customers c on c.id <= ${sql.lit(SEARCH_EXECUTIVE_CUSTOMERS)}
+    where u.email = ${SEARCH_EXECUTIVE_EMAIL}`.execute(db);
+  // product i % 10 gets major 2 + i % 10: "2." is a tenth of the versions, "4.45.0" one, at every size
+  const semVer = `(2 + s.i % 10) || '.' || (s.i / 10) || '.0'`;
+  await sql`
+    insert into versions (product_key, title, type, sem_ver, description, release_date, published, created_at, updated_at)
+    select p.w, p.w || ' ' || ${sql.raw(semVer)}, 'stable', ${sql.raw(semVer)}, '', '2024-01-01', 1, ${now}, ${now}
+    from ${series(size.customers)}
+    join bench_words p on p.kind = 'product' and p.i = s.i % 10`.execute(db);
 }
 
 /** Audit entries per customer on average: 1M at 100k customers. */

@@ -44,6 +44,10 @@ import {
   seed,
 } from './scale-seed';
 import { DOWNLOADING_CUSTOMERS } from './scale-downloads';
+import { search } from '../server/modules/search/service';
+import type { Actor } from '../server/actor';
+import type { StaffType } from '../common/roles';
+import { SEARCH_EXECUTIVE_EMAIL } from './scale-seed';
 
 const { values } = parseArgs({
   options: {
@@ -128,6 +132,74 @@ const ANALYTICS_QUERIES: Query[] = [
     run: (h) => downloadAnalytics(ctxOf(h), systemActor('bench'), {}),
   },
 ];
+/** The signed-in staff member a search runs as: the seeded account executive, or any user of a global type. */
+const executiveIds = new WeakMap<DatabaseHandle, number>();
+async function staffActor(h: DatabaseHandle, type: StaffType): Promise<Actor> {
+  let id = 0;
+  if (type === 'accountExecutive') {
+    id = executiveIds.get(h) ?? 0;
+    if (!id) {
+      const row = await h.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', SEARCH_EXECUTIVE_EMAIL)
+        .executeTakeFirstOrThrow();
+      executiveIds.set(h, (id = row.id));
+    }
+  }
+  const user = {
+    id,
+    email: 'bench@example.com',
+    fullName: 'Bench',
+    type,
+    status: 'enabled',
+    preferredLocale: 'en',
+  } as const;
+  return { kind: 'user', user, ip: '127.0.0.1', userAgent: null, sessionHash: null };
+}
+const FIRST_NAME = FIRST_NAMES[0].toLowerCase();
+/** GET /api/search as the route runs it (every kind the caller reaches, five of each). */
+const staffSearch = (type: StaffType, q: string) => async (h: DatabaseHandle) =>
+  search(ctxOf(h), await staffActor(h, type), { q, limit: 5 });
+const SEARCH_QUERIES: Query[] = [
+  {
+    name: `search: admin, "${CUSTOMER_PART}" (a few customers)`,
+    firstPage: true,
+    run: staffSearch('admin', CUSTOMER_PART),
+  },
+  { name: `search: admin, "${DENSE}" (a tenth of the customers)`, firstPage: true, run: staffSearch('admin', DENSE) },
+  { name: `search: admin, "${NAME_PART}" (a few users)`, firstPage: true, run: staffSearch('admin', NAME_PART) },
+  {
+    name: `search: admin, "${FIRST_NAME}" (a first name of many users)`,
+    firstPage: true,
+    run: staffSearch('admin', FIRST_NAME),
+  },
+  { name: 'search: admin, "gl" (two letters: the start)', firstPage: true, run: staffSearch('admin', 'gl') },
+  { name: 'search: admin, "#12" (a licence number)', firstPage: true, run: staffSearch('admin', '#12') },
+  { name: 'search: admin, "4.45.0" (one version)', firstPage: true, run: staffSearch('admin', '4.45.0') },
+  { name: 'search: admin, "2." (a tenth of the versions)', firstPage: true, run: staffSearch('admin', '2.') },
+  { name: 'search: admin, "graph 2." (a product\'s versions)', firstPage: true, run: staffSearch('admin', 'graph 2.') },
+  {
+    name: `search: support engineer, "${NAME_PART}" (a few members)`,
+    firstPage: true,
+    run: staffSearch('supportEngineer', NAME_PART),
+  },
+  {
+    name: `search: support engineer, "${FIRST_NAME}" (many members)`,
+    firstPage: true,
+    run: staffSearch('supportEngineer', FIRST_NAME),
+  },
+  {
+    name: `search: account executive, "${DENSE}" (their 20 customers)`,
+    firstPage: true,
+    run: staffSearch('accountExecutive', DENSE),
+  },
+  {
+    name: `search: account executive, "${FIRST_NAME}" (their customers' members)`,
+    firstPage: true,
+    run: staffSearch('accountExecutive', FIRST_NAME),
+  },
+];
 const ALL_QUERIES: Query[] = [
   { name: `users: name substring "${NAME_PART}"`, firstPage: true, run: (h) => listUsers(h.db, page(0, NAME_PART)) },
   {
@@ -196,6 +268,7 @@ const ALL_QUERIES: Query[] = [
       listEndingLicences(h.db, { every: true }, ENDING_RANGE, { offset: 0, length: 10, cap: countCap(0, 10) }),
   },
   ...ANALYTICS_QUERIES,
+  ...SEARCH_QUERIES,
   {
     name: 'reference, no index: users name substring + exact count',
     firstPage: false,
