@@ -230,6 +230,36 @@ async function scanTopBarMenus(page: Page, locale: Locale, path: string): Promis
   return found;
 }
 
+/**
+ * The staff's search sheet at each width, opened with its key: with its hint, then with results
+ * grouped by kind and one of them chosen with the arrow keys (decision 079).
+ */
+async function scanSearchSheet(page: Page, locale: Locale): Promise<string[]> {
+  await openPage(page, locale, '/products');
+  const found: string[] = [];
+  for (const opened of ['hint', 'results'] as const) {
+    found.push(
+      ...(await openedAtEachWidth(
+        page,
+        locale,
+        async () => {
+          await page.keyboard.press('/');
+          await expect(page.getByRole('combobox')).toBeFocused();
+          if (opened === 'results') {
+            await page.keyboard.type(DEMO_CUSTOMER_NAME.slice(0, 4));
+            await expect(page.getByRole('option').first()).toBeVisible();
+            await page.keyboard.press('ArrowDown');
+            await expect(page.getByRole('option', { selected: true })).toBeVisible();
+          }
+          return { what: `search sheet (${opened})`, region: DIALOG };
+        },
+        () => closeDialog(page),
+      )),
+    );
+  }
+  return found;
+}
+
 /** The toasts' stack (Mantine's notifications, over the page). */
 const TOASTS: readonly string[] = ['.mantine-Notifications-root'];
 
@@ -356,6 +386,7 @@ for (const language of SCAN_LOCALES) {
       try {
         const found = await inLanguage(page, language, true, async (locale) => [
           ...(await scanTopBarMenus(page, locale, '/')),
+          ...(await scanSearchSheet(page, locale)),
           ...(await scanLanguageMenu(page, locale)),
           ...(await scanToastAndCentreEntry(page, locale)),
         ]);

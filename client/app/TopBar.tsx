@@ -10,6 +10,7 @@ import { useCompactTopBar, useSmallScreen } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { NotificationCentre } from './NotificationCentre';
+import { StaffSearch } from './search/StaffSearch';
 import { type TopBarLinks, topBarLinks } from './navigation';
 import { storage } from './storage';
 
@@ -209,6 +210,7 @@ export function TopBar({ profile }: { profile: Profile }) {
       </Group>
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
         {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
+        {links.search && <StaffSearch compact={compact} />}
         <NotificationCentre />
         <UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
       </Group>

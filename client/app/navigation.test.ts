@@ -39,7 +39,15 @@ describe('topBarLinks (spec 2 "Top bar")', () => {
       webhooks: true,
       accountExecutiveEmail: null,
       myProjects: false,
+      search: true,
     });
+  });
+
+  it('offers the search box to staff of every type and to no client', () => {
+    for (const role of ['admin', 'accountExecutive', 'productManager', 'supportEngineer'] as const)
+      expect(topBarLinks(profile(role, []), null).search, role).toBe(true);
+    for (const role of ['businessOwner', 'technicalContact', 'endUser'] as const)
+      expect(topBarLinks(profile(role), null).search, role).toBe(false);
   });
 
   it('gives product managers customers and products, support engineers customers only', () => {

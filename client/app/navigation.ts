@@ -1,4 +1,5 @@
 import type { AccountSummary, Profile } from '../../common/api/auth';
+import { STAFF_TYPES } from '../../common/roles';
 import { storedCustomerOf } from './routing';
 
 type NavProfile = Pick<Profile, 'yourRole' | 'accounts' | 'accountsTotal' | 'can'>;
@@ -35,6 +36,8 @@ export interface TopBarLinks {
   webhooks: boolean;
   accountExecutiveEmail: string | null;
   myProjects: boolean;
+  /** the search box: staff of every type (GET /api/search refuses clients) */
+  search: boolean;
 }
 
 /**
@@ -63,6 +66,7 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
     webhooks: can.manageWebhooks,
     accountExecutiveEmail: can.accountExecutiveContact ? (!unlisted && account?.accountExecutive?.email) || null : null,
     myProjects: profile.accountsTotal > 1,
+    search: (STAFF_TYPES as readonly (string | null)[]).includes(role),
   };
 }
 

@@ -6,6 +6,7 @@ import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/rep
 import { findLicenceIdOf } from '../modules/licences/repo';
 import { countUnread, listNotifications } from '../modules/notifications/repo';
 import { emailTaken } from '../modules/users/repo';
+import { findVersions } from '../modules/search/repo';
 import { createTestApp, type TestApp } from '../test/harness';
 import { explain } from '../test/plans';
 import type { DB } from '.';
@@ -128,6 +129,20 @@ describe('indexes', () => {
     const unread = await planOf((d) => countUnread(d, 1, 1000));
     expect(unread).toContain('notifications_user_id_status_created_at_idx');
     expect(unread).not.toMatch(/^SCAN notifications|Seq Scan/m);
+  });
+
+  it("finds versions by the start of their semantic version through migration 030's index, in its order", async () => {
+    const any = await planOf((d) => findVersions(d, '2.1', null, 5));
+    expectIndexed(any, 'versions_sem_ver_prefix');
+    if (!postgres()) expect(any).not.toContain('TEMP B-TREE');
+    // within the products the other words name (the catalogue itself is read as is): the (product, sem_ver) pair
+    const inProduct = await planOf((d) => findVersions(d, '2.1', 'graph', 5));
+    expect(inProduct).toMatch(
+      postgres()
+        ? /versions_(product_)?sem_ver_prefix/
+        : /versions_sem_ver_prefix|sqlite_autoindex_versions_\d \(product_key=\? AND sem_ver>\? AND sem_ver<\?\)/,
+    );
+    expect(inProduct).not.toMatch(/^SCAN versions|Seq Scan on versions/m);
   });
 
   it("reads a customer's recent actions, and those of one action, from the audit log's indexes", async () => {
