@@ -1,0 +1,102 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SearchResult } from '../../../common/api/search';
+import { fakeApi } from '../../test/fake-api';
+import { renderPage } from '../../test/render';
+import { openSearchSheet, SearchSheet } from './SearchSheet';
+
+const RESULTS: SearchResult[] = [
+  { kind: 'customer', key: '4', title: 'Acme Analytics', context: 'ACME000001', path: '/accounts/4' },
+  { kind: 'customer', key: '5', title: 'Acme Labs', context: 'ACME000002', path: '/accounts/5' },
+  {
+    kind: 'user',
+    key: '9',
+    title: 'Ada Acme',
+    context: 'ada@acme.example',
+    path: '/users?q=ada%40acme.example',
+  },
+  { kind: 'product', key: 'graph', title: 'Graph Server', context: 'graph', path: '/products/graph' },
+];
+
+const answer = (query: URLSearchParams) => {
+  const q = (query.get('q') ?? '').toLowerCase();
+  return { status: 200, body: { data: RESULTS.filter((r) => r.title.toLowerCase().includes(q)) } };
+};
+
+// the Spotlight scrolls the chosen option into view, which jsdom does not lay out
+beforeAll(() => {
+  if (!('scrollIntoView' in Element.prototype)) Object.assign(Element.prototype, { scrollIntoView: () => undefined });
+});
+afterEach(() => vi.useRealTimers());
+
+async function openSheet(path = '/en') {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  const api = fakeApi({ 'GET /api/search': ({ query }) => answer(query) });
+  renderPage(<SearchSheet />, { path });
+  await act(async () => openSearchSheet());
+  const input = await screen.findByRole('combobox');
+  return { api, input };
+}
+
+const type = async (input: HTMLElement, value: string) => {
+  fireEvent.change(input, { target: { value } });
+  await act(() => vi.advanceTimersByTimeAsync(100));
+};
+
+describe('SearchSheet', () => {
+  it('asks once typing pauses 300 ms, from two characters, and groups the results by kind', async () => {
+    const { api, input } = await openSheet();
+    expect(screen.getByTestId('search-status').textContent).toContain('Type at least 2 characters');
+    await type(input, 'a');
+    await act(() => vi.advanceTimersByTimeAsync(400));
+    expect(api.calls('GET /api/search')).toHaveLength(0);
+    for (const text of ['ac', 'acm', 'acme']) await type(input, text);
+    expect(api.calls('GET /api/search')).toHaveLength(0);
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(api.calls('GET /api/search').map((r) => r.query.get('q'))).toEqual(['acme']);
+
+    const listbox = await screen.findByRole('listbox');
+    const groups = within(listbox).getAllByRole('group');
+    expect(groups.map((g) => g.getAttribute('aria-label'))).toEqual(['Customers', 'Users']);
+    expect(
+      within(groups[0])
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Acme AnalyticsACME000001', 'Acme LabsACME000002']);
+    expect(input.getAttribute('aria-controls')).toBe(listbox.id);
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('search-status').textContent).toBe('3 results');
+  });
+
+  it('names the option the arrow keys reach and opens its page with Enter', async () => {
+    const { input } = await openSheet();
+    await type(input, 'acme');
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    const options = await screen.findAllByRole('option');
+    expect(input.getAttribute('aria-activedescendant')).toBeNull();
+    for (const expected of [0, 1, 2]) {
+      fireEvent.keyDown(input, { key: 'ArrowDown', code: 'ArrowDown' });
+      await act(() => vi.advanceTimersByTimeAsync(10));
+      expect(input.getAttribute('aria-activedescendant')).toBe(options[expected].id);
+      expect(options[expected].getAttribute('aria-selected')).toBe('true');
+    }
+    fireEvent.keyDown(input, { key: 'ArrowUp', code: 'ArrowUp' });
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(input.getAttribute('aria-activedescendant')).toBe(options[1].id);
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    expect((await screen.findByTestId('location')).textContent).toBe('/en/accounts/5');
+  });
+
+  it('says when nothing matches, in French too', async () => {
+    const { input } = await openSheet('/fr');
+    expect(input.getAttribute('aria-label')).toBe(
+      'Rechercher des clients, des personnes, des licences, des produits et des versions',
+    );
+    await type(input, 'zzz');
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect((await screen.findByText('Aucun résultat pour « zzz »')).getAttribute('role')).toBe('status');
+    expect(screen.queryAllByRole('option')).toHaveLength(0);
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+  });
+});
