@@ -178,8 +178,9 @@ export const SEARCH_EXECUTIVE_CUSTOMERS = 20;
 /**
  * What the staff's search box reads beyond customers and users (docs/decisions/079): each user a
  * technical contact of one customer, an account executive of the first 20 customers, and (when
- * asked: the analytics read every version) one version per customer spread over the products (majors 2 to 11: the downloads' are 1.x.0), so
- * that a version prefix such as "2." matches a tenth of them at every size and "4.45.0" one.
+ * asked: the analytics read every version) one version per customer spread over the products
+ * (majors 2 to 11: the downloads' are 1.x.0), so that a version prefix such as "2." matches a tenth
+ * of them at every size and "4.45.0" one.
  */
 async function seedSearched(db: DB, size: Size, series: (n: number) => ReturnType<typeof sql.raw>, now: string) {
   await sql`
