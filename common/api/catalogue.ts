@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
+import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { ProductAbilities, VersionAbilities } from './abilities';
 import { listOf, MAX_ID, PageQuery, REQUIRED, RequiredText, requiredIfMissing, wholeNumber } from './common';
@@ -95,6 +95,11 @@ export const Version = z.object({
   releaseDate: z.nullable(z.string()),
   published: z.boolean(),
   artifacts: z.array(Artifact),
+  /**
+   * The access levels whose newest published version of the product this is (the "Latest" badge):
+   * in a customer's view only its licence's level, in the staff's every level it is newest for.
+   */
+  latestFor: z.array(z.enum(ACCESS_LEVELS)),
   /** what the caller may do with it (server/modules/catalogue/policy.ts) */
   can: VersionAbilities,
 });
@@ -113,6 +118,8 @@ export const VERSION_PAGE_LENGTH = 10;
  */
 export const VersionListQuery = z.object({
   customerId: z.optional(wholeNumber(1, MAX_ID)),
+  /** only the versions newer than this one by semantic version ("what changed since the version I run") */
+  since: z.optional(z.string().check(z.maxLength(100), z.regex(SEMVER, CATALOGUE_ERRORS.semVer))),
   pageOffset: PageQuery.shape.pageOffset,
   pageLength: z._default(wholeNumber(1, MAX_PAGE_LENGTH), VERSION_PAGE_LENGTH),
 });

@@ -24,6 +24,7 @@ const version = (id: number, semVer: string, props: Partial<StoredVersion> = {})
   releaseDate: '2026-10-01',
   published: true,
   artifacts: [],
+  latestFor: [],
   ...props,
 });
 

@@ -72,6 +72,7 @@ const versionsOf = (productKey: string, productName: string): Omit<Version, 'can
       descriptionHtml: `<p>Notes of <strong>${minor}</strong></p>`,
       releaseDate: `2026-${String((minor % 12) + 1).padStart(2, '0')}-15`,
       published: true,
+      latestFor: minor === 22 ? ['stable'] : [],
       artifacts:
         minor === 21
           ? []
