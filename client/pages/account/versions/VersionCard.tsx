@@ -98,6 +98,8 @@ export function VersionCard({ version, downloads, script = null, viewerLevel, fo
               showAriaLabel={t('releases.notes.moreLabel', { version: name })}
               hideAriaLabel={t('releases.notes.lessLabel', { version: name })}
               className="versions-notes"
+              // each version's notes are a region of their own: named after it, so that they differ
+              attributes={{ content: { 'aria-label': t('releases.notes.region', { version: name }) } }}
               data-testid="version-notes"
             >
               {notes}
