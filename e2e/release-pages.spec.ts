@@ -230,11 +230,9 @@ test.describe('release pages', () => {
       await toggle.focus();
       await page.keyboard.press('Enter');
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-      const copy = linux
-        .locator('[data-testid="artifact-command"][data-kind="curl"]')
-        .getByRole('button', {
-          name: t('releases.commands.copyLabel', { kind: 'curl', version: name, platform: 'Linux' }),
-        });
+      const copy = linux.locator('[data-testid="artifact-command"][data-kind="curl"]').getByRole('button', {
+        name: t('releases.commands.copyLabel', { kind: 'curl', version: name, platform: 'Linux' }),
+      });
       await copy.focus();
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('notification-success')).toContainText(t('releases.commands.copied'));
