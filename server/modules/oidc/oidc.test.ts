@@ -3,9 +3,12 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../common/constants';
-import { addMembership, createCustomer, createUser, TEST_PASSWORD } from '../../test/factories';
+import { addMembership, createCustomer, createUser, login, TEST_PASSWORD } from '../../test/factories';
 import { BASE_URL, createTestApp, type TestApp } from '../../test/harness';
 import { Browser, discover, oidcEnv } from '../../test/oidc';
+import { enrolTotp } from '../../test/two-factor';
+import { PENDING_SIGN_IN_COOKIE } from '../../../common/api/two-factor';
+import { codeAt } from '../two-factor/totp';
 
 /**
  * The provider as relying parties see it (docs/oidc.md), with openid-client: discovery, the code
@@ -119,6 +122,60 @@ describe('the code flow of a confidential first-party client', () => {
     // the portal's session ended with the provider's
     const me = await browser.request('GET', '/api/auth/me', { accept: 'application/json' });
     expect(me.statusCode).toBe(401);
+  });
+});
+
+describe('an account with a second factor', () => {
+  it('completes no interaction after the password alone: only the second factor sends it back', async () => {
+    const { user } = await signedInUser();
+    const { secret } = await enrolTotp(app, await login(app, user.email));
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    const request = await authorize(config, 'http://academy.test/callback', 'openid email');
+    const toLogin = new URL((await browser.follow(request.url.href)).location);
+    expect(toLogin.pathname).toBe('/en/login');
+    const uid = toLogin.searchParams.get('interaction')!;
+
+    const password = await browser.request('POST', '/api/auth/login', {
+      json: { email: user.email, password: TEST_PASSWORD },
+      accept: 'application/json',
+    });
+    expect(password.statusCode).toBe(200);
+    expect(password.json()).toEqual({ secondFactor: { methods: ['totp', 'recoveryCode'] } });
+    expect(browser.has(PENDING_SIGN_IN_COOKIE)).toBe(true);
+    expect(browser.has(SESSION_COOKIE)).toBe(false);
+
+    // a pending sign-in is not a session: the interaction sends back to the login page, no code
+    const pending = await browser.follow(`/oidc/interaction/${uid}`);
+    const again = new URL(pending.location);
+    expect(again.origin).toBe(BASE_URL);
+    expect(again.pathname).toBe('/en/login');
+    expect(again.searchParams.get('interaction')).toBe(uid);
+    // nor does the consent API answer it
+    const details = await browser.request('GET', `/oidc/interaction/${uid}/details`, { accept: 'application/json' });
+    expect(details.statusCode).toBe(401);
+
+    const wrong = await browser.request('POST', '/api/auth/second-factor', {
+      json: { method: 'totp', code: '000000' },
+      accept: 'application/json',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(new URL((await browser.follow(`/oidc/interaction/${uid}`)).location).pathname).toBe('/en/login');
+
+    const second = await browser.request('POST', '/api/auth/second-factor', {
+      json: { method: 'totp', code: codeAt(secret, Date.now() + 30_000) },
+      accept: 'application/json',
+    });
+    expect(second.statusCode).toBe(200);
+    expect(browser.has(SESSION_COOKIE)).toBe(true);
+    const callback = new URL((await browser.follow(`/oidc/interaction/${uid}`)).location);
+    expect(callback.origin + callback.pathname).toBe('http://academy.test/callback');
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.claims()?.sub).toBe(String(user.id));
   });
 });
 
