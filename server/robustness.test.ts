@@ -417,6 +417,7 @@ beforeAll(async () => {
     targetUserId: (await createUser(db, { type: 'supportEngineer', fullName: 'Robust Target' })).id,
     accountExecutiveUserId: async () => robustExecutive.id,
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
+    actorPassword: TEST_PASSWORD,
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: async () => liveToken,
     captcha: async () => liveCaptcha,

@@ -68,7 +68,11 @@ describe('REQUIRE_2FA_FOR', () => {
       false,
     );
     // the last factor stays
-    const remove = await request(t.app, cookie, { method: 'DELETE', url: '/api/auth/two-factor/totp' });
+    const remove = await request(t.app, cookie, {
+      method: 'DELETE',
+      url: '/api/auth/two-factor/totp',
+      payload: { password: TEST_PASSWORD },
+    });
     expect(remove.statusCode).toBe(409);
     expect(remove.json().error.code).toBe('two_factor_required');
   });

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
 import { Profile } from '../../../common/api/auth';
 import { IdParam, Ok } from '../../../common/api/common';
 import {
   AddPasskeyBody,
+  ConfirmIdentityBody,
   ConfirmTotpBody,
   FactorAdded,
   RecoveryCodes,
@@ -140,12 +142,14 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'removePasskey',
         tags,
-        summary: 'Remove one of your passkeys (not the last factor when your account requires one)',
+        summary:
+          'Remove one of your passkeys (not the last factor when your account requires one); asks for your current password or an authenticator code',
         params: IdParam,
-        response: { 200: TwoFactorStatus, ...errorResponses(401, 404, 409) },
+        body: z.nullish(ConfirmIdentityBody),
+        response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
-    async (request) => service.removePasskey(ctx, actorOf(request), request.params),
+    async (request) => service.removePasskey(ctx, actorOf(request), { ...request.body, ...request.params }),
   );
 
   api.post(
@@ -206,11 +210,13 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'removeTotp',
         tags,
-        summary: 'Remove your authenticator app (not the last factor when your account requires one)',
-        response: { 200: TwoFactorStatus, ...errorResponses(401, 404, 409) },
+        summary:
+          'Remove your authenticator app (not the last factor when your account requires one); asks for your current password or one of its codes',
+        body: z.nullish(ConfirmIdentityBody),
+        response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
-    async (request) => service.removeTotp(ctx, actorOf(request)),
+    async (request) => service.removeTotp(ctx, actorOf(request), request.body ?? {}),
   );
 
   api.post(
@@ -220,13 +226,15 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'regenerateRecoveryCodes',
         tags,
-        summary: 'Ten new recovery codes, shown once; the previous ones stop working',
-        response: { 200: RecoveryCodes, ...errorResponses(400, 401) },
+        summary:
+          'Ten new recovery codes, shown once; the previous ones stop working. Asks for your current password or an authenticator code',
+        body: z.nullish(ConfirmIdentityBody),
+        response: { 200: RecoveryCodes, ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return service.regenerateRecoveryCodes(ctx, actorOf(request));
+      return service.regenerateRecoveryCodes(ctx, actorOf(request), request.body ?? {});
     },
   );
 
