@@ -12,7 +12,7 @@ export function TwoFactorSummary({ factors, testId }: { factors: UserTwoFactor; 
     <Group gap={6} wrap="wrap" data-testid={testId}>
       <Badge color={on ? 'teal' : 'gray'} variant="light">
         {t(on ? 'users.twoFactor.on' : 'users.twoFactor.off')}
-      </Badge>
+      </Badge>{' '}
       <Text size="sm" span>
         {t('users.twoFactor.detail', {
           count: factors.passkeys,

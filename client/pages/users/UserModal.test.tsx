@@ -191,11 +191,11 @@ describe('UserModal', () => {
     const api = fakeApi({ 'DELETE /api/users/3/two-factor': () => ({ status: 200, body: { ok: true } }) });
     openModal(priya);
     const status = screen.getByTestId('user-modal-two-factor');
-    expect(status.textContent).toBe('On2 passkeys, authenticator app: yes');
+    expect(status.textContent).toBe('On 2 passkeys, authenticator app: yes');
     fireEvent.click(screen.getByRole('button', { name: 'Reset two-factor' }));
     fireEvent.click(await screen.findByTestId('reset-two-factor-confirm'));
     await waitFor(() =>
-      expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('Off0 passkeys, authenticator app: no'),
+      expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('Off 0 passkeys, authenticator app: no'),
     );
     expect(api.calls('DELETE /api/users/3/two-factor')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Reset two-factor' })).toBeNull();
@@ -203,7 +203,7 @@ describe('UserModal', () => {
 
   it('offers no reset of one’s own factors', () => {
     openModal({ ...me, twoFactor: { passkeys: 1, authenticator: false } });
-    expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('On1 passkey, authenticator app: no');
+    expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('On 1 passkey, authenticator app: no');
     expect(screen.queryByRole('button', { name: 'Reset two-factor' })).toBeNull();
   });
 });

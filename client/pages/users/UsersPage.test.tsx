@@ -94,8 +94,8 @@ describe('UsersPage', () => {
     renderUsers('/en/users');
     const cells = await screen.findAllByTestId('user-two-factor');
     expect(cells.map((cell) => cell.textContent)).toEqual([
-      'On1 passkey, authenticator app: yes',
-      'Off0 passkeys, authenticator app: no',
+      'On 1 passkey, authenticator app: yes',
+      'Off 0 passkeys, authenticator app: no',
     ]);
     expect(screen.getByRole('columnheader', { name: 'Two-factor' })).toBeTruthy();
   });
@@ -105,8 +105,8 @@ describe('UsersPage', () => {
     renderUsers('/fr/users');
     const cells = await screen.findAllByTestId('user-two-factor');
     expect(cells.map((cell) => cell.textContent)).toEqual([
-      'Activée1 clé d’accès, application d’authentification : oui',
-      'Désactivée0 clé d’accès, application d’authentification : non',
+      'Activée 1 clé d’accès, application d’authentification : oui',
+      'Désactivée 0 clé d’accès, application d’authentification : non',
     ]);
     expect(screen.getByRole('columnheader', { name: 'Double authentification' })).toBeTruthy();
   });
