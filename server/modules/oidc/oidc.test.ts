@@ -42,6 +42,15 @@ async function signIn(browser: Browser, email: string) {
   expect(browser.has(SESSION_COOKIE)).toBe(true);
 }
 
+/** The set-up of most cases: a fresh user signed in on the portal in a browser, and the client's configuration. */
+async function signedInAt(clientId: 'academy' | 'console') {
+  const { user } = await signedInUser();
+  const config = await discover(current, clientId);
+  const browser = new Browser(current);
+  await signIn(browser, user.email);
+  return { user, config, browser };
+}
+
 async function authorize(config: client.Configuration, redirectUri: string, scope: string) {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
@@ -181,10 +190,7 @@ describe('an account with a second factor', () => {
 
 describe('a public third-party client', () => {
   it('is asked for consent on the portal, and the code needs its PKCE verifier', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'console');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('console');
     const request = await authorize(config, 'http://console.test/callback', 'openid email portal');
     const toConsent = new URL((await browser.follow(request.url.href)).location);
     expect(toConsent.pathname).toBe('/fr/consent');
@@ -223,10 +229,7 @@ describe('a public third-party client', () => {
   });
 
   it('refuses a request without PKCE, and one the user declines', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'console');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('console');
     const noPkce = client.buildAuthorizationUrl(config, {
       redirect_uri: 'http://console.test/callback',
       scope: 'openid',
@@ -259,10 +262,7 @@ describe('what the provider refuses', () => {
   });
 
   it('refuses a replayed code, a forged state and a forged interaction', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { user, config, browser } = await signedInAt('academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid');
     const callback = new URL((await browser.follow(request.url.href)).location);
     const checks = { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce };
@@ -289,10 +289,7 @@ describe('what the provider refuses', () => {
 
 describe('the portal logout handshake (spec 4 and 7)', () => {
   it('ends the provider session: the next authorization asks to sign in again', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
 
@@ -312,10 +309,7 @@ describe('the portal logout handshake (spec 4 and 7)', () => {
 
 describe('a provider session without a portal session', () => {
   it('signs in again once the portal session is gone, even without the handshake', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { user, config, browser } = await signedInAt('academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
     // every session of the user ends (as after a password reset); the provider's session is still there
@@ -329,10 +323,7 @@ describe('a provider session without a portal session', () => {
 
 describe('the provider state', () => {
   it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
     const callback = new URL((await browser.follow(request.url.href)).location);
 
