@@ -320,9 +320,11 @@ async function variantsOf(
     const pattern = row.url.split('/');
     const concrete = path.split('/');
     const index = pattern.findIndex((segment) => segment.startsWith(':'));
+    // what follows the parameter in its segment stays (`:productKey.atom`), so the value reaches the route
+    const suffix = /^:\w+(.*)$/.exec(pattern[index])![1];
     for (const [name, value] of Object.entries(PATH_VALUES)) {
       const segments = [...concrete];
-      segments[index] = value;
+      segments[index] = value + suffix;
       variants.push({
         name: `path param ${name}`,
         options: { url: withQuery(segments.join('/'), basePairs), lazyPayload: async () => (await call()).payload },
