@@ -236,6 +236,7 @@ describe('the feed of new versions', () => {
       expect(unchanged.statusCode, header).toBe(304);
       expect(unchanged.body).toBe('');
       expect(unchanged.headers.etag).toBe(etag);
+      expect(unchanged.headers.vary).toBe('Accept-Language, Accept-Encoding');
     }
     expect((await get(versionFeedPath(PRODUCT, secrets.beta), { 'if-none-match': '"stale"' })).statusCode).toBe(200);
     // another licence's feed is another text: its links carry its own secret

@@ -14,7 +14,7 @@ import { errorResponses, HttpError, notFound } from '../../http-error';
 import { access, customerAccessOf } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import { pageLocale } from '../oidc/pages';
-import { ATOM_TYPE, SUMS_TYPE } from './feed';
+import { ATOM_TYPE, FEED_LENGTH, SUMS_TYPE } from './feed';
 import { DOWNLOAD_CACHE_CONTROL, noneMatch, sendArtifact, single } from './serve';
 import * as service from './service';
 
@@ -27,6 +27,7 @@ const TOO_MANY_WRONG_SECRETS = 'Too many wrong download secrets from this addres
 /**
  * Downloads of artifacts (docs/decisions/038): by a signed-in member of the customer, and by the
  * licence's secret URL for scripts. Both answer through sendArtifact and record what they serve.
+ * By the same secret, a version's checksums and the licence's feed of versions (docs/decisions/080).
  */
 export async function downloadRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -215,7 +216,8 @@ export async function downloadRoutes(app: FastifyInstance) {
         summary:
           'An Atom feed of the versions the licence allows, by its download secret (for feed readers and robots)',
         description:
-          "The newest published versions the licence's access level opens (at most 50), newest first: each entry with the title, the release date (`published`), the last change (`updated`), the rendered notes (`content`, HTML), the type (`category`), a link per file (`enclosure`, the secret download URL) and to its checksums (`related`). `ETag` and `If-None-Match` (304). In English or French after Accept-Language. A wrong secret or another product is 404; rotating the licence's secret ends the old address; a licence past its grace period is 403 `licence_expired`; wrong secrets are limited per address (429).",
+          `The newest published versions the licence's access level opens (at most ${FEED_LENGTH}), newest first:` +
+          " each entry with the title, the release date (`published`), the last change (`updated`), the rendered notes (`content`, HTML), the type (`category`), a link per file (`enclosure`, the secret download URL) and to its checksums (`related`). `ETag` and `If-None-Match` (304). In English or French after Accept-Language. A wrong secret or another product is 404; rotating the licence's secret ends the old address; a licence past its grace period is 403 `licence_expired`; wrong secrets are limited per address (429).",
         params: VersionFeedParams,
         querystring: SecretDownloadQuery,
         response: errorResponses(400, 403, 404, 429),
@@ -229,7 +231,8 @@ export async function downloadRoutes(app: FastifyInstance) {
         locale: pageLocale(undefined, request.headers['accept-language']),
       });
       if (feed === null) return wrongSecret(request);
-      reply.header('ETag', feed.etag).header('Vary', 'Accept-Language');
+      // a 304 names what the 200 varies on too, compression included
+      reply.header('ETag', feed.etag).header('Vary', 'Accept-Language, Accept-Encoding');
       const unchanged = noneMatch(single(request.headers['if-none-match']), feed.etag.replace(/^W\//, ''));
       return unchanged ? notModified(reply) : sendText(reply, ATOM_TYPE, feed.xml);
     },
