@@ -21,6 +21,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/mail/templates.test.ts',
   'server/markdown.test.ts',
   'server/modules/customizations/schemas.test.ts',
+  'server/modules/downloads/nginx.test.ts',
   'server/modules/invitations/keys.test.ts',
   'server/modules/oidc/clients-config.test.ts',
   'server/plugins/page-hints.test.ts',
