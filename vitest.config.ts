@@ -107,6 +107,9 @@ export default defineConfig({
         test: {
           ...api,
           name: 'api',
+          // the tests' light password hashing (server/modules/auth/password.ts); not in api-isolated,
+          // whose file replaces the hashing library and counts its calls
+          setupFiles: ['server/test/setup.ts'],
           include: ['server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ISOLATED_API_TESTS, ...leftOutOfThisPass],
           // Each test file builds its own apps, each on its own database (SQLite in memory or a
