@@ -985,6 +985,23 @@ export const MATRIX: MatrixRow[] = [
       url: `/api/get/linux/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
     }),
   },
+  // public: the same secret (server/modules/downloads/feed.test.ts refuses wrong ones)
+  {
+    method: 'GET',
+    url: '/api/get/sums/:productKey/:semVer',
+    expect: anyone,
+    call: (f) => ({
+      url: `/api/get/sums/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/feeds/:productKey.atom',
+    expect: anyone,
+    call: (f) => ({
+      url: `/api/feeds/${f.licensedProductKey}.atom?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
+    }),
+  },
 
   // ---- the OpenID Connect provider under /oidc (server/modules/oidc, docs/oidc.md)
   // public: the protocol decides (client authentication, PKCE, the logout form's xsrf value)

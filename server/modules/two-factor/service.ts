@@ -213,7 +213,7 @@ export async function startTotp(ctx: AppContext, actor: Actor): Promise<TotpEnro
 export async function acceptTotpCode(ctx: AppContext, userId: number, code: string, confirm: boolean) {
   const row = await repo.findTotp(ctx.db, userId);
   if (!row || Boolean(row.confirmedAt) === confirm) return false;
-  const secret = unsealTotpSecret(ctx.config.sessionSecret, row.secretSealed);
+  const secret = unsealTotpSecret(ctx.config.sealSecrets, row.secretSealed);
   if (!secret) return false;
   const step = matchingStep(secret, code);
   return step !== null && repo.acceptTotpStep(ctx.db, row.id, step, confirm);
