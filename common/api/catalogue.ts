@@ -218,8 +218,36 @@ export const SecretDownloadQuery = z.object({
 });
 export type SecretDownloadQuery = z.infer<typeof SecretDownloadQuery>;
 
+const part = (value: string) => encodeURIComponent(value);
+
 /** The secret URL a script downloads with (spec section 7), `latest` accepted as semVer. */
 export function secretDownloadPath(platform: string, productKey: string, semVer: string, secret: string): string {
-  const part = (value: string) => encodeURIComponent(value);
   return `/api/get/${part(platform)}/${part(productKey)}/${part(semVer)}/?secret=${part(secret)}`;
+}
+
+/** `GET /api/get/sums/{productKey}/{semVer}/?secret=`: a version's checksums; `latest` accepted as semVer. */
+export const SecretSumsParams = z.object({
+  productKey: SecretDownloadParams.shape.productKey,
+  semVer: SecretDownloadParams.shape.semVer,
+});
+export type SecretSumsParams = z.infer<typeof SecretSumsParams>;
+
+/**
+ * The `SHA256SUMS` text of a version by the licence's download secret (`sha256sum -c` reads it), for
+ * the files of that version the secret URL serves; `latest` accepted as semVer (docs/decisions/080).
+ */
+export function secretSumsPath(productKey: string, semVer: string, secret: string): string {
+  return `/api/get/sums/${part(productKey)}/${part(semVer)}/?secret=${part(secret)}`;
+}
+
+/** `GET /api/feeds/{productKey}.atom?secret=` */
+export const VersionFeedParams = z.object({ productKey: SecretDownloadParams.shape.productKey });
+export type VersionFeedParams = z.infer<typeof VersionFeedParams>;
+
+/**
+ * The Atom feed of the versions a licence allows, by its download secret: what a feed reader or a
+ * build robot subscribes to (docs/decisions/080). Rotating the secret ends the old address.
+ */
+export function versionFeedPath(productKey: string, secret: string): string {
+  return `/api/feeds/${part(productKey)}.atom?secret=${part(secret)}`;
 }
