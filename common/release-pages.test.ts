@@ -1,14 +1,13 @@
+import { secretSumsPath, versionFeedPath } from './api/catalogue';
 import { describe, expect, it } from 'vitest';
 import { secretDownloadPath } from './api/catalogue';
 import {
   downloadCommands,
-  feedPath,
   MASKED_SECRET,
   maskSecret,
   powerShellString,
   releaseBadges,
   shellWord,
-  sumsPath,
 } from './release-pages';
 
 const URL_OF = (platform: string) =>
@@ -39,11 +38,11 @@ describe('releaseBadges', () => {
 
 describe('addresses of a licence’s secret', () => {
   it('builds the feed and checksums paths as the download paths are built, parts encoded', () => {
-    expect(feedPath('graph-server', 'a b&c')).toBe('/api/feeds/graph-server.atom?secret=a%20b%26c');
-    expect(sumsPath('graph-server', '1.0.0+build.1', 'x/y')).toBe(
+    expect(versionFeedPath('graph-server', 'a b&c')).toBe('/api/feeds/graph-server.atom?secret=a%20b%26c');
+    expect(secretSumsPath('graph-server', '1.0.0+build.1', 'x/y')).toBe(
       '/api/get/sums/graph-server/1.0.0%2Bbuild.1/?secret=x%2Fy',
     );
-    expect(sumsPath('graph-server', 'latest', 's')).toBe('/api/get/sums/graph-server/latest/?secret=s');
+    expect(secretSumsPath('graph-server', 'latest', 's')).toBe('/api/get/sums/graph-server/latest/?secret=s');
   });
 
   it('masks the secret for the screen and leaves the rest of the address', () => {

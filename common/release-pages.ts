@@ -30,16 +30,6 @@ export function releaseBadges(
 
 const part = (value: string) => encodeURIComponent(value);
 
-/** The Atom feed of the versions a licence allows (`GET /api/feeds/{productKey}.atom?secret=`). */
-export function feedPath(productKey: string, secret: string): string {
-  return `/api/feeds/${part(productKey)}.atom?secret=${part(secret)}`;
-}
-
-/** A version's checksums in `sha256sum -c` format (`GET /api/get/sums/{productKey}/{semVer}/?secret=`). */
-export function sumsPath(productKey: string, semVer: string, secret: string): string {
-  return `/api/get/sums/${part(productKey)}/${part(semVer)}/?secret=${part(secret)}`;
-}
-
 /** What stands for the secret on screen until the reader reveals it. */
 export const MASKED_SECRET = '••••••••';
 

@@ -1,9 +1,9 @@
 import { Badge, Button, Code, Group, Paper, Spoiler, Stack, Text, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
-import { secretDownloadPath, type Artifact, type Version } from '../../../../common/api/catalogue';
+import { secretDownloadPath, secretSumsPath, type Artifact, type Version } from '../../../../common/api/catalogue';
 import type { AccessLevel } from '../../../../common/domain';
-import { downloadCommands, type ReleaseBadge, releaseBadges, sumsPath } from '../../../../common/release-pages';
+import { downloadCommands, type ReleaseBadge, releaseBadges } from '../../../../common/release-pages';
 import { useLocale } from '../../../app/locale';
 import { fileSize } from '../../../components/file-size';
 import { copyWithNotice } from './copy-with-notice';
@@ -52,7 +52,7 @@ export function VersionCard({ version, downloads, script = null, viewerLevel, fo
   const sums =
     script &&
     version.artifacts.length > 0 &&
-    secretAddress(script, sumsPath(version.productKey, version.semVer, script.secret));
+    secretAddress(script, secretSumsPath(version.productKey, version.semVer, script.secret));
   return (
     <Paper
       component="article"

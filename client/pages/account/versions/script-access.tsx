@@ -4,7 +4,8 @@ import { secretDownloadPath } from '../../../../common/api/catalogue';
 import type { Licence } from '../../../../common/api/licences';
 import type { Platform } from '../../../../common/domain';
 import { allowsDownload } from '../../../../common/licence-status';
-import { feedPath, MASKED_SECRET, maskSecret } from '../../../../common/release-pages';
+import { versionFeedPath } from '../../../../common/api/catalogue';
+import { MASKED_SECRET, maskSecret } from '../../../../common/release-pages';
 import { browser } from '../../../api/downloads';
 import { useTranslation } from '../../../i18n/use-translation';
 import { copyWithNotice } from './copy-with-notice';
@@ -98,7 +99,7 @@ interface ScriptAccessPanelProps {
 export function ScriptAccessPanel({ access, productName, platforms, onReveal }: ScriptAccessPanelProps) {
   const { t } = useTranslation();
   const secretShown = access.revealed ? access.secret : MASKED_SECRET;
-  const feed = secretAddress(access, feedPath(access.productKey, access.secret));
+  const feed = secretAddress(access, versionFeedPath(access.productKey, access.secret));
   return (
     <Stack gap="xs" className="versions-script" data-testid="script-access">
       <Group justify="space-between" gap="xs">
