@@ -178,6 +178,17 @@ test.describe('release pages', () => {
     const folder = runInFolder(copied);
     expect(sha256(fs.readFileSync(path.join(folder, world.fileName)))).toBe(shownSha);
 
+    // the version's checksums, copied from its card, check the file as `sha256sum -c` reads them
+    await card.getByRole('button', { name: t('releases.script.copySumsLabel', { version: name }) }).click();
+    const sumsUrl = await page.evaluate(() => navigator.clipboard.readText());
+    expect(sumsUrl).toContain(`${origin}/api/get/sums/${world.product.key}/1.1.0/?secret=`);
+    const checked = execFileSync(
+      '/bin/sh',
+      ['-c', `curl -fsS -o SHA256SUMS '${sumsUrl}' && sha256sum -c --ignore-missing --strict SHA256SUMS`],
+      { cwd: folder, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(checked).toContain(`${world.fileName}: OK`);
+
     // revealed on demand
     await versionsSection(page)
       .getByRole('button', { name: t('releases.script.reveal') })
