@@ -124,6 +124,7 @@ export default tseslint.config(
       'playwright-report/',
       'coverage/',
       'eslint-fixtures/',
+      '.cache/',
     ],
   },
   js.configs.recommended,

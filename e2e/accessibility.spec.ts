@@ -722,6 +722,34 @@ for (const language of SCAN_LOCALES) {
       expectNoViolations(found);
     });
 
+    test("the release pages: a file's commands, the secret shown, what changed since a version (technical contact)", async ({
+      page,
+    }) => {
+      await signInAs(page, 'technicalContact');
+      try {
+        const found = await inLanguage(page, language, true, async (locale) => {
+          await openPage(page, locale, '/select-account');
+          await expect(page).toHaveURL(/\/accounts\/\d+/);
+          const section = page.getByTestId('versions-section');
+          const card = section.getByTestId('version-card').first();
+          await expect(card.getByTestId('version-artifact').first()).toBeVisible();
+          await card.getByTestId('artifact-commands-toggle').first().click();
+          await expect(card.getByTestId('artifact-command').first()).toBeVisible();
+          await section.getByTestId('script-reveal').click();
+          await expect(section.getByTestId('script-reveal')).toHaveAttribute('aria-pressed', 'true');
+          const violations = await atEachWidth(page, locale, 'versions with commands and the secret shown');
+          await section.getByTestId('since-version').selectOption({ index: 1 });
+          await section.getByTestId('since-open').click();
+          await expect(page.getByTestId('changes-page').getByTestId('version-card').first()).toBeVisible();
+          violations.push(...(await atEachWidth(page, locale, 'what changed since a version')));
+          return violations;
+        });
+        expectNoViolations(found);
+      } finally {
+        await restoreEnglish(page);
+      }
+    });
+
     test('recent actions filtered and the notification settings (business owner)', async ({ page }) => {
       await signInAs(page, 'businessOwner');
       try {

@@ -162,7 +162,8 @@ test.describe('downloads', () => {
 
     const card = versionCard(page, '1.0.0');
     await expect(card).toBeVisible();
-    await expect(card.getByTestId('version-type')).toHaveText(t('downloads.types.stable'));
+    // the newest the stable licence allows, of a type that needs no word
+    await expect(card.getByTestId('version-badge')).toHaveText([t('releases.badges.latest')]);
     await expect(card.getByTestId('version-release-date')).toHaveText(t('downloads.released', { date: utcToday() }));
     await expect(card.getByTestId('version-description').locator('strong')).toHaveText('first');
     // a stable licence never sees the beta
@@ -212,9 +213,11 @@ test.describe('downloads', () => {
       await expect(versionsSection(page).getByTestId('version-card')).toHaveCount(2);
       // newest first: the beta of 2.0.0 before 1.0.0
       await expect(versionsSection(page).getByTestId('version-semver')).toHaveText(['2.0.0-beta.1', '1.0.0']);
-      await expect(versionCard(page, world.beta.semVer).getByTestId('version-type')).toHaveText(
-        t('downloads.types.beta'),
-      );
+      await expect(versionCard(page, world.beta.semVer).getByTestId('version-badge')).toHaveText([
+        t('releases.badges.latest'),
+        t('releases.badges.preRelease', { type: t('downloads.types.beta') }),
+      ]);
+      await expect(versionCard(page, '1.0.0').getByTestId('version-badge')).toHaveCount(0);
       await expect(
         versionCard(page, '1.0.0').getByRole('button', {
           name: t('downloads.downloadLabel', { version: `${world.product.name} 1.0.0`, platform: 'Linux' }),

@@ -57,6 +57,8 @@ test('an admin adds a user, finds it, renames it, and cannot change their own st
     email,
     'Product manager',
     'Enabled',
+    // a new account has no second factor yet
+    'Off 0 passkeys, authenticator app: no',
     '',
   ]);
 
@@ -90,6 +92,7 @@ test('an admin adds a user, finds it, renames it, and cannot change their own st
     email,
     'Product manager',
     'Enabled',
+    'Off 0 passkeys, authenticator app: no',
     '',
   ]);
 

@@ -39,6 +39,8 @@ import { billingRoutes } from './modules/billing/routes';
 import { instanceRoutes } from './modules/instances/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
+import { resealUnderCurrentSecret } from './security/reseal';
+import { SEALED_COLUMNS } from './sealed-columns';
 import { oidcRoutes } from './modules/oidc/routes';
 import { ensureOidcSigningKey } from './modules/oidc/signing-keys';
 import { accessRules } from './plugins/access';
@@ -123,6 +125,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   const ctx = createContext({ config, database, log: app.log });
   app.decorate('ctx', ctx);
+  // after a SESSION_SECRET rotation, what only a previous secret opens is sealed under the new one
+  const { resealed, unreadable } = await resealUnderCurrentSecret(ctx.db, config.sealSecrets, SEALED_COLUMNS);
+  if (resealed > 0) app.log.info({ resealed }, 'sealed values resealed under the current SESSION_SECRET');
+  if (unreadable > 0) app.log.warn({ unreadable }, 'sealed values that open under none of the secrets');
   // the key that signs licence files: generated on the first start unless one is configured
   await ensureSigningKey(ctx);
   // and the one that signs the OpenID Connect provider's tokens (modules/oidc)

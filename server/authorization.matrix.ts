@@ -43,6 +43,8 @@ export interface Fixture {
   accountExecutiveUserId: () => Promise<number>;
   /** a user whose credentials the sign-in row uses, so actors' own sessions are not involved */
   loginUser: { email: string; password: string };
+  /** the password every actor signs in with, for routes that ask for it again */
+  actorPassword: string;
   /** a fresh value per call, for fields that must be unique */
   unique: () => string;
   /** a live password-reset token of a user nobody signs in as (a fresh one per call) */
@@ -301,7 +303,10 @@ export const MATRIX: MatrixRow[] = [
     method: 'DELETE',
     url: '/api/auth/two-factor/passkeys/:id',
     expect: signedIn,
-    call: async (f, scope) => ({ url: `/api/auth/two-factor/passkeys/${await f.passkeyId(scope.actor)}` }),
+    call: async (f, scope) => ({
+      url: `/api/auth/two-factor/passkeys/${await f.passkeyId(scope.actor)}`,
+      payload: { password: f.actorPassword },
+    }),
   },
   { method: 'POST', url: '/api/auth/two-factor/totp', expect: signedIn },
   {
@@ -311,8 +316,18 @@ export const MATRIX: MatrixRow[] = [
     call: async (f, scope) => ({ payload: { code: await f.totpCode(scope.actor) } }),
   },
   { method: 'PATCH', url: '/api/auth/two-factor/totp', expect: signedIn, call: () => ({ payload: { name: 'Phone' } }) },
-  { method: 'POST', url: '/api/auth/two-factor/recovery-codes', expect: signedIn },
-  { method: 'DELETE', url: '/api/auth/two-factor/totp', expect: signedIn },
+  {
+    method: 'POST',
+    url: '/api/auth/two-factor/recovery-codes',
+    expect: signedIn,
+    call: (f) => ({ payload: { password: f.actorPassword } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/auth/two-factor/totp',
+    expect: signedIn,
+    call: (f) => ({ payload: { password: f.actorPassword } }),
+  },
   // the support desk's hand-off page for a signed-in user; a visitor is sent to the login page (302)
   {
     method: 'GET',
@@ -979,6 +994,23 @@ export const MATRIX: MatrixRow[] = [
     expect: anyone,
     call: (f) => ({
       url: `/api/get/linux/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
+    }),
+  },
+  // public: the same secret (server/modules/downloads/feed.test.ts refuses wrong ones)
+  {
+    method: 'GET',
+    url: '/api/get/sums/:productKey/:semVer',
+    expect: anyone,
+    call: (f) => ({
+      url: `/api/get/sums/${f.licensedProductKey}/latest/?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/feeds/:productKey.atom',
+    expect: anyone,
+    call: (f) => ({
+      url: `/api/feeds/${f.licensedProductKey}.atom?secret=${encodeURIComponent(f.ownDownloadSecret)}`,
     }),
   },
 

@@ -153,6 +153,7 @@ beforeAll(async () => {
       return candidate.id;
     },
     loginUser: { email: (await createUser(db, { type: 'client' })).email, password: TEST_PASSWORD },
+    actorPassword: TEST_PASSWORD,
     unique: () => `${Date.now().toString(36)}-${counter++}`,
     resetToken: () => issuePasswordResetToken(db, resetUser.id),
     captcha: () => solvedCaptcha(app),

@@ -182,6 +182,18 @@ describe('npm run cli', () => {
     }
   });
 
+  it('rotates the OpenID Connect signing key the same way: the new id on stdout, the old one retired', async () => {
+    const first = await cli('rotate-oidc-key');
+    expect(first.code).toBe(0);
+    const firstId = first.stdout.trim();
+    expect(first.stderr).toContain(`OpenID Connect tokens are signed with key ${firstId} once the portal restarts`);
+    const second = await cli('rotate-oidc-key');
+    expect(second.code).toBe(0);
+    expect(second.stdout.trim()).not.toBe(firstId);
+    expect(second.stderr).toContain(`key ${firstId} is retired and still published for 30 days`);
+    expect((await cli('rotate-oidc-key', '--now')).code).not.toBe(0);
+  });
+
   it('refuses to rotate a configured licence signing key, and says how to change it', async () => {
     const pem = crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const result = await cliWith({ LICENCE_SIGNING_KEY: pem }, 'rotate-licence-key');

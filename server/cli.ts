@@ -138,6 +138,31 @@ function parseOptions<S extends z.ZodType>(schema: S, args: string[], names: str
   return parsed.data;
 }
 
+/** What a key rotation answers: the new key, and the one it retired (still published). */
+interface RotatedKey {
+  keyId: string;
+  retiredKeyId: string | null;
+}
+
+/** A signing key's rotation: no options, a sentence for the operator, the new key id alone on stdout (for scripts). */
+function rotateKeyCommand(spec: {
+  summary: string;
+  usage: string;
+  rotate: (ctx: AppContext) => Promise<RotatedKey>;
+  told: (rotated: RotatedKey) => string;
+}): Command {
+  return {
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(args, io) {
+      parseOptions(z.object({}), args, []);
+      const rotated = await withContext(io, spec.rotate);
+      io.err(spec.told(rotated));
+      io.out(rotated.keyId);
+    },
+  };
+}
+
 const commands: Record<string, Command> = {
   'create-user': {
     summary: 'create an enabled staff user with a password (e.g. the first admin)',
@@ -167,41 +192,24 @@ const commands: Record<string, Command> = {
       io.out(String(user.id));
     },
   },
-  'rotate-licence-key': {
+  'rotate-licence-key': rotateKeyCommand({
     summary: 'sign licence files with a new key; the previous one stays published (docs/licence-files.md)',
     usage: 'rotate-licence-key',
-    async run(args, io) {
-      parseOptions(z.object({}), args, []);
-      const rotated = await withContext(io, async (ctx) => {
-        const { rotateSigningKey } = await import('./modules/licence-files/service');
-        return rotateSigningKey(ctx, systemActor('cli'));
-      });
-      io.err(
-        rotated.retiredKeyId
-          ? `Licence files are now signed with key ${rotated.keyId}; key ${rotated.retiredKeyId} is retired and still published`
-          : `Licence files are now signed with key ${rotated.keyId}`,
-      );
-      // the new key id alone on stdout, for scripts
-      io.out(rotated.keyId);
-    },
-  },
-  'rotate-oidc-key': {
+    rotate: async (ctx) => (await import('./modules/licence-files/service')).rotateSigningKey(ctx, systemActor('cli')),
+    told: (rotated) =>
+      rotated.retiredKeyId
+        ? `Licence files are now signed with key ${rotated.keyId}; key ${rotated.retiredKeyId} is retired and still published`
+        : `Licence files are now signed with key ${rotated.keyId}`,
+  }),
+  'rotate-oidc-key': rotateKeyCommand({
     summary:
       'sign OpenID Connect tokens with a new key from the next start; the previous one stays published (docs/oidc.md)',
     usage: 'rotate-oidc-key',
-    async run(args, io) {
-      parseOptions(z.object({}), args, []);
-      const rotated = await withContext(io, async (ctx) => {
-        const { rotateOidcSigningKey } = await import('./modules/oidc/signing-keys');
-        return rotateOidcSigningKey(ctx, systemActor('cli'));
-      });
-      io.err(
-        `OpenID Connect tokens are signed with key ${rotated.keyId} once the portal restarts` +
-          (rotated.retiredKeyId ? `; key ${rotated.retiredKeyId} is retired and still published for 30 days` : ''),
-      );
-      io.out(rotated.keyId);
-    },
-  },
+    rotate: async (ctx) => (await import('./modules/oidc/signing-keys')).rotateOidcSigningKey(ctx, systemActor('cli')),
+    told: (rotated) =>
+      `OpenID Connect tokens are signed with key ${rotated.keyId} once the portal restarts` +
+      (rotated.retiredKeyId ? `; key ${rotated.retiredKeyId} is retired and still published for 30 days` : ''),
+  }),
 };
 
 const BackupArgs = z.object({ to: z.string({ error: 'is required: the folder to write the backup into' }).min(1) });

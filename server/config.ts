@@ -34,6 +34,19 @@ const EnvSchema = z
     MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
     NODE_NAME: z.string().trim().min(1).max(200).optional(),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    // the secrets SESSION_SECRET replaced, newest first (docs/security.md): what they sealed still opens
+    SESSION_SECRET_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((raw) =>
+        (raw ?? '')
+          .split(',')
+          .map((secret) => secret.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters'))),
+    // a start whose secrets open no stored licence signing key makes a new one only when told to
+    ALLOW_NEW_SIGNING_KEY: bool.default(false),
     TRUST_PROXY: z.string().default('false'),
     SESSION_LIFETIME_DAYS: z.coerce.number().positive().max(365).default(30),
     DATA_DIR: z.string().default('./data'),
@@ -262,6 +275,16 @@ export interface Config {
   /** this process among the app nodes sharing the database (it names its outbox claims) */
   nodeName: string;
   sessionSecret: string;
+  /**
+   * The secrets sealed values open under (server/security/seal.ts): SESSION_SECRET first, then
+   * SESSION_SECRET_PREVIOUS. Values are sealed under the first only.
+   */
+  sealSecrets: readonly string[];
+  /**
+   * Whether a start may make a new licence signing key when stored keys exist and none opens under
+   * the secrets (ALLOW_NEW_SIGNING_KEY, or `--allow-new-signing-key`); always so outside production.
+   */
+  allowNewSigningKey: boolean;
   /** a session ends this long after sign-in, however active (on top of the 12-hour idle timeout) */
   sessionLifetimeMs: number;
   /** false, a hop count, or a list of addresses/CIDRs, as Fastify's trustProxy takes it */
@@ -480,6 +503,8 @@ export function loadConfig(
     nodeName: e.NODE_NAME ?? os.hostname(),
     // Development default only; production refuses to start without one (see superRefine above).
     sessionSecret: e.SESSION_SECRET ?? 'development-only-session-secret-change-me',
+    sealSecrets: [e.SESSION_SECRET ?? 'development-only-session-secret-change-me', ...e.SESSION_SECRET_PREVIOUS],
+    allowNewSigningKey: e.NODE_ENV !== 'production' || e.ALLOW_NEW_SIGNING_KEY,
     sessionLifetimeMs: Math.round(e.SESSION_LIFETIME_DAYS * 24 * 60 * 60 * 1000),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     dataDir: path.resolve(e.DATA_DIR),
@@ -557,7 +582,10 @@ export function loadConfig(
     oidc: {
       clients: (parseOidcClients(e.OIDC_CLIENTS, e.NODE_ENV === 'production') as { clients: OidcConfig['clients'] })
         .clients,
-      cookieKeys: oidcCookieKeys(e.OIDC_COOKIE_KEYS, e.SESSION_SECRET ?? 'development-only-session-secret-change-me'),
+      cookieKeys: oidcCookieKeys(e.OIDC_COOKIE_KEYS, [
+        e.SESSION_SECRET ?? 'development-only-session-secret-change-me',
+        ...e.SESSION_SECRET_PREVIOUS,
+      ]),
     },
   };
   return { ...config, ...overrides };

@@ -8,7 +8,12 @@ import { seedDemoData } from './seed/demo';
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    // `--allow-new-signing-key` is ALLOW_NEW_SIGNING_KEY=true for this start (docs/security.md)
+    config = loadConfig(
+      process.argv.includes('--allow-new-signing-key')
+        ? { ...process.env, ALLOW_NEW_SIGNING_KEY: 'true' }
+        : process.env,
+    );
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -98,6 +103,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // a refusal at start (a signing key the secrets do not open) is a message, not a stack trace
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

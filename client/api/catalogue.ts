@@ -10,6 +10,7 @@ import {
   VERSION_PAGE_LENGTH,
   VersionList,
 } from '../../common/api/catalogue';
+import { MAX_PAGE_LENGTH } from '../../common/pagination';
 import { api, FIRST_LOAD_FRESH_MS } from './client';
 
 /** Query keys of the catalogue: a product's versions sit under the product, whoever lists them. */
@@ -25,6 +26,8 @@ export interface VersionsListOptions {
   customerId?: number;
   pageOffset?: number;
   pageLength?: number;
+  /** only the versions newer than this semantic version */
+  since?: string;
 }
 
 /** `GET /api/products/{key}/versions`: newest first by semantic version. */
@@ -33,6 +36,7 @@ const listVersions = (productKey: string, options: VersionsListOptions = {}, sig
     schema: VersionList,
     query: {
       customerId: options.customerId,
+      since: options.since,
       pageOffset: options.pageOffset ?? 0,
       pageLength: options.pageLength ?? VERSION_PAGE_LENGTH,
     },
@@ -45,6 +49,26 @@ export const versionsQueryOptions = (productKey: string, options: VersionsListOp
     queryKey: [...catalogueKeys.versions(productKey, options.customerId), 'page', options.pageOffset ?? 0],
     queryFn: ({ signal }) => listVersions(productKey, options, signal),
     placeholderData: keepPreviousData,
+    staleTime: FIRST_LOAD_FRESH_MS,
+  });
+
+/**
+ * The versions a customer picks the one it runs from: the newest hundred the licence allows (a
+ * product with more lists its older ones only on the customer page).
+ */
+export const versionChoicesQuery = (productKey: string, customerId: number) =>
+  queryOptions({
+    queryKey: [...catalogueKeys.versions(productKey, customerId), 'choices'],
+    queryFn: ({ signal }) => listVersions(productKey, { customerId, pageLength: MAX_PAGE_LENGTH }, signal),
+    staleTime: FIRST_LOAD_FRESH_MS,
+  });
+
+/** A page of the versions newer than `since` the customer's licence allows, newest first (pages of a hundred). */
+export const versionsSinceQuery = (productKey: string, customerId: number, since: string, pageOffset: number) =>
+  queryOptions({
+    queryKey: [...catalogueKeys.versions(productKey, customerId), 'since', since, pageOffset],
+    queryFn: ({ signal }) =>
+      listVersions(productKey, { customerId, since, pageOffset, pageLength: MAX_PAGE_LENGTH }, signal),
     staleTime: FIRST_LOAD_FRESH_MS,
   });
 

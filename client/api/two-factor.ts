@@ -1,5 +1,6 @@
 import {
   type AddPasskeyBody,
+  type ConfirmIdentityBody,
   type ConfirmTotpBody,
   FactorAdded,
   RecoveryCodes,
@@ -26,11 +27,14 @@ export const addPasskey = (body: AddPasskeyBody) =>
   api.post('/auth/two-factor/passkeys', body, { schema: FactorAdded });
 export const renamePasskey = (id: number, name: string) =>
   api.patch(`/auth/two-factor/passkeys/${id}`, { name }, { schema: TwoFactorStatus });
-export const removePasskey = (id: number) => api.delete(`/auth/two-factor/passkeys/${id}`, { schema: TwoFactorStatus });
+export const removePasskey = (id: number, identity: ConfirmIdentityBody) =>
+  api.delete(`/auth/two-factor/passkeys/${id}`, { body: identity, schema: TwoFactorStatus });
 export const startTotp = () => api.post('/auth/two-factor/totp', {}, { schema: TotpEnrolment });
 export const confirmTotp = (body: ConfirmTotpBody) =>
   api.post('/auth/two-factor/totp/confirm', body, { schema: FactorAdded });
 export const renameTotp = (name: string) => api.patch('/auth/two-factor/totp', { name }, { schema: TwoFactorStatus });
-export const removeTotp = () => api.delete('/auth/two-factor/totp', { schema: TwoFactorStatus });
-export const regenerateRecoveryCodes = () => api.post('/auth/two-factor/recovery-codes', {}, { schema: RecoveryCodes });
+export const removeTotp = (identity: ConfirmIdentityBody) =>
+  api.delete('/auth/two-factor/totp', { body: identity, schema: TwoFactorStatus });
+export const regenerateRecoveryCodes = (identity: ConfirmIdentityBody) =>
+  api.post('/auth/two-factor/recovery-codes', identity, { schema: RecoveryCodes });
 export const resetTwoFactor = (userId: number) => api.delete(`/users/${userId}/two-factor`, { schema: Ok });

@@ -112,6 +112,8 @@ const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
 const AccountPage = pageWithoutSuspense(() => import('../pages/account/AccountPage'), 'AccountPage', 'accounts');
+// no segment of its own: /accounts/:id preloads the customer page, which links here
+const ChangesPage = page(() => import('../pages/changes/ChangesPage'), 'ChangesPage');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
 const CustomersPage = page(() => import('../pages/customers/CustomersPage'), 'CustomersPage', 'customers');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage'), 'AnalyticsPage', 'analytics');
@@ -201,6 +203,10 @@ export function AppRoutes() {
           element={<Guard rule={ROUTE_RULES.selectAccount}>{<SelectAccountPage />}</Guard>}
         />
         <Route path="accounts/:id" element={<Guard rule={ROUTE_RULES.account}>{<AccountPage />}</Guard>} />
+        <Route
+          path="accounts/:id/changes/:productKey/:since"
+          element={<Guard rule={ROUTE_RULES.account}>{<ChangesPage />}</Guard>}
+        />
         <Route
           path="test-checkout/:sessionId"
           element={<Guard rule={ROUTE_RULES.testCheckout}>{<TestCheckoutPage />}</Guard>}

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
+import { ACCESS_LEVELS, CUSTOMIZATION_TYPES, PLATFORMS, VERSION_TYPES } from '../domain';
 import { MAX_PAGE_LENGTH } from '../pagination';
 import { ProductAbilities, VersionAbilities } from './abilities';
 import { listOf, MAX_ID, PageQuery, REQUIRED, RequiredText, requiredIfMissing, wholeNumber } from './common';
@@ -95,6 +95,11 @@ export const Version = z.object({
   releaseDate: z.nullable(z.string()),
   published: z.boolean(),
   artifacts: z.array(Artifact),
+  /**
+   * The access levels whose newest published version of the product this is (the "Latest" badge):
+   * in a customer's view only its licence's level, in the staff's every level it is newest for.
+   */
+  latestFor: z.array(z.enum(ACCESS_LEVELS)),
   /** what the caller may do with it (server/modules/catalogue/policy.ts) */
   can: VersionAbilities,
 });
@@ -113,6 +118,8 @@ export const VERSION_PAGE_LENGTH = 10;
  */
 export const VersionListQuery = z.object({
   customerId: z.optional(wholeNumber(1, MAX_ID)),
+  /** only the versions newer than this one by semantic version ("what changed since the version I run") */
+  since: z.optional(z.string().check(z.maxLength(100), z.regex(SEMVER, CATALOGUE_ERRORS.semVer))),
   pageOffset: PageQuery.shape.pageOffset,
   pageLength: z._default(wholeNumber(1, MAX_PAGE_LENGTH), VERSION_PAGE_LENGTH),
 });
@@ -211,8 +218,36 @@ export const SecretDownloadQuery = z.object({
 });
 export type SecretDownloadQuery = z.infer<typeof SecretDownloadQuery>;
 
+const part = (value: string) => encodeURIComponent(value);
+
 /** The secret URL a script downloads with (spec section 7), `latest` accepted as semVer. */
 export function secretDownloadPath(platform: string, productKey: string, semVer: string, secret: string): string {
-  const part = (value: string) => encodeURIComponent(value);
   return `/api/get/${part(platform)}/${part(productKey)}/${part(semVer)}/?secret=${part(secret)}`;
+}
+
+/** `GET /api/get/sums/{productKey}/{semVer}/?secret=`: a version's checksums; `latest` accepted as semVer. */
+export const SecretSumsParams = z.object({
+  productKey: SecretDownloadParams.shape.productKey,
+  semVer: SecretDownloadParams.shape.semVer,
+});
+export type SecretSumsParams = z.infer<typeof SecretSumsParams>;
+
+/**
+ * The `SHA256SUMS` text of a version by the licence's download secret (`sha256sum -c` reads it), for
+ * the files of that version the secret URL serves; `latest` accepted as semVer (docs/decisions/080).
+ */
+export function secretSumsPath(productKey: string, semVer: string, secret: string): string {
+  return `/api/get/sums/${part(productKey)}/${part(semVer)}/?secret=${part(secret)}`;
+}
+
+/** `GET /api/feeds/{productKey}.atom?secret=` */
+export const VersionFeedParams = z.object({ productKey: SecretDownloadParams.shape.productKey });
+export type VersionFeedParams = z.infer<typeof VersionFeedParams>;
+
+/**
+ * The Atom feed of the versions a licence allows, by its download secret: what a feed reader or a
+ * build robot subscribes to (docs/decisions/080). Rotating the secret ends the old address.
+ */
+export function versionFeedPath(productKey: string, secret: string): string {
+  return `/api/feeds/${part(productKey)}.atom?secret=${part(secret)}`;
 }

@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   signInExpired: 'sign_in_expired',
   /** REQUIRE_2FA_FOR: the user must add a second factor before anything else */
   twoFactorRequired: 'two_factor_required',
+  /** removing a factor or remaking recovery codes: the current password, or an authenticator code, first */
+  identityConfirmationRequired: 'identity_confirmation_required',
   invalidToken: 'invalid_token',
   wrongPassword: 'wrong_password',
   crossOrigin: 'cross_origin',

@@ -84,5 +84,15 @@ export type ConfirmTotpBody = z.infer<typeof ConfirmTotpBody>;
 export const FactorAdded = z.object({ status: TwoFactorStatus, recoveryCodes: z.nullable(z.array(z.string())) });
 export type FactorAdded = z.infer<typeof FactorAdded>;
 
+/**
+ * Removing a factor or making new recovery codes asks who is there again: the current password, or
+ * a code of the authenticator app (docs/decisions/071). A session alone is not enough.
+ */
+export const ConfirmIdentityBody = z.object({
+  password: z.optional(z.string().check(z.maxLength(1024))),
+  code: z.optional(z.string().check(z.trim(), z.maxLength(40))),
+});
+export type ConfirmIdentityBody = z.infer<typeof ConfirmIdentityBody>;
+
 export const RecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodes = z.infer<typeof RecoveryCodes>;

@@ -3,6 +3,9 @@ import { LOCALES, STAFF_TYPES, USER_STATUSES, USER_TYPES } from '../roles';
 import { UserAbilities } from './abilities';
 import { Email, PageQuery, RequiredText } from './common';
 
+export const UserTwoFactor = z.object({ passkeys: z.int(), authenticator: z.boolean() });
+export type UserTwoFactor = z.infer<typeof UserTwoFactor>;
+
 export const User = z.object({
   id: z.int(),
   fullname: z.string(),
@@ -12,6 +15,8 @@ export const User = z.object({
   preferredLocale: z.enum(LOCALES),
   /** what the caller may do with the account (server/modules/users/policy.ts) */
   can: UserAbilities,
+  /** the account's second factors (docs/decisions/071): how many passkeys, whether an authenticator app */
+  twoFactor: UserTwoFactor,
 });
 export type User = z.infer<typeof User>;
 

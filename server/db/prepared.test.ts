@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../test/harness';
 import { createCustomer, createUser } from '../test/factories';
 import { type DB, openDatabase } from '.';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { preparedQuery } from './prepared';
-import { withStatementCache } from './statements';
 
 /** Queries compiled once, and the statements the drivers keep (docs/decisions/050). */
 let t: TestApp;
@@ -99,23 +97,6 @@ describe('the statements the driver keeps', () => {
         expect(row?.name).toBe(names[i]);
       }
     }
-  });
-});
-
-describe('SQLite statements', () => {
-  it('are prepared once per SQL, and afresh while the kept one is being iterated', () => {
-    const database = withStatementCache(new SQLite(':memory:'));
-    database.exec('create table t (n integer); insert into t values (1), (2), (3)');
-    const first = database.prepare('select n from t where n > ?');
-    expect(database.prepare('select n from t where n > ?')).toBe(first);
-    expect(first.all([1])).toEqual([{ n: 2 }, { n: 3 }]);
-    const iterating = first.iterate([0]);
-    iterating.next();
-    const meanwhile = database.prepare('select n from t where n > ?');
-    expect(meanwhile).not.toBe(first);
-    expect(meanwhile.all([2])).toEqual([{ n: 3 }]);
-    iterating.return?.();
-    database.close();
   });
 });
 

@@ -57,6 +57,26 @@ export const en = {
     generic: 'any platform',
     unknown: 'an unknown platform',
   },
+  /** the Atom feed of a licence's versions (server/modules/downloads/feed.ts) */
+  feed: {
+    title: '{{productName}}: new versions',
+    subtitle: 'The published versions of {{productName}} that your licence allows ({{accessLevel}}), newest first.',
+    accessLevels: {
+      stable: 'stable versions',
+      beta: 'stable and beta versions',
+      alpha: 'stable, beta and alpha versions',
+    },
+    entryTitle: '{{productName}} {{semVer}}: {{title}}',
+    file: '{{fileName}} ({{platform}})',
+    checksums: 'Checksums (SHA256SUMS)',
+    types: {
+      eol: 'End of life',
+      maintenance: 'Maintenance',
+      stable: 'Stable',
+      beta: 'Pre-release (beta)',
+      alpha: 'Pre-release (alpha)',
+    },
+  },
   roles: {
     accountExecutive: 'account executive',
     businessOwner: 'project manager',

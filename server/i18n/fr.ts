@@ -57,6 +57,26 @@ export const fr: ServerTexts = {
     generic: 'toute plateforme',
     unknown: 'une plateforme inconnue',
   },
+  feed: {
+    title: '{{productName}} : nouvelles versions',
+    subtitle:
+      'Les versions publiées de {{productName}} que votre licence permet ({{accessLevel}}), de la plus récente à la plus ancienne.',
+    accessLevels: {
+      stable: 'versions stables',
+      beta: 'versions stables et bêta',
+      alpha: 'versions stables, bêta et alpha',
+    },
+    entryTitle: '{{productName}} {{semVer}} : {{title}}',
+    file: '{{fileName}} ({{platform}})',
+    checksums: 'Sommes de contrôle (SHA256SUMS)',
+    types: {
+      eol: 'Fin de vie',
+      maintenance: 'Maintenance',
+      stable: 'Stable',
+      beta: 'Préversion (bêta)',
+      alpha: 'Préversion (alpha)',
+    },
+  },
   roles: {
     accountExecutive: 'responsable de compte',
     businessOwner: 'chef de projet',

@@ -27,6 +27,21 @@ import { request, sessionCookieOf } from './harness';
  */
 export const TEST_PASSWORD = 'Correct-Horse-Battery-9';
 
+/**
+ * One hash per password for the whole run: argon2id at the production cost is 25-30 ms of a core per
+ * call, and the tests make thousands of users with the same password. The stored hash is a real one
+ * (its own salt once, the production parameters), so signing in still verifies for real.
+ */
+const hashes = new Map<string, Promise<string>>();
+function testHash(password: string): Promise<string> {
+  let hashed = hashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    hashes.set(password, hashed);
+  }
+  return hashed;
+}
+
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
 /**
@@ -56,7 +71,7 @@ export async function createUser(
     type: props.type ?? 'admin',
     status: props.status ?? 'enabled',
     preferredLocale: props.preferredLocale ?? 'en',
-    passwordHash: password ? await hashPassword(password) : null,
+    passwordHash: password ? await testHash(password) : null,
   });
   return { id: user.id, email, password };
 }

@@ -47,7 +47,8 @@ export function start(env: Record<string, string>, script?: string): Started {
 }
 
 export async function waitForHealth(port: number, started: Started): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // a start compiles the server's sources (tsx) on its first run on a Node: long on a loaded machine
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
     try {
@@ -58,5 +59,5 @@ export async function waitForHealth(port: number, started: Started): Promise<voi
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no health within 30 s:\n${started.output()}`);
+  throw new Error(`no health within 60 s:\n${started.output()}`);
 }

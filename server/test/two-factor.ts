@@ -55,3 +55,20 @@ export async function latestPasskeyId(db: DB, email: string) {
     .executeTakeFirst();
   return row?.id ?? 0;
 }
+
+/**
+ * Sets up an authenticator app for the session's user, as the settings page does: its secret, to
+ * compute further codes (the set-up spent the current time step), and the recovery codes it gave.
+ */
+export async function enrolTotp(app: FastifyInstance, cookie: string) {
+  const started = await request(app, cookie, { method: 'POST', url: '/api/auth/two-factor/totp' });
+  if (started.statusCode !== 200) throw new Error(`totp set-up: ${started.statusCode} ${started.body}`);
+  const secret: string = started.json().secret;
+  const confirmed = await request(app, cookie, {
+    method: 'POST',
+    url: '/api/auth/two-factor/totp/confirm',
+    payload: { code: codeAt(secret, Date.now()) },
+  });
+  if (confirmed.statusCode !== 200) throw new Error(`totp confirm: ${confirmed.statusCode} ${confirmed.body}`);
+  return { secret, recoveryCodes: confirmed.json().recoveryCodes as string[] };
+}

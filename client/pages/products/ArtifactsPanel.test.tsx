@@ -36,6 +36,7 @@ const version = ({ viewer = 'productManager', ...props }: Partial<Version> & { v
       createdAt: '2026-11-20T10:00:00.000Z',
     },
   ],
+  latestFor: [],
   ...props,
 });
 

@@ -24,6 +24,7 @@ const version = (id: number, semVer: string, props: Partial<StoredVersion> = {})
   releaseDate: '2026-10-01',
   published: true,
   artifacts: [],
+  latestFor: [],
   ...props,
 });
 
@@ -88,7 +89,7 @@ const rowOf = async (semVer: string) =>
 
 beforeEach(() => {
   versions = [
-    version(1, '1.10.0'),
+    version(1, '1.10.0', { latestFor: ['alpha', 'beta', 'stable'] }),
     version(2, '1.9.1-beta.1', { type: 'beta', published: false, releaseDate: null }),
     ...Array.from({ length: 10 }, (_, i) => version(10 + i, `1.${8 - Math.floor(i / 5)}.${i}`)),
   ];
@@ -106,11 +107,12 @@ describe('ProductPage', () => {
     expect(rows).toHaveLength(10);
     expect(Array.from(rows[0].querySelectorAll('td')).map((td) => td.textContent)).toEqual([
       '1.10.0 Release 1.10.0',
-      'Stable',
+      'StableLatest for alpha, beta, stable',
       '2026-10-01',
       'Edit',
     ]);
     expect(within(rows[1]).getByText('Unpublished')).toBeTruthy();
+    expect(within(rows[1]).queryByTestId('version-latest')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /next/i }));
     await waitFor(() => expect(screen.getAllByTestId('version-row')).toHaveLength(2));
   });

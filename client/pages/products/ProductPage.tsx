@@ -169,7 +169,18 @@ function VersionsTable({ productKey, canManage }: { productKey: string; canManag
                     {version.title}
                   </Text>
                 </Table.Td>
-                <Table.Td>{t(`downloads.types.${version.type}`)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="wrap">
+                    <span>{t(`downloads.types.${version.type}`)}</span>
+                    {version.latestFor.length > 0 && (
+                      <Badge color="green" variant="filled" data-testid="version-latest">
+                        {t('releases.badges.latestFor', {
+                          levels: version.latestFor.map((level) => t(`licences.accessLevels.${level}`)).join(', '),
+                        })}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
                 <Table.Td>
                   {version.releaseDate ?? (
                     <Badge variant="light" color="gray">

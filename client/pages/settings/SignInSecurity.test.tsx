@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeApi } from '../../test/fake-api';
+import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPage } from '../../test/render';
 import { SignInSecurity } from './SignInSecurity';
 
@@ -51,5 +51,33 @@ describe('SignInSecurity', () => {
       code: '123456',
       name: 'Authenticator app',
     });
+  });
+
+  it('asks for the current password before removing a factor, and says when it is wrong', async () => {
+    const api = fakeApi({
+      'GET /api/auth/two-factor': () => ({ status: 200, body: status() }),
+      'DELETE /api/auth/two-factor/passkeys/3': (request) =>
+        (request.body as { password?: string }).password === 'right-one'
+          ? { status: 200, body: status({ passkeys: [], recoveryCodesLeft: 0 }) }
+          : apiError(400, 'wrong_password', 'The current password is not correct', [
+              { path: 'password', message: 'apiErrors.wrong_password' },
+            ]),
+    });
+    renderPage(<SignInSecurity />, { path: '/en/settings', route: '/:locale/settings' });
+    const section = await screen.findByTestId('settings-security');
+    fireEvent.click(await within(section).findByRole('button', { name: 'Remove Laptop' }));
+    const modal = await screen.findByTestId('remove-factor-modal');
+    // no authenticator app: the password is the only way
+    expect(within(modal).queryByRole('button', { name: /authenticator app instead/ })).toBeNull();
+    const password = within(modal).getByLabelText('Your current password');
+    fireEvent.change(password, { target: { value: 'wrong-one' } });
+    fireEvent.click(within(modal).getByRole('button', { name: 'Remove' }));
+    expect(await within(modal).findByText('The current password is not correct.')).toBeTruthy();
+    expect(api.calls('DELETE /api/auth/two-factor/passkeys/3')[0].body).toEqual({ password: 'wrong-one' });
+
+    fireEvent.change(password, { target: { value: 'right-one' } });
+    fireEvent.click(within(modal).getByRole('button', { name: 'Remove' }));
+    expect(await within(section).findByText('No passkey yet.')).toBeTruthy();
+    expect(api.calls('DELETE /api/auth/two-factor/passkeys/3')).toHaveLength(2);
   });
 });

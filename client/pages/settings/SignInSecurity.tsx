@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@man
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
-import type { FactorAdded, TotpEnrolment, TwoFactorStatus } from '../../../common/api/two-factor';
+import type { ConfirmIdentityBody, FactorAdded, TotpEnrolment, TwoFactorStatus } from '../../../common/api/two-factor';
 import { formatLocalDayMonthYear } from '../../../common/format';
 import type { Locale } from '../../../common/roles';
 import { authKeys } from '../../api/auth';
@@ -19,10 +19,10 @@ import {
   twoFactorKeys,
   twoFactorQuery,
 } from '../../api/two-factor';
-import { ConfirmModal } from '../../components/ConfirmModal';
 import { apiErrorText } from '../../components/forms';
 import { LoadError } from '../../components/LoadError';
 import { notify } from '../../components/notify';
+import { ConfirmIdentityModal } from './ConfirmIdentityModal';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
 import { TotpSetup } from './TotpSetup';
 
@@ -152,30 +152,8 @@ export function SignInSecurity() {
     onError,
   });
   const beginTotp = useMutation({ mutationFn: startTotp, onSuccess: setEnrolment, onError });
-  const remove = useMutation({
-    mutationFn: (factor: Factor) => (factor.kind === 'passkey' ? removePasskey(factor.id) : removeTotp()),
-    onSuccess: async (next) => {
-      setRemoving(null);
-      notify({ status: 'success', message: t('security.removed') });
-      await changed(next);
-    },
-    onError: (error) => {
-      setRemoving(null);
-      onError(error);
-    },
-  });
-  const regenerate = useMutation({
-    mutationFn: regenerateRecoveryCodes,
-    onSuccess: async (result) => {
-      setRegenerating(false);
-      setCodes(result.recoveryCodes);
-      await queryClient.invalidateQueries({ queryKey: twoFactorKeys.status });
-    },
-    onError: (error) => {
-      setRegenerating(false);
-      onError(error);
-    },
-  });
+  const removeFactor = (factor: Factor, identity: ConfirmIdentityBody) =>
+    factor.kind === 'passkey' ? removePasskey(factor.id, identity) : removeTotp(identity);
 
   const data = status.data;
   const factors = data ? data.passkeys.length + (data.totp ? 1 : 0) : 0;
@@ -280,30 +258,36 @@ export function SignInSecurity() {
           )}
         </Stack>
       )}
-      <ConfirmModal
+      <ConfirmIdentityModal
         opened={removing !== null}
         title={t('security.removeTitle')}
         message={t('security.removeConfirm', { name: removing?.name ?? '' })}
-        cancelLabel={t('security.cancel')}
         confirmLabel={t('security.remove')}
         confirmColor="red"
-        pending={remove.isPending}
+        canUseCode={Boolean(data?.totp)}
         testId="remove-factor-modal"
-        confirmTestId="remove-factor-confirm"
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing)}
+        onClose={() => setRemoving(null)}
+        action={(identity) => removeFactor(removing!, identity)}
+        onDone={(next) => {
+          notify({ status: 'success', message: t('security.removed') });
+          void changed(next);
+        }}
+        onFailed={onError}
       />
-      <ConfirmModal
+      <ConfirmIdentityModal
         opened={regenerating}
         title={t('security.regenerate')}
         message={t('security.regenerateConfirm')}
-        cancelLabel={t('security.cancel')}
         confirmLabel={t('security.regenerate')}
-        pending={regenerate.isPending}
+        canUseCode={Boolean(data?.totp)}
         testId="regenerate-modal"
-        confirmTestId="regenerate-confirm"
-        onCancel={() => setRegenerating(false)}
-        onConfirm={() => regenerate.mutate()}
+        onClose={() => setRegenerating(false)}
+        action={regenerateRecoveryCodes}
+        onDone={(result) => {
+          setCodes(result.recoveryCodes);
+          void queryClient.invalidateQueries({ queryKey: twoFactorKeys.status });
+        }}
+        onFailed={onError}
       />
     </Paper>
   );

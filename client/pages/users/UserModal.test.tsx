@@ -17,6 +17,7 @@ const priya: User = {
   preferredLocale: 'en',
   // as the server answers it to the signed-in admin
   can: userCan(),
+  twoFactor: { passkeys: 2, authenticator: true },
 };
 // The signed-in user of renderPage (admin@demo.portal): the server's answer keeps their own status.
 const me: User = {
@@ -26,6 +27,7 @@ const me: User = {
   email: 'Admin@Demo.Portal',
   type: 'admin',
   can: userCan({ self: true }),
+  twoFactor: { passkeys: 0, authenticator: false },
 };
 
 function openModal(user: User | null, onClose = vi.fn()) {
@@ -183,5 +185,25 @@ describe('UserModal', () => {
     renderPage(<UserModal opened user={priya} formKey={1} onClose={() => {}} />, { path: '/fr' });
     expect(screen.getByRole('button', { name: 'Fermer' })).toBeTruthy();
     expect(screen.getByLabelText('Statut')).toBeTruthy();
+  });
+
+  it("shows another user's two-factor sign-in with the reset next to it, and only the status for oneself", async () => {
+    const api = fakeApi({ 'DELETE /api/users/3/two-factor': () => ({ status: 200, body: { ok: true } }) });
+    openModal(priya);
+    const status = screen.getByTestId('user-modal-two-factor');
+    expect(status.textContent).toBe('On 2 passkeys, authenticator app: yes');
+    fireEvent.click(screen.getByRole('button', { name: 'Reset two-factor' }));
+    fireEvent.click(await screen.findByTestId('reset-two-factor-confirm'));
+    await waitFor(() =>
+      expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('Off 0 passkeys, authenticator app: no'),
+    );
+    expect(api.calls('DELETE /api/users/3/two-factor')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Reset two-factor' })).toBeNull();
+  });
+
+  it('offers no reset of one’s own factors', () => {
+    openModal({ ...me, twoFactor: { passkeys: 1, authenticator: false } });
+    expect(screen.getByTestId('user-modal-two-factor').textContent).toBe('On 1 passkey, authenticator app: no');
+    expect(screen.queryByRole('button', { name: 'Reset two-factor' })).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useIdempotencyKey } from '../../components/use-idempotency-key';
-import { ResetTwoFactor } from './ResetTwoFactor';
+import { UserTwoFactorSection } from './UserTwoFactorSection';
 
 interface Values extends Record<string, unknown> {
   fullname: string;
@@ -135,7 +135,7 @@ function UserForm({ user }: FormProps) {
             {...form.getInputProps('status')}
           />
         )}
-        {user && user.id !== me?.id && <ResetTwoFactor user={user} />}
+        {user && <UserTwoFactorSection user={user} self={user.id === me?.id} />}
         {feedback && (
           <Alert color="red" role="alert" data-testid="user-modal-feedback">
             {feedback}

@@ -16,6 +16,7 @@ const user = (id: number, fullname: string): User => ({
   status: 'enabled',
   preferredLocale: 'en',
   can: userCan({ self: id === 1 }),
+  twoFactor: { passkeys: id === 1 ? 1 : 0, authenticator: id === 1 },
 });
 const everyone = [user(1, 'Alice Martin'), user(3, 'Priya Nair')];
 
@@ -86,6 +87,28 @@ describe('UsersPage', () => {
     const empty = await screen.findByTestId('users-empty', {}, { timeout: 5000 });
     expect(empty.textContent).toContain('Aucun utilisateur ne correspond à « nobody ».');
     expect(document.title).toBe('Utilisateurs · Graph Portal');
+  });
+
+  it('shows whether each user has two-factor sign-in on', async () => {
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers('/en/users');
+    const cells = await screen.findAllByTestId('user-two-factor');
+    expect(cells.map((cell) => cell.textContent)).toEqual([
+      'On 1 passkey, authenticator app: yes',
+      'Off 0 passkeys, authenticator app: no',
+    ]);
+    expect(screen.getByRole('columnheader', { name: 'Two-factor' })).toBeTruthy();
+  });
+
+  it('says the two-factor status in French', async () => {
+    fakeApi({ 'GET /api/users': ({ query }) => usersAnswer(query) });
+    renderUsers('/fr/users');
+    const cells = await screen.findAllByTestId('user-two-factor');
+    expect(cells.map((cell) => cell.textContent)).toEqual([
+      'Activée 1 clé d’accès, application d’authentification : oui',
+      'Désactivée 0 clé d’accès, application d’authentification : non',
+    ]);
+    expect(screen.getByRole('columnheader', { name: 'Double authentification' })).toBeTruthy();
   });
 
   it('shows a load failure with a retry that reloads the list', async () => {

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { DelayedLoader } from '../../components/DelayedLoader';
 import { PencilIcon, PlusIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
+import { TwoFactorSummary } from './TwoFactorSummary';
 import { UserModal } from './UserModal';
 import { usePageTitle } from '../../app/title';
 import { LoadError } from '../../components/LoadError';
@@ -85,6 +86,7 @@ export function UsersPage() {
                 <Table.Th>{t('users.columns.email')}</Table.Th>
                 <Table.Th>{t('users.columns.type')}</Table.Th>
                 <Table.Th>{t('users.columns.status')}</Table.Th>
+                <Table.Th>{t('users.columns.twoFactor')}</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>{t('users.columns.actions')}</VisuallyHidden>
                 </Table.Th>
@@ -101,6 +103,9 @@ export function UsersPage() {
                     <Badge color={user.status === 'enabled' ? 'teal' : 'gray'} variant="light">
                       {t(`userStatus.${user.status}`)}
                     </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <TwoFactorSummary factors={user.twoFactor} testId="user-two-factor" />
                   </Table.Td>
                   <Table.Td>
                     {user.can.edit && (

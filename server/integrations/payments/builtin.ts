@@ -168,7 +168,8 @@ function stripeCheckoutSession(row: store.TestSession) {
 export function createBuiltinProvider(deps: {
   config: PaymentsConfig;
   baseUrl: string;
-  serverSecret: string;
+  /** the server secrets: the current one seals, any opens (docs/security.md) */
+  serverSecrets: readonly string[];
   db: DB;
   jobs: Pick<JobRunner, 'enqueue'>;
 }): BuiltinPaymentProvider {
@@ -196,10 +197,10 @@ export function createBuiltinProvider(deps: {
   const ownSecret = async () => {
     let sealed = await store.storedSecret(db);
     if (!sealed) {
-      await store.insertSecret(db, sealWebhookSecret(deps.serverSecret, newWebhookSecret()));
+      await store.insertSecret(db, sealWebhookSecret(deps.serverSecrets[0], newWebhookSecret()));
       sealed = await store.storedSecret(db);
     }
-    const value = sealed && unsealWebhookSecret(deps.serverSecret, sealed);
+    const value = sealed && unsealWebhookSecret(deps.serverSecrets, sealed);
     if (!value) throw new Error('The test checkout secret cannot be read: was SESSION_SECRET changed?');
     return value;
   };

@@ -19,7 +19,7 @@ export function createPayments(deps: {
   return createBuiltinProvider({
     config: config.payments,
     baseUrl: config.baseUrl,
-    serverSecret: config.sessionSecret,
+    serverSecrets: config.sealSecrets,
     db: deps.db,
     jobs: deps.jobs,
   });

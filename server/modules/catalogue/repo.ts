@@ -1,10 +1,10 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
-import type { ArtifactsTable, ProductsTable, VersionsTable } from '../../db/schema';
+import type { ArtifactsTable, Database, ProductsTable, VersionsTable } from '../../db/schema';
 import { isPostgres } from '../../db/search';
-import { orderOf } from './semver-order';
+import { orderOf, type VersionOrder } from './semver-order';
 
 /** SQL of the catalogue: products, their versions and the versions' artifacts. */
 
@@ -94,6 +94,8 @@ export interface VersionFilter {
   productKey: string;
   /** only published versions of these types (a customer's view); every version when absent */
   publishedTypes?: readonly VersionType[];
+  /** only the versions above this one in the order (its order columns, from semver-order.ts) */
+  since?: VersionOrder;
 }
 
 /**
@@ -101,37 +103,69 @@ export interface VersionFilter {
  * versions_product_key_order_idx), with their number.
  */
 export async function listVersions(db: DB, filter: VersionFilter, page: { offset: number; length: number }) {
-  const { page: pageOf, count } = versionQueries(filter.publishedTypes ?? null);
+  const { page: pageOf, count } = versionQueries(filter.publishedTypes ?? null, filter.since !== undefined);
+  const params = { productKey: filter.productKey, ...(filter.since ?? NO_SINCE) };
   const [rows, counted] = await Promise.all([
-    pageOf(db, { productKey: filter.productKey, length: page.length, offset: page.offset }),
-    count.first(db, { productKey: filter.productKey }),
+    pageOf(db, { ...params, length: page.length, offset: page.offset }),
+    count.first(db, params),
   ]);
   return { rows, total: Number(counted?.n ?? 0) };
 }
 
 /**
+ * The id of the newest published version of a product among some types (the newest an access level
+ * allows), if any: the first row of the customer's list, one index probe.
+ */
+export async function newestPublished(db: DB, productKey: string, types: readonly VersionType[]) {
+  const [row] = await versionQueries(types, false).page(db, { productKey, ...NO_SINCE, length: 1, offset: 0 });
+  return row?.id;
+}
+
+const NO_SINCE: VersionOrder = { major: 0, minor: 0, patch: 0, preReleaseKey: '' };
+// a type, not VersionOrder's interface: a prepared query's parameters are a record
+type VersionQueryParams = { productKey: string; major: number; minor: number; patch: number; preReleaseKey: string };
+
+/**
  * The page and count queries of a version list, compiled once per shape: all versions, or the
- * published ones of an access level's types (server/db/prepared.ts).
+ * published ones of an access level's types, each with or without a lower bound (server/db/prepared.ts).
  */
 const versionQueriesByShape = new Map<string, ReturnType<typeof buildVersionQueries>>();
-function versionQueries(publishedTypes: readonly VersionType[] | null) {
-  const shape = publishedTypes ? publishedTypes.join(',') : '*';
+function versionQueries(publishedTypes: readonly VersionType[] | null, since: boolean) {
+  const shape = `${publishedTypes ? publishedTypes.join(',') : '*'}${since ? '>' : ''}`;
   let queries = versionQueriesByShape.get(shape);
   if (!queries) {
-    queries = buildVersionQueries(publishedTypes);
+    queries = buildVersionQueries(publishedTypes, since);
     versionQueriesByShape.set(shape, queries);
   }
   return queries;
 }
 
-function buildVersionQueries(publishedTypes: readonly VersionType[] | null) {
-  const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
-    publishedTypes
-      ? query.where('versions.published', '=', 1).where('versions.type', 'in', [...publishedTypes])
-      : query;
+function buildVersionQueries(publishedTypes: readonly VersionType[] | null, since: boolean) {
+  const scoped = <Q extends SelectQueryBuilder<Database, 'versions', any>>(
+    query: Q,
+    param: <K extends keyof VersionQueryParams>(name: K) => VersionQueryParams[K],
+  ): Q => {
+    let scopedQuery = query.where('versions.productKey', '=', param('productKey')) as Q;
+    if (publishedTypes) {
+      scopedQuery = scopedQuery
+        .where('versions.published', '=', 1)
+        .where('versions.type', 'in', [...publishedTypes]) as Q;
+    }
+    if (since) {
+      // a row value comparison: the order of the four columns, as the list reads them
+      scopedQuery = scopedQuery.where((eb) =>
+        eb(
+          eb.refTuple('versions.major', 'versions.minor', 'versions.patch', 'versions.preReleaseKey'),
+          '>',
+          eb.tuple(param('major'), param('minor'), param('patch'), param('preReleaseKey')),
+        ),
+      ) as Q;
+    }
+    return scopedQuery;
+  };
   return {
-    page: preparedQuery<{ productKey: string; length: number; offset: number }>()((db: DB, param) =>
-      scoped(versionQuery(db).where('versions.productKey', '=', param('productKey')))
+    page: preparedQuery<VersionQueryParams & { length: number; offset: number }>()((db: DB, param) =>
+      scoped(versionQuery(db), param)
         .orderBy('versions.major', 'desc')
         .orderBy('versions.minor', 'desc')
         .orderBy('versions.patch', 'desc')
@@ -140,10 +174,8 @@ function buildVersionQueries(publishedTypes: readonly VersionType[] | null) {
         .limit(param('length'))
         .offset(param('offset')),
     ),
-    count: preparedQuery<{ productKey: string }>()((db: DB, param) =>
-      scoped(db.selectFrom('versions').where('versions.productKey', '=', param('productKey'))).select((eb) =>
-        eb.fn.countAll<number | string | bigint>().as('n'),
-      ),
+    count: preparedQuery<VersionQueryParams>()((db: DB, param) =>
+      scoped(db.selectFrom('versions'), param).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')),
     ),
   };
 }

@@ -97,7 +97,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
         tags,
         summary: "A product's versions, newest first by semantic version, ten at a time unless pageLength is given",
         description:
-          "With customerId: the published versions that customer's licence of the product allows (its access level decides the types; none without a licence), for the roles that see its licences. Without: every version, published or not, for product managers and admins.",
+          "With customerId: the published versions that customer's licence of the product allows (its access level decides the types; none without a licence), for the roles that see its licences. Without: every version, published or not, for product managers and admins. `since` keeps the versions newer than that semantic version (what changed since the one a customer runs). Each version's `latestFor` names the access levels whose newest published version it is (with customerId, only the licence's).",
         params: ProductKeyParam,
         querystring: VersionListQuery,
         response: { 200: VersionList, 403: ErrorBody, 404: ErrorBody },

@@ -11,6 +11,7 @@ import {
   type VersionListQuery,
 } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
+import { ACCESS_LEVELS, type AccessLevel, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { utcToday } from '../../../common/licence-status';
 import type { NotificationMessageKey } from '../../../common/notifications';
 import { type Actor, type SessionUser, signedInUser } from '../../actor';
@@ -115,12 +116,17 @@ export async function updateProduct(
  * Versions as the API gives them: with their artifacts, their description rendered and what the
  * caller may do with each (`can`).
  */
-async function toApiVersions(db: DB, rows: repo.VersionRow[], caller: SessionUser | null): Promise<Version[]> {
+async function toApiVersions(
+  db: DB,
+  rows: repo.VersionRow[],
+  caller: SessionUser | null,
+  latestFor: (row: repo.VersionRow, index: number) => AccessLevel[],
+): Promise<Version[]> {
   const artifacts = await repo.artifactsOf(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => {
+  return rows.map((row, index) => {
     const published = row.published === 1;
     return {
       id: row.id,
@@ -136,6 +142,7 @@ async function toApiVersions(db: DB, rows: repo.VersionRow[], caller: SessionUse
       artifacts: artifacts
         .filter((artifact) => artifact.versionId === row.id)
         .map(({ versionId: _versionId, ...artifact }) => ({ ...artifact, size: Number(artifact.size) })),
+      latestFor: latestFor(row, index),
       can: versionAbilities(caller, { published }),
     };
   });
@@ -157,20 +164,49 @@ export async function listVersions(
   if (!customerAccess && !mayListEveryVersion(caller)) throw forbidden();
   await productOf(db, productKey);
   const page = { offset: query.pageOffset, length: query.pageLength };
-  let filter: repo.VersionFilter = { productKey };
+  const since = query.since === undefined ? undefined : sinceOrder(query.since);
   if (customerAccess) {
     const licence = await repo.licenceOfProduct(db, customerAccess.customer.id, productKey);
     if (!licence) return { data: [], offset: query.pageOffset, total: 0, totalCapped: false };
-    filter = { productKey, publishedTypes: typesOpenTo(licence) };
+    const filter = { productKey, publishedTypes: typesOpenTo(licence), since };
+    const { rows, total } = await repo.listVersions(db, filter, page);
+    // the list is what the licence allows, newest first: its first row is the licence's latest
+    const latestFor = (_row: repo.VersionRow, index: number) =>
+      query.pageOffset === 0 && index === 0 ? [licence.accessLevel] : [];
+    const data = await toApiVersions(db, rows, caller, latestFor);
+    return { data, offset: query.pageOffset, total, totalCapped: false };
   }
-  const { rows, total } = await repo.listVersions(db, filter, page);
-  return { data: await toApiVersions(db, rows, caller), offset: query.pageOffset, total, totalCapped: false };
+  const [{ rows, total }, latest] = await Promise.all([
+    repo.listVersions(db, { productKey, since }, page),
+    latestByAccessLevel(db, productKey),
+  ]);
+  const data = await toApiVersions(db, rows, caller, latestOf(latest));
+  return { data, offset: query.pageOffset, total, totalCapped: false };
+}
+
+/** The newest published version each access level allows (staff views: no licence decides). */
+async function latestByAccessLevel(db: DB, productKey: string): Promise<Map<AccessLevel, number | undefined>> {
+  const ids = await Promise.all(
+    ACCESS_LEVELS.map((level) => repo.newestPublished(db, productKey, VISIBLE_VERSION_TYPES[level])),
+  );
+  return new Map(ACCESS_LEVELS.map((level, i) => [level, ids[i]]));
+}
+
+const latestOf = (latest: Map<AccessLevel, number | undefined>) => (row: repo.VersionRow) =>
+  ACCESS_LEVELS.filter((level) => latest.get(level) === row.id);
+
+/** The order of `since`: one the contract's expression accepts but semver cannot order is a 400. */
+function sinceOrder(semVer: string) {
+  const order = versionOrder(semVer);
+  if (!order) throw invalidField('since', CATALOGUE_ERRORS.semVer);
+  return order;
 }
 
 export async function getVersion(ctx: AppContext, actor: Actor, input: { id: number }): Promise<Version> {
   const row = await repo.findVersion(ctx.db, input.id);
   if (!row) throw notFound(VERSION_NOT_FOUND);
-  const [version] = await toApiVersions(ctx.db, [row], callerOf(actor));
+  const latest = await latestByAccessLevel(ctx.db, row.productKey);
+  const [version] = await toApiVersions(ctx.db, [row], callerOf(actor), latestOf(latest));
   return version;
 }
 

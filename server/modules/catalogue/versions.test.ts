@@ -232,6 +232,109 @@ describe('a customer view of the versions', () => {
   });
 });
 
+describe('the latest version and what changed since a version', () => {
+  const customers: Partial<Record<AccessLevel, { id: number; cookie: string }>> = {};
+  const ids = new Map<string, number>();
+
+  beforeAll(async () => {
+    const { db } = t.app.ctx;
+    await createProduct(db, { key: 'releases', name: 'Releases' });
+    for (const [semVer, type, published] of [
+      ['1.0.0', 'stable', true],
+      ['1.1.0', 'maintenance', true],
+      ['1.2.0-beta.1', 'beta', true],
+      ['2.0.0-alpha.1', 'alpha', true],
+      ['3.0.0', 'stable', false],
+    ] as [string, VersionType, boolean][]) {
+      ids.set(semVer, (await createVersion(db, 'releases', { semVer, type, published })).id);
+    }
+    for (const level of ['stable', 'beta', 'alpha'] as AccessLevel[]) {
+      const { id } = await createCustomer(db, { name: `Releases ${level}` });
+      await createLicence(db, id, 'releases', { accessLevel: level });
+      customers[level] = { id, cookie: (await signedIn(t.app, 'client', { id, role: 'technicalContact' })).cookie };
+    }
+  });
+
+  const listed = async (level: AccessLevel, query = '') => {
+    const { id, cookie } = customers[level]!;
+    const response = await call('GET', cookie, `/api/products/releases/versions?customerId=${id}${query}`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    return {
+      total: body.total,
+      rows: body.data.map((v: { semVer: string; latestFor: AccessLevel[] }) => [v.semVer, v.latestFor]),
+    };
+  };
+
+  it("marks the newest published version the customer's licence allows as latest for its level", async () => {
+    expect((await listed('stable')).rows).toEqual([
+      ['1.1.0', ['stable']],
+      ['1.0.0', []],
+    ]);
+    expect((await listed('beta')).rows).toEqual([
+      ['1.2.0-beta.1', ['beta']],
+      ['1.1.0', []],
+      ['1.0.0', []],
+    ]);
+    expect((await listed('alpha')).rows.slice(0, 2)).toEqual([
+      ['2.0.0-alpha.1', ['alpha']],
+      ['1.2.0-beta.1', []],
+    ]);
+    // a later page holds no latest
+    expect((await listed('beta', '&pageOffset=1&pageLength=1')).rows).toEqual([['1.1.0', []]]);
+  });
+
+  it('tells staff, for each version, the access levels it is the newest published one of', async () => {
+    const response = await call('GET', manager, '/api/products/releases/versions');
+    expect(response.json().data.map((v: { semVer: string; latestFor: string[] }) => [v.semVer, v.latestFor])).toEqual([
+      ['3.0.0', []],
+      ['2.0.0-alpha.1', ['alpha']],
+      ['1.2.0-beta.1', ['beta']],
+      ['1.1.0', ['stable']],
+      ['1.0.0', []],
+    ]);
+    expect((await call('GET', admin, `/api/versions/${ids.get('1.1.0')}`)).json().latestFor).toEqual(['stable']);
+    expect((await call('GET', admin, `/api/versions/${ids.get('3.0.0')}`)).json().latestFor).toEqual([]);
+    // the newest of every level at once
+    const gated = await call('GET', manager, '/api/products/gated-stable/versions');
+    const published = gated.json().data.filter((v: { published: boolean }) => v.published);
+    expect(published[0]).toMatchObject({ semVer: '1.4.0', latestFor: ['alpha', 'beta', 'stable'] });
+    expect(published.slice(1).flatMap((v: { latestFor: string[] }) => v.latestFor)).toEqual([]);
+  });
+
+  it('lists only the versions newer than `since` that the licence allows, newest first', async () => {
+    expect(await listed('beta', '&since=1.0.0')).toEqual({
+      total: 2,
+      rows: [
+        ['1.2.0-beta.1', ['beta']],
+        ['1.1.0', []],
+      ],
+    });
+    expect(await listed('stable', '&since=1.0.0')).toEqual({ total: 1, rows: [['1.1.0', ['stable']]] });
+    // pre-releases order by their identifiers: beta.1 comes after alpha, before the release
+    expect((await listed('alpha', '&since=1.2.0-alpha')).rows.map((r: string[]) => r[0])).toEqual([
+      '2.0.0-alpha.1',
+      '1.2.0-beta.1',
+    ]);
+    expect((await listed('alpha', '&since=1.2.0')).rows.map((r: string[]) => r[0])).toEqual(['2.0.0-alpha.1']);
+    expect(await listed('alpha', '&since=2.0.0-alpha.1')).toEqual({ total: 0, rows: [] });
+    expect((await listed('stable', '&since=0.0.1')).total).toBe(2);
+    // a page of what changed
+    expect(await listed('beta', '&since=1.0.0&pageOffset=1&pageLength=1')).toEqual({ total: 2, rows: [['1.1.0', []]] });
+    // staff's list too
+    expect(await semVersOf('/api/products/releases/versions?since=1.2.0-beta.1')).toEqual(['3.0.0', '2.0.0-alpha.1']);
+  });
+
+  it('refuses a `since` that is not a semantic version (400 with the field)', async () => {
+    const { id, cookie } = customers.stable!;
+    for (const since of ['latest', 'v1.0.0', '1.0', '99999999999999999999.0.0', 'x'.repeat(101)]) {
+      const response = await call('GET', cookie, `/api/products/releases/versions?customerId=${id}&since=${since}`);
+      expect(response.statusCode, since).toBe(400);
+      expect(response.json().error.code).toBe(ERROR_CODES.validation);
+    }
+  });
+});
+
 describe('publishing notifies', () => {
   it('members who asked for new versions whose licence allows the type, once each', async () => {
     const { db } = t.app.ctx;

@@ -211,3 +211,73 @@ export function findLatestDownloadable(db: DB, productKey: string, types: readon
     .limit(1)
     .executeTakeFirst();
 }
+
+/** What a version's checksums and its feed entry need of it. */
+function publishedVersion(db: DB) {
+  return db
+    .selectFrom('versions')
+    .innerJoin('products', 'products.key', 'versions.productKey')
+    .select([
+      'versions.id',
+      'versions.productKey',
+      'products.name as productName',
+      'versions.semVer',
+      'versions.title',
+      'versions.type',
+      'versions.description',
+      'versions.published',
+      'versions.releaseDate',
+      'versions.updatedAt',
+    ]);
+}
+
+export type PublishedVersionRow = NonNullable<Awaited<ReturnType<typeof findVersionBySemVer>>>;
+
+/** A version of the product by its semantic version, published or not (the caller decides). */
+export function findVersionBySemVer(db: DB, productKey: string, semVer: string) {
+  return publishedVersion(db)
+    .where('versions.productKey', '=', productKey)
+    .where('versions.semVer', '=', semVer)
+    .executeTakeFirst();
+}
+
+/**
+ * The newest published version of the product of the given types that has at least one artifact
+ * (the checksums' `latest`), in the catalogue's semantic-version order.
+ */
+export function findLatestWithArtifacts(db: DB, productKey: string, types: readonly VersionType[]) {
+  return publishedVersion(db)
+    .where('versions.productKey', '=', productKey)
+    .where('versions.published', '=', 1)
+    .where('versions.type', 'in', [...types])
+    .where((eb) =>
+      eb.exists(eb.selectFrom('artifacts').select('artifacts.id').whereRef('artifacts.versionId', '=', 'versions.id')),
+    )
+    .orderBy('versions.major', 'desc')
+    .orderBy('versions.minor', 'desc')
+    .orderBy('versions.patch', 'desc')
+    .orderBy('versions.preReleaseKey', 'desc')
+    .orderBy('versions.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * The newest published versions of the product of the given types, at most `limit` (a licence's
+ * feed): by release date, then by semantic version within a day, so a maintenance release published
+ * after a major one comes first, as a feed reader would show it.
+ */
+export function listPublishedVersions(db: DB, productKey: string, types: readonly VersionType[], limit: number) {
+  return publishedVersion(db)
+    .where('versions.productKey', '=', productKey)
+    .where('versions.published', '=', 1)
+    .where('versions.type', 'in', [...types])
+    .orderBy('versions.releaseDate', 'desc')
+    .orderBy('versions.major', 'desc')
+    .orderBy('versions.minor', 'desc')
+    .orderBy('versions.patch', 'desc')
+    .orderBy('versions.preReleaseKey', 'desc')
+    .orderBy('versions.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -39,8 +39,15 @@ function contentTypeOf(artifact: ArtifactToSend): string {
 /** The artifact's strong ETag: its sha256, so any two copies of the same bytes agree. */
 const etagOf = (sha256: string) => `"${sha256}"`;
 
+/**
+ * The artifact's `Repr-Digest` (RFC 9530): its sha256, the digest of the whole file whatever part an
+ * answer carries, as the RFC's byte sequence (base64 between colons). Sent on every answer about the
+ * file, 304 and the redirect to storage included (docs/decisions/080).
+ */
+export const reprDigestOf = (sha256: string) => `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:`;
+
 /** If-None-Match: weak comparison (RFC 9110 13.1.2), `*` matches any current representation. */
-function noneMatch(header: string | undefined, etag: string): boolean {
+export function noneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const value = tag.trim().replace(/^W\//, '');
@@ -88,7 +95,7 @@ function countsAsDownload(answer: RangeAnswer): boolean {
 }
 
 /** A header's single value (a repeated header counts as absent rather than picking one). */
-function single(value: string | string[] | undefined): string | undefined {
+export function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? undefined : value;
 }
 
@@ -106,7 +113,7 @@ export async function sendArtifact(
 ): Promise<FastifyReply> {
   const etag = etagOf(artifact.sha256);
   const lastModified = new Date(artifact.createdAt).toUTCString();
-  reply.header('ETag', etag).header('Last-Modified', lastModified);
+  reply.header('ETag', etag).header('Last-Modified', lastModified).header('Repr-Digest', reprDigestOf(artifact.sha256));
 
   if (noneMatch(single(request.headers['if-none-match']), etag)) return reply.status(304).send();
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ERROR_CODES } from '../../../common/api/errors';
 import type { Platform } from '../../../common/domain';
+import type { Locale } from '../../../common/roles';
 import { utcToday } from '../../../common/licence-status';
 import type { NotificationMessageKey } from '../../../common/notifications';
 import { type Actor, originOf, signedInUser } from '../../actor';
@@ -15,6 +16,8 @@ import { emitWebhook } from '../webhooks/deliver';
 import { findLicenceBySecret, findLicenceIdOf, findLicence, type LicenceRow } from '../licences/repo';
 import { LICENCE_EXPIRED } from '../licence-files/licence-file';
 import { licenceAllowsDownload, licenceCovers, mayDownload, typesOpenTo } from './policy';
+import { artifactsOf } from '../catalogue/repo';
+import { buildFeed, buildSums, FEED_LENGTH, type FeedVersion } from './feed';
 import * as repo from './repo';
 import type { ArtifactToSend } from './serve';
 
@@ -60,9 +63,7 @@ function grantOf(
   ) {
     throw refused();
   }
-  if (!licenceAllowsDownload(licence, utcToday())) {
-    throw new HttpError(403, ERROR_CODES.licenceExpired, LICENCE_EXPIRED);
-  }
+  refuseExpired(licence);
   return {
     licence,
     version: { id: row.versionId, semVer: row.semVer },
@@ -108,6 +109,25 @@ function secretMatches(given: string, stored: string): boolean {
 }
 
 /**
+ * The licence whose download secret `secret` is, if it is one of `productKey` (else the one 404);
+ * null for a secret that names no licence (the caller counts those).
+ */
+async function licenceOfSecret(
+  ctx: AppContext,
+  input: { productKey: string; secret: string },
+): Promise<LicenceRow | null> {
+  const licence = await findLicenceBySecret(ctx.db, input.secret);
+  if (!licence || !secretMatches(input.secret, licence.downloadSecret)) return null;
+  if (licence.productKey !== input.productKey) throw refused();
+  return licence;
+}
+
+const refuseExpired = (licence: LicenceRow) => {
+  if (!licenceAllowsDownload(licence, utcToday()))
+    throw new HttpError(403, ERROR_CODES.licenceExpired, LICENCE_EXPIRED);
+};
+
+/**
  * `GET /api/get/{platform}/{productKey}/{semVer}/?secret=`: the licence whose download secret it is,
  * of that product; `latest` is the newest published version the licence allows that has an artifact
  * for the platform. Returns null for a secret that names no licence (the caller counts those).
@@ -117,14 +137,72 @@ export async function authorizeSecretDownload(
   _actor: Actor,
   input: { platform: Platform; productKey: string; semVer: string; secret: string },
 ): Promise<DownloadGrant | null> {
-  const licence = await findLicenceBySecret(ctx.db, input.secret);
-  if (!licence || !secretMatches(input.secret, licence.downloadSecret)) return null;
-  if (licence.productKey !== input.productKey) throw refused();
+  const licence = await licenceOfSecret(ctx, input);
+  if (!licence) return null;
   const row =
     input.semVer === 'latest'
       ? await repo.findLatestDownloadable(ctx.db, licence.productKey, typesOpenTo(licence), input.platform)
       : await repo.findVersionArtifactBySemVer(ctx.db, licence.productKey, input.semVer, input.platform);
   return grantOf(licence, row, input.platform, null);
+}
+
+/**
+ * `GET /api/get/sums/{productKey}/{semVer}/?secret=`: the `SHA256SUMS` text of the version's files,
+ * with the secret URL's rules (docs/decisions/080): a version the licence covers, with at least one
+ * file, a licence that still serves downloads. `latest` is the newest such version that has a file.
+ * Returns null for a secret that names no licence (the caller counts those).
+ */
+export async function versionSums(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { productKey: string; semVer: string; secret: string },
+): Promise<string | null> {
+  const licence = await licenceOfSecret(ctx, input);
+  if (!licence) return null;
+  const version =
+    input.semVer === 'latest'
+      ? await repo.findLatestWithArtifacts(ctx.db, licence.productKey, typesOpenTo(licence))
+      : await repo.findVersionBySemVer(ctx.db, licence.productKey, input.semVer);
+  if (!version || !licenceCovers(licence, { ...version, published: version.published === 1 })) throw refused();
+  const artifacts = await artifactsOf(ctx.db, [version.id]);
+  if (artifacts.length === 0) throw refused();
+  refuseExpired(licence);
+  return buildSums(artifacts);
+}
+
+/**
+ * `GET /api/feeds/{productKey}.atom?secret=`: the Atom feed of the newest published versions the
+ * licence's access level opens, each with its files' secret URLs and its checksums' (docs/decisions/080).
+ * Past its grace period the licence serves no feed (403 licence_expired), as it serves no file.
+ * Returns null for a secret that names no licence (the caller counts those).
+ */
+export async function versionFeed(
+  ctx: AppContext,
+  _actor: Actor,
+  input: { productKey: string; secret: string; locale: Locale },
+): Promise<{ xml: string; etag: string } | null> {
+  const licence = await licenceOfSecret(ctx, input);
+  if (!licence) return null;
+  refuseExpired(licence);
+  const rows = await repo.listPublishedVersions(ctx.db, licence.productKey, typesOpenTo(licence), FEED_LENGTH);
+  const artifacts = await artifactsOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  const versions: FeedVersion[] = rows.map((row) => ({
+    ...row,
+    artifacts: artifacts
+      .filter((artifact) => artifact.versionId === row.id)
+      .map((artifact) => ({ ...artifact, size: Number(artifact.size) })),
+  }));
+  return buildFeed({
+    baseUrl: ctx.config.baseUrl,
+    locale: input.locale,
+    licence,
+    secret: licence.downloadSecret,
+    versions,
+    emptyUpdated: licence.startDate,
+  });
 }
 
 /** The job that records a served download (server/jobs/index.ts declares it). */

@@ -1,4 +1,4 @@
-import { sealText, unsealText } from '../../security/seal';
+import { type OpeningSecrets, sealText, unsealText } from '../../security/seal';
 import crypto from 'node:crypto';
 import type { DB } from '../../db';
 import { hashToken } from '../auth/hash';
@@ -24,13 +24,14 @@ export function invitationLink(baseUrl: string, locale: string, key: string) {
   return `${baseUrl}/${locale}/invitation/${encodeURIComponent(key)}`;
 }
 
-const INVITATION_SEAL = { salt: 'invitation-keys', info: 'portal invitation link' };
+export const INVITATION_SEAL = { salt: 'invitation-keys', info: 'portal invitation link' };
 
 export const sealInvitationKey = (secret: string, invitationKeyValue: string) =>
   sealText(secret, INVITATION_SEAL, invitationKeyValue);
 
 /** The key a sealed value holds, or null when it was sealed under another secret or altered. */
-export const unsealInvitationKey = (secret: string, sealed: string) => unsealText(secret, INVITATION_SEAL, sealed);
+export const unsealInvitationKey = (secrets: OpeningSecrets, sealed: string) =>
+  unsealText(secrets, INVITATION_SEAL, sealed);
 
 /** A fresh key with what the database stores of it. */
 export function issueInvitationKey(secret: string) {

@@ -244,7 +244,7 @@ export async function getInvitationLink(
 ): Promise<InvitationLink> {
   const row = await pendingInvitation(ctx.db, input.customerAccess, input.id);
   if (isExpired(row)) throw new HttpError(409, ERROR_CODES.invitationExpired, INVITATION_EXPIRED);
-  const key = row.keySealed ? unsealInvitationKey(ctx.config.sessionSecret, row.keySealed) : null;
+  const key = row.keySealed ? unsealInvitationKey(ctx.config.sealSecrets, row.keySealed) : null;
   if (!key) throw new HttpError(409, ERROR_CODES.linkUnavailable, LINK_UNAVAILABLE);
   return { invitationLink: invitationLink(ctx.config.baseUrl, row.locale, key) };
 }

@@ -133,10 +133,11 @@ describe('GET /api/licence-files/keys with a generated key', () => {
     expect(error).not.toBeNull();
   });
 
-  it('replaces a key sealed under another secret, which stays published', async () => {
+  it('replaces a key sealed under a secret no longer listed, which stays published (outside production)', async () => {
     const before = (await publishedKeys(t)).keys;
+    const secret = 'another-session-secret-that-is-long-enough';
     const other = await buildApp(
-      { ...t.config, sessionSecret: 'another-session-secret-that-is-long-enough' },
+      { ...t.config, sessionSecret: secret, sealSecrets: [secret] },
       { database: t.database, startBackgroundWork: false },
     );
     await other.close();

@@ -1,4 +1,4 @@
-import { type SealPurpose, sealBytes, unsealBytes } from '../../security/seal';
+import { type OpeningSecrets, type SealPurpose, sealBytes, unsealBytes } from '../../security/seal';
 import crypto from 'node:crypto';
 
 /**
@@ -49,8 +49,12 @@ export function sealPrivateKey(secret: string, key: crypto.KeyObject, purpose = 
 }
 
 /** The private key a sealed value holds, or null when it was sealed under another secret or altered. */
-export function unsealPrivateKey(secret: string, sealed: string, purpose = LICENCE_KEY_SEAL): crypto.KeyObject | null {
-  const der = unsealBytes(secret, purpose, sealed);
+export function unsealPrivateKey(
+  secrets: OpeningSecrets,
+  sealed: string,
+  purpose = LICENCE_KEY_SEAL,
+): crypto.KeyObject | null {
+  const der = unsealBytes(secrets, purpose, sealed);
   if (!der) return null;
   try {
     return crypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });

@@ -3,6 +3,7 @@ import type { LicenceSigningKeyList } from '../../../common/api/licence-files';
 import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
+import { ConfigError } from '../../config';
 import { conflict } from '../../http-error';
 import {
   configuredSigningKeyPair,
@@ -50,7 +51,7 @@ function privateKeyOf(ctx: AppContext, row: repo.SigningKeyRow): crypto.KeyObjec
   }
   const cached = cache.get(row.keyId);
   if (cached) return cached;
-  const key = unsealPrivateKey(ctx.config.sessionSecret, row.privateKeySealed);
+  const key = unsealPrivateKey(ctx.config.sealSecrets, row.privateKeySealed);
   if (key) cache.set(row.keyId, key);
   return key;
 }
@@ -84,6 +85,7 @@ export async function ensureSigningKey(ctx: AppContext): Promise<string> {
           return configured.keyId;
         }
         if (active && privateKeyOf(ctx, active)) return active.keyId;
+        if (active && !ctx.config.allowNewSigningKey) throw new ConfigError(NO_USABLE_SIGNING_KEY(active.keyId));
         if (active) {
           // A configured key no longer configured, or a key sealed under another SESSION_SECRET: it
           // stays published, a new one signs.
@@ -98,6 +100,16 @@ export async function ensureSigningKey(ctx: AppContext): Promise<string> {
   }
   throw new Error('No licence signing key could be made active');
 }
+
+/**
+ * Production refuses to replace a signing key it cannot open: the products already shipped trust
+ * only the keys they know, so a new one by accident would make every licence file issued from then on
+ * fail their offline check. Said at start, before the portal listens.
+ */
+const NO_USABLE_SIGNING_KEY = (keyId: string) =>
+  `The active licence signing key (${keyId}) opens under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS: ` +
+  'was SESSION_SECRET changed without keeping the old one in SESSION_SECRET_PREVIOUS? Set it back (docs/security.md), ' +
+  'or start once with ALLOW_NEW_SIGNING_KEY=true (or --allow-new-signing-key) to sign with a new key from now on.';
 
 /** Retires the active key read before and stores a new generated one (in the caller's transaction). */
 async function replaceActiveKey(ctx: AppContext, trx: AppContext['db'], activeKeyId: string | null): Promise<string> {

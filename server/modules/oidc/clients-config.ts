@@ -63,19 +63,18 @@ export function parseOidcClients(
 
 /**
  * OIDC_COOKIE_KEYS (comma-separated, newest first: older ones still verify cookies during a
- * rotation), or else one key derived from SESSION_SECRET, so a new secret also renews them.
+ * rotation), or else one key derived from each server secret (SESSION_SECRET, then
+ * SESSION_SECRET_PREVIOUS), so a new secret also renews them and the previous ones still verify.
  */
-export function oidcCookieKeys(raw: string | undefined, sessionSecret: string): string[] {
+export function oidcCookieKeys(raw: string | undefined, serverSecrets: readonly string[]): string[] {
   const given = (raw ?? '')
     .split(',')
     .map((key) => key.trim())
     .filter(Boolean);
   if (given.length > 0) return given;
-  return [
-    Buffer.from(crypto.hkdfSync('sha256', sessionSecret, 'oidc-cookie-keys', 'portal oidc cookies', 32)).toString(
-      'base64url',
-    ),
-  ];
+  return serverSecrets.map((secret) =>
+    Buffer.from(crypto.hkdfSync('sha256', secret, 'oidc-cookie-keys', 'portal oidc cookies', 32)).toString('base64url'),
+  );
 }
 
 /** Every origin a client's page may be sent to after a form post (the /oidc pages' form-action). */

@@ -5,6 +5,7 @@ import type { InteractionDetails } from '../../../common/api/oidc';
 import type { Locale } from '../../../common/roles';
 import type { SessionUser } from '../../actor';
 import type { AppContext } from '../../context';
+import { setupRequired } from '../two-factor/enrolment';
 import { isFirstParty } from './provider';
 
 /**
@@ -65,6 +66,9 @@ export async function advance(
 ): Promise<Step> {
   const page = (path: string) => ({ redirect: `/${locale}/${path}?interaction=${encodeURIComponent(details.uid)}` });
   if (!user) return page('login');
+  // A user REQUIRE_2FA_FOR names signs in nowhere else before adding a second factor: the
+  // interaction stays unfinished, and the relying party asks again afterwards.
+  if (await setupRequired(ctx, user)) return { redirect: `/${locale}/settings` };
   const accountId = String(user.id);
   if (details.prompt.name === 'login' || details.session?.accountId !== accountId) {
     // A different portal user than the provider's session knew: this one signs in.

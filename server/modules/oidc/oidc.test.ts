@@ -3,9 +3,12 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../common/constants';
-import { addMembership, createCustomer, createUser, TEST_PASSWORD } from '../../test/factories';
+import { addMembership, createCustomer, createUser, login, TEST_PASSWORD } from '../../test/factories';
 import { BASE_URL, createTestApp, type TestApp } from '../../test/harness';
 import { Browser, discover, oidcEnv } from '../../test/oidc';
+import { enrolTotp } from '../../test/two-factor';
+import { PENDING_SIGN_IN_COOKIE } from '../../../common/api/two-factor';
+import { codeAt } from '../two-factor/totp';
 
 /**
  * The provider as relying parties see it (docs/oidc.md), with openid-client: discovery, the code
@@ -37,6 +40,15 @@ async function signIn(browser: Browser, email: string) {
   });
   expect(response.statusCode).toBe(200);
   expect(browser.has(SESSION_COOKIE)).toBe(true);
+}
+
+/** The set-up of most cases: a fresh user signed in on the portal in a browser, and the client's configuration. */
+async function signedInAt(clientId: 'academy' | 'console') {
+  const { user } = await signedInUser();
+  const config = await discover(current, clientId);
+  const browser = new Browser(current);
+  await signIn(browser, user.email);
+  return { user, config, browser };
 }
 
 async function authorize(config: client.Configuration, redirectUri: string, scope: string) {
@@ -122,12 +134,63 @@ describe('the code flow of a confidential first-party client', () => {
   });
 });
 
+describe('an account with a second factor', () => {
+  it('completes no interaction after the password alone: only the second factor sends it back', async () => {
+    const { user } = await signedInUser();
+    const { secret } = await enrolTotp(app, await login(app, user.email));
+    const config = await discover(current, 'academy');
+    const browser = new Browser(current);
+    const request = await authorize(config, 'http://academy.test/callback', 'openid email');
+    const toLogin = new URL((await browser.follow(request.url.href)).location);
+    expect(toLogin.pathname).toBe('/en/login');
+    const uid = toLogin.searchParams.get('interaction')!;
+
+    const password = await browser.request('POST', '/api/auth/login', {
+      json: { email: user.email, password: TEST_PASSWORD },
+      accept: 'application/json',
+    });
+    expect(password.statusCode).toBe(200);
+    expect(password.json()).toEqual({ secondFactor: { methods: ['totp', 'recoveryCode'] } });
+    expect(browser.has(PENDING_SIGN_IN_COOKIE)).toBe(true);
+    expect(browser.has(SESSION_COOKIE)).toBe(false);
+
+    // a pending sign-in is not a session: the interaction sends back to the login page, no code
+    const pending = await browser.follow(`/oidc/interaction/${uid}`);
+    const again = new URL(pending.location);
+    expect(again.origin).toBe(BASE_URL);
+    expect(again.pathname).toBe('/en/login');
+    expect(again.searchParams.get('interaction')).toBe(uid);
+    // nor does the consent API answer it
+    const details = await browser.request('GET', `/oidc/interaction/${uid}/details`, { accept: 'application/json' });
+    expect(details.statusCode).toBe(401);
+
+    const wrong = await browser.request('POST', '/api/auth/second-factor', {
+      json: { method: 'totp', code: '000000' },
+      accept: 'application/json',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(new URL((await browser.follow(`/oidc/interaction/${uid}`)).location).pathname).toBe('/en/login');
+
+    const second = await browser.request('POST', '/api/auth/second-factor', {
+      json: { method: 'totp', code: codeAt(secret, Date.now() + 30_000) },
+      accept: 'application/json',
+    });
+    expect(second.statusCode).toBe(200);
+    expect(browser.has(SESSION_COOKIE)).toBe(true);
+    const callback = new URL((await browser.follow(`/oidc/interaction/${uid}`)).location);
+    expect(callback.origin + callback.pathname).toBe('http://academy.test/callback');
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.claims()?.sub).toBe(String(user.id));
+  });
+});
+
 describe('a public third-party client', () => {
   it('is asked for consent on the portal, and the code needs its PKCE verifier', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'console');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('console');
     const request = await authorize(config, 'http://console.test/callback', 'openid email portal');
     const toConsent = new URL((await browser.follow(request.url.href)).location);
     expect(toConsent.pathname).toBe('/fr/consent');
@@ -166,10 +229,7 @@ describe('a public third-party client', () => {
   });
 
   it('refuses a request without PKCE, and one the user declines', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'console');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('console');
     const noPkce = client.buildAuthorizationUrl(config, {
       redirect_uri: 'http://console.test/callback',
       scope: 'openid',
@@ -202,10 +262,7 @@ describe('what the provider refuses', () => {
   });
 
   it('refuses a replayed code, a forged state and a forged interaction', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { user, config, browser } = await signedInAt('academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid');
     const callback = new URL((await browser.follow(request.url.href)).location);
     const checks = { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce };
@@ -232,10 +289,7 @@ describe('what the provider refuses', () => {
 
 describe('the portal logout handshake (spec 4 and 7)', () => {
   it('ends the provider session: the next authorization asks to sign in again', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
 
@@ -255,10 +309,7 @@ describe('the portal logout handshake (spec 4 and 7)', () => {
 
 describe('a provider session without a portal session', () => {
   it('signs in again once the portal session is gone, even without the handshake', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { user, config, browser } = await signedInAt('academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
     // every session of the user ends (as after a password reset); the provider's session is still there
@@ -272,10 +323,7 @@ describe('a provider session without a portal session', () => {
 
 describe('the provider state', () => {
   it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
-    const { user } = await signedInUser();
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    await signIn(browser, user.email);
+    const { config, browser } = await signedInAt('academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
     const callback = new URL((await browser.follow(request.url.href)).location);
 

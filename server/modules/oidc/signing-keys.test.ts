@@ -10,6 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+const ANOTHER_SECRET = 'another-session-secret-that-is-long-enough';
+
 describe('OpenID Connect signing keys', () => {
   it('are sealed, and a rotation publishes the new key first and keeps the old one for a while', async () => {
     const ctx = t.app.ctx;
@@ -41,7 +43,7 @@ describe('OpenID Connect signing keys', () => {
     const before = await activeKey();
     const { buildApp } = await import('../../app');
     const other = await buildApp(
-      { ...t.config, sessionSecret: 'another-session-secret-that-is-long-enough' },
+      { ...t.config, sessionSecret: ANOTHER_SECRET, sealSecrets: [ANOTHER_SECRET] },
       { database: t.database, startBackgroundWork: false },
     );
     try {

@@ -12,7 +12,7 @@ import * as repo from './repo';
  * keys' own functions, under a key derived for this purpose.
  */
 
-const OIDC_KEY_SEAL: SealPurpose = { salt: 'oidc-signing-keys', info: 'portal oidc signing key' };
+export const OIDC_KEY_SEAL: SealPurpose = { salt: 'oidc-signing-keys', info: 'portal oidc signing key' };
 
 /** RS256: the one algorithm every OpenID Connect relying party must accept. */
 export const OIDC_SIGNING_ALGORITHM = 'RS256';
@@ -38,7 +38,7 @@ async function insertNewKey(ctx: AppContext, trx: AppContext['db'], activeKeyId:
 }
 
 const usable = (ctx: AppContext, row: repo.OidcSigningKeyRow) =>
-  unsealPrivateKey(ctx.config.sessionSecret, row.privateKeySealed, OIDC_KEY_SEAL);
+  unsealPrivateKey(ctx.config.sealSecrets, row.privateKeySealed, OIDC_KEY_SEAL);
 
 /**
  * Makes sure one key this node can sign with is active, at start; one is generated when there is

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
-import { createCustomer, signedIn } from '../../test/factories';
-import { createTestApp, request, type TestApp } from '../../test/harness';
+import { PENDING_SIGN_IN_COOKIE } from '../../../common/api/two-factor';
+import { createCustomer, createUser, login, signedIn, TEST_PASSWORD } from '../../test/factories';
+import { createTestApp, request, sessionCookieOf, type TestApp } from '../../test/harness';
+import { enrolTotp } from '../../test/two-factor';
+import { codeAt } from '../two-factor/totp';
 import { SupportDesk } from '../../test/support-desk';
 import { purgeExpiredSupportJwtIds } from './service';
 import { jwtIdKnown } from './repo';
@@ -162,6 +165,46 @@ describe('GET /api/jwt/redirect, signed out', () => {
     expect(evil.headers.location).toBe(`/en/login?sso=${encodeURIComponent(`${desk.origin}/hc`)}`);
     expect(english.body).not.toMatch(/jwt/i);
     expect(await issued()).toBe(before);
+  });
+});
+
+describe('GET /api/jwt/redirect, for an account with a second factor', () => {
+  it('issues no token while the sign-in waits for the second factor: a pending sign-in is not a session', async () => {
+    const user = await createUser(t.app.ctx.db, { type: 'client' });
+    const { secret } = await enrolTotp(t.app, await login(t.app, user.email));
+    const issued = async () =>
+      (await t.app.ctx.db.selectFrom('supportJwtIds').select('jti').where('userId', '=', user.id).execute()).length;
+    const to = `${desk.origin}/hc/requests`;
+
+    const password = await request(t.app, null, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD },
+    });
+    expect(password.json()).toEqual({ secondFactor: { methods: ['totp', 'recoveryCode'] } });
+    const pendingCookie = password.cookies.find((c) => c.name === PENDING_SIGN_IN_COOKIE);
+    expect(pendingCookie).toBeDefined();
+    const pending = `${PENDING_SIGN_IN_COOKIE}=${pendingCookie!.value}`;
+
+    // the browser holds only the pending sign-in: to the login page, as a visitor
+    const early = await handOff(pending, to);
+    expect(early.statusCode).toBe(302);
+    expect(early.headers.location).toBe(`/en/login?sso=${encodeURIComponent(to)}`);
+    expect(early.body).not.toMatch(/jwt/i);
+    expect(await issued()).toBe(0);
+
+    const second = await request(t.app, pending, {
+      method: 'POST',
+      url: '/api/auth/second-factor',
+      payload: { method: 'totp', code: codeAt(secret, Date.now() + 30_000) },
+    });
+    expect(second.statusCode).toBe(200);
+    const after = await handOff(sessionCookieOf(second), to);
+    expect(after.statusCode).toBe(200);
+    const form = formOf(after.body);
+    expect(await desk.post({ jwt: form.jwt, return_to: form.returnTo })).toEqual({ status: 302, location: to });
+    expect(desk.accepted.at(-1)).toMatchObject({ email: user.email, external_id: String(user.id) });
+    expect(await issued()).toBe(1);
   });
 });
 

@@ -33,7 +33,8 @@ export async function ssoRoutes(app: FastifyInstance) {
               bytes: 'text/html',
             },
             302: {
-              description: 'A visitor without a session: to the login page, which keeps the return target',
+              description:
+                'A visitor without a session: to the login page, which keeps the return target; a user who must first add a second factor (REQUIRE_2FA_FOR): to the settings page',
               headers: { Location: { description: 'The login page', schema: { type: 'string' } } },
             },
           },
@@ -47,7 +48,8 @@ export async function ssoRoutes(app: FastifyInstance) {
           'A signed-in user gets an HTML page whose form posts a short-lived HS256 token (`jwt`) and ' +
           "`return_to` to the desk's JWT endpoint. A return target off the desk's origin is replaced by " +
           "the desk's home. A visitor is sent to /{locale}/login?sso=<target>. 503 `not_configured` " +
-          'without SUPPORT_JWT_SECRET.',
+          'without SUPPORT_JWT_SECRET. A user REQUIRE_2FA_FOR names who has no second factor yet is sent to ' +
+          '/{locale}/settings, with no token.',
         querystring: RedirectQuery,
         response: { 503: ErrorBody },
       },
@@ -63,7 +65,7 @@ export async function ssoRoutes(app: FastifyInstance) {
         to: request.query.to,
         acceptLanguage: request.headers['accept-language'],
       });
-      if (handOff.kind === 'login') return reply.redirect(handOff.location, 302);
+      if (handOff.kind !== 'post') return reply.redirect(handOff.location, 302);
       const { html, csp } = handOffPage(handOff);
       pagePolicies.set(reply, csp);
       // a page, not JSON: the documented 200 above (no response schema serializes it)

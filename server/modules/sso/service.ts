@@ -4,6 +4,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../common/roles';
 import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
 import { notConfigured } from '../../http-error';
+import { setupRequired } from '../two-factor/enrolment';
 import * as repo from './repo';
 import { deskReturnTo } from './return-to';
 
@@ -11,6 +12,8 @@ import { deskReturnTo } from './return-to';
 export type HandOff =
   /** a visitor without a session: to the login page, which keeps the target (storage key sso-redirect) */
   | { kind: 'login'; location: string }
+  /** a signed-in user who must first add a second factor (REQUIRE_2FA_FOR): to the settings page */
+  | { kind: 'enrol'; location: string }
   /** a signed-in user: a page that posts the token to the desk's JWT endpoint */
   | { kind: 'post'; action: string; jwt: string; returnTo: string; locale: Locale };
 
@@ -42,6 +45,8 @@ export async function supportHandOff(
     return { kind: 'login', location: `/${locale}/login?sso=${encodeURIComponent(returnTo)}` };
   }
   const { user } = actor;
+  // The second factor applies to every way in: a user REQUIRE_2FA_FOR names gets no token before enrolling.
+  if (await setupRequired(ctx, user)) return { kind: 'enrol', location: `/${user.preferredLocale}/settings` };
   const issuedAt = Math.floor(Date.now() / 1000);
   const expiresAt = issuedAt + desk.jwtLifetimeSeconds;
   const jti = crypto.randomUUID();

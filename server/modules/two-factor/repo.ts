@@ -214,3 +214,29 @@ export async function purgeChallenges(db: DB, before: string): Promise<number> {
   const result = await db.deleteFrom('twoFactorChallenges').where('expiresAt', '<=', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** For the Users page: each user's passkey count and whether an authenticator app is set up, in two queries. */
+export async function factorSummaries(
+  db: DB,
+  userIds: readonly number[],
+): Promise<Map<number, { passkeys: number; authenticator: boolean }>> {
+  const summaries = new Map(userIds.map((id) => [id, { passkeys: 0, authenticator: false }]));
+  if (userIds.length === 0) return summaries;
+  const [keys, apps] = await Promise.all([
+    db
+      .selectFrom('passkeys')
+      .select((eb) => ['userId', eb.fn.countAll<number | string>().as('n')])
+      .where('userId', 'in', userIds)
+      .groupBy('userId')
+      .execute(),
+    db
+      .selectFrom('totpAuthenticators')
+      .select('userId')
+      .where('userId', 'in', userIds)
+      .where('confirmedAt', 'is not', null)
+      .execute(),
+  ]);
+  for (const row of keys) summaries.get(row.userId)!.passkeys = Number(row.n);
+  for (const row of apps) summaries.get(row.userId)!.authenticator = true;
+  return summaries;
+}

@@ -3,16 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { createUser, login, TEST_PASSWORD } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
+import { Browser, oidcEnv, startInteraction } from '../../test/oidc';
 import { SmtpPeer } from '../../test/smtp-peer';
+import { SupportDesk } from '../../test/support-desk';
 import { codeAt } from './totp';
 
 /** REQUIRE_2FA_FOR and an admin's reset of another user's factors (docs/security.md). */
 
 let t: TestApp;
 let peer: SmtpPeer;
+const desk = new SupportDesk('desk-shared-9c2e7a4f1b8d3e6a0c5f2b9e4d7a1c3f');
 beforeAll(async () => {
   peer = new SmtpPeer();
+  await desk.listen();
   t = await createTestApp({
+    ...oidcEnv(),
+    ...desk.env(),
     SMTP_URL: await peer.listen(),
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     REQUIRE_2FA_FOR: 'admin, productManager',
@@ -21,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await peer?.close();
+  await desk.close();
 });
 
 async function addTotp(cookie: string) {
@@ -61,9 +68,39 @@ describe('REQUIRE_2FA_FOR', () => {
       false,
     );
     // the last factor stays
-    const remove = await request(t.app, cookie, { method: 'DELETE', url: '/api/auth/two-factor/totp' });
+    const remove = await request(t.app, cookie, {
+      method: 'DELETE',
+      url: '/api/auth/two-factor/totp',
+      payload: { password: TEST_PASSWORD },
+    });
     expect(remove.statusCode).toBe(409);
     expect(remove.json().error.code).toBe('two_factor_required');
+  });
+
+  it('opens no other site before the factor: no support desk token, no OpenID Connect sign-in', async () => {
+    const admin = await createUser(t.app.ctx.db, { type: 'admin', preferredLocale: 'fr' });
+    const cookie = await login(t.app, admin.email);
+    const issued = async () =>
+      (await t.app.ctx.db.selectFrom('supportJwtIds').select('jti').where('userId', '=', admin.id).execute()).length;
+    const desk = await request(t.app, cookie, { url: '/api/jwt/redirect?to=%2Fhc' });
+    expect(desk.statusCode).toBe(302);
+    expect(desk.headers.location).toBe('/fr/settings');
+    expect(desk.body).not.toMatch(/jwt/i);
+    expect(await issued()).toBe(0);
+
+    const { uid, cookie: interaction } = await startInteraction(t.app, null, 'login');
+    const browser = new Browser(() => t.app);
+    for (const part of `${interaction}; ${cookie}`.split('; ')) browser.setCookie(part);
+    const step = await browser.follow(`/oidc/interaction/${uid}`);
+    expect(step.location).toBe(`${new URL(step.location).origin}/fr/settings`);
+
+    // once a factor is added, both open
+    await addTotp(cookie);
+    expect((await request(t.app, cookie, { url: '/api/jwt/redirect?to=%2Fhc' })).statusCode).toBe(200);
+    expect(await issued()).toBe(1);
+    const consent = new URL((await browser.follow(`/oidc/interaction/${uid}`)).location);
+    expect(consent.pathname).toBe('/fr/consent');
+    expect(consent.searchParams.get('interaction')).toBeTruthy();
   });
 
   it('leaves other types alone', async () => {

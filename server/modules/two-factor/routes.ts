@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
 import { Profile } from '../../../common/api/auth';
 import { IdParam, Ok } from '../../../common/api/common';
 import {
   AddPasskeyBody,
+  ConfirmIdentityBody,
   ConfirmTotpBody,
   FactorAdded,
   RecoveryCodes,
@@ -30,7 +32,11 @@ export async function twoFactorRoutes(app: FastifyInstance) {
   const { config } = ctx;
   const tags = ['two-factor'];
   const signInLimit = perMinute(config.rateLimits.login);
-  const own = { access: access.signedIn };
+  /** A route of the signed-in user's own factors: the session's user, the two-factor tag. */
+  const ownRoute = <S extends FastifySchema>(schema: S & { operationId: string }) => ({
+    config: { access: access.signedIn },
+    schema: { tags, ...schema },
+  });
 
   api.post(
     '/auth/second-factor',
@@ -75,90 +81,68 @@ export async function twoFactorRoutes(app: FastifyInstance) {
 
   api.get(
     '/auth/two-factor',
-    {
-      config: own,
-      schema: {
-        operationId: 'getTwoFactor',
-        tags,
-        summary: 'Your second factors: passkeys, the authenticator app, how many recovery codes are left',
-        response: { 200: TwoFactorStatus, ...errorResponses(401) },
-      },
-    },
+    ownRoute({
+      operationId: 'getTwoFactor',
+      summary: 'Your second factors: passkeys, the authenticator app, how many recovery codes are left',
+      response: { 200: TwoFactorStatus, ...errorResponses(401) },
+    }),
     async (request) => service.twoFactorStatus(ctx, actorOf(request)),
   );
 
   api.post(
     '/auth/two-factor/passkeys/options',
-    {
-      config: own,
-      schema: {
-        operationId: 'passkeyRegistrationOptions',
-        tags,
-        summary: 'WebAuthn options to add a passkey; the challenge is kept for this session for 5 minutes',
-        response: { 200: WebAuthnOptions, ...errorResponses(400, 401) },
-      },
-    },
+    ownRoute({
+      operationId: 'passkeyRegistrationOptions',
+      summary: 'WebAuthn options to add a passkey; the challenge is kept for this session for 5 minutes',
+      response: { 200: WebAuthnOptions, ...errorResponses(400, 401) },
+    }),
     async (request) => service.passkeyRegistrationOptions(ctx, actorOf(request)),
   );
 
   api.post(
     '/auth/two-factor/passkeys',
-    {
-      config: own,
-      schema: {
-        operationId: 'addPasskey',
-        tags,
-        summary:
-          'Add a passkey (the answer to the options above); the first factor comes with ten recovery codes, shown once',
-        body: AddPasskeyBody,
-        response: { 200: FactorAdded, ...errorResponses(400, 401, 409) },
-      },
-    },
+    ownRoute({
+      operationId: 'addPasskey',
+      summary:
+        'Add a passkey (the answer to the options above); the first factor comes with ten recovery codes, shown once',
+      body: AddPasskeyBody,
+      response: { 200: FactorAdded, ...errorResponses(400, 401, 409) },
+    }),
     async (request) => service.addPasskey(ctx, actorOf(request), request.body),
   );
 
   api.patch(
     '/auth/two-factor/passkeys/:id',
-    {
-      config: own,
-      schema: {
-        operationId: 'renamePasskey',
-        tags,
-        summary: 'Rename one of your passkeys',
-        params: IdParam,
-        body: RenameBody,
-        response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404) },
-      },
-    },
+    ownRoute({
+      operationId: 'renamePasskey',
+      summary: 'Rename one of your passkeys',
+      params: IdParam,
+      body: RenameBody,
+      response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404) },
+    }),
     async (request) => service.renamePasskey(ctx, actorOf(request), { id: request.params.id, ...request.body }),
   );
 
   api.delete(
     '/auth/two-factor/passkeys/:id',
-    {
-      config: own,
-      schema: {
-        operationId: 'removePasskey',
-        tags,
-        summary: 'Remove one of your passkeys (not the last factor when your account requires one)',
-        params: IdParam,
-        response: { 200: TwoFactorStatus, ...errorResponses(401, 404, 409) },
-      },
-    },
-    async (request) => service.removePasskey(ctx, actorOf(request), request.params),
+    ownRoute({
+      operationId: 'removePasskey',
+      summary:
+        'Remove one of your passkeys (not the last factor when your account requires one); asks for your current password or an authenticator code',
+      params: IdParam,
+      body: z.nullish(ConfirmIdentityBody),
+      response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404, 409, 429) },
+    }),
+    async (request) => service.removePasskey(ctx, actorOf(request), { ...request.body, ...request.params }),
   );
 
   api.post(
     '/auth/two-factor/totp',
-    {
-      config: own,
-      schema: {
-        operationId: 'startTotp',
-        tags,
-        summary: 'Start setting up an authenticator app: its secret and QR code, shown once',
-        response: { 200: TotpEnrolment, ...errorResponses(401, 409) },
-      },
-    },
+    ownRoute({
+      operationId: 'startTotp',
+      summary: 'Start setting up an authenticator app: its secret and QR code, shown once',
+      response: { 200: TotpEnrolment, ...errorResponses(401, 409) },
+    }),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       return service.startTotp(ctx, actorOf(request));
@@ -167,17 +151,13 @@ export async function twoFactorRoutes(app: FastifyInstance) {
 
   api.post(
     '/auth/two-factor/totp/confirm',
-    {
-      config: own,
-      schema: {
-        operationId: 'confirmTotp',
-        tags,
-        summary:
-          'Finish setting up the authenticator app with a code it shows; the first factor comes with ten recovery codes',
-        body: ConfirmTotpBody,
-        response: { 200: FactorAdded, ...errorResponses(400, 401) },
-      },
-    },
+    ownRoute({
+      operationId: 'confirmTotp',
+      summary:
+        'Finish setting up the authenticator app with a code it shows; the first factor comes with ten recovery codes',
+      body: ConfirmTotpBody,
+      response: { 200: FactorAdded, ...errorResponses(400, 401) },
+    }),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       return service.confirmTotp(ctx, actorOf(request), request.body);
@@ -186,47 +166,39 @@ export async function twoFactorRoutes(app: FastifyInstance) {
 
   api.patch(
     '/auth/two-factor/totp',
-    {
-      config: own,
-      schema: {
-        operationId: 'renameTotp',
-        tags,
-        summary: 'Rename your authenticator app',
-        body: RenameBody,
-        response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404) },
-      },
-    },
+    ownRoute({
+      operationId: 'renameTotp',
+      summary: 'Rename your authenticator app',
+      body: RenameBody,
+      response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404) },
+    }),
     async (request) => service.renameTotp(ctx, actorOf(request), request.body),
   );
 
   api.delete(
     '/auth/two-factor/totp',
-    {
-      config: own,
-      schema: {
-        operationId: 'removeTotp',
-        tags,
-        summary: 'Remove your authenticator app (not the last factor when your account requires one)',
-        response: { 200: TwoFactorStatus, ...errorResponses(401, 404, 409) },
-      },
-    },
-    async (request) => service.removeTotp(ctx, actorOf(request)),
+    ownRoute({
+      operationId: 'removeTotp',
+      summary:
+        'Remove your authenticator app (not the last factor when your account requires one); asks for your current password or one of its codes',
+      body: z.nullish(ConfirmIdentityBody),
+      response: { 200: TwoFactorStatus, ...errorResponses(400, 401, 404, 409, 429) },
+    }),
+    async (request) => service.removeTotp(ctx, actorOf(request), request.body ?? {}),
   );
 
   api.post(
     '/auth/two-factor/recovery-codes',
-    {
-      config: own,
-      schema: {
-        operationId: 'regenerateRecoveryCodes',
-        tags,
-        summary: 'Ten new recovery codes, shown once; the previous ones stop working',
-        response: { 200: RecoveryCodes, ...errorResponses(400, 401) },
-      },
-    },
+    ownRoute({
+      operationId: 'regenerateRecoveryCodes',
+      summary:
+        'Ten new recovery codes, shown once; the previous ones stop working. Asks for your current password or an authenticator code',
+      body: z.nullish(ConfirmIdentityBody),
+      response: { 200: RecoveryCodes, ...errorResponses(400, 401, 429) },
+    }),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return service.regenerateRecoveryCodes(ctx, actorOf(request));
+      return service.regenerateRecoveryCodes(ctx, actorOf(request), request.body ?? {});
     },
   );
 

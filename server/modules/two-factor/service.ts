@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type {
   AddPasskeyBody,
+  ConfirmIdentityBody,
   ConfirmTotpBody,
   FactorAdded,
   RecoveryCodes,
@@ -12,8 +13,11 @@ import { ERROR_CODES } from '../../../common/api/errors';
 import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
-import { badRequest, HttpError, notFound } from '../../http-error';
+import { badRequest, fieldDetail, HttpError, notFound } from '../../http-error';
+import { loginDelayed, loginWait } from '../auth/backoff';
 import { hashToken } from '../auth/hash';
+import { verifyPassword } from '../auth/password';
+import * as authRepo from '../auth/repo';
 import * as passkeys from './passkeys';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery';
 import * as repo from './repo';
@@ -31,6 +35,48 @@ export const secondFactorInvalid = (message = 'The code is wrong or was already 
   new HttpError(400, ERROR_CODES.secondFactorInvalid, message);
 
 const passkeyTaken = () => new HttpError(409, ERROR_CODES.secondFactorInvalid, 'This passkey is already registered');
+
+/**
+ * Who is there, asked again before a factor goes or recovery codes are remade: the current password,
+ * or a code of the authenticator app that has not been used yet. A stolen session alone must not
+ * strip an account of its second factor. Wrong answers are failed sign-ins of the account and meet
+ * the back-off of decision 018, as a wrong current password does for an e-mail change.
+ */
+async function confirmIdentity(ctx: AppContext, actor: Actor, input: ConfirmIdentityBody) {
+  const { user, ip } = signedInUser(actor);
+  const password = input.password ?? '';
+  const code = input.code ?? '';
+  if (!password && !code) {
+    throw new HttpError(
+      400,
+      ERROR_CODES.identityConfirmationRequired,
+      'Confirm it is you: give your current password, or a code of your authenticator app',
+      [{ path: 'password', message: 'errors.required' }],
+    );
+  }
+  const { db } = ctx;
+  const wait = await loginWait(db, user.email);
+  if (wait > 0) throw loginDelayed(wait);
+  const ok = password
+    ? await verifyPassword(await authRepo.passwordHashOf(db, user.id), password)
+    : await acceptTotpCode(ctx, user.id, code, false);
+  if (ok) return;
+  await authRepo.recordLoginAttempt(db, { email: user.email, ip, success: false });
+  if (password) {
+    throw new HttpError(
+      400,
+      ERROR_CODES.wrongPassword,
+      'The current password is not correct',
+      fieldDetail('password', ERROR_CODES.wrongPassword),
+    );
+  }
+  throw new HttpError(
+    400,
+    ERROR_CODES.secondFactorInvalid,
+    'The code is wrong or was already used',
+    fieldDetail('code', ERROR_CODES.secondFactorInvalid),
+  );
+}
 
 /** REQUIRE_2FA_FOR names the user's type. */
 export const twoFactorRequiredFor = (ctx: AppContext, type: string) =>
@@ -135,9 +181,10 @@ async function dropCodesIfNoFactor(db: DB, userId: number) {
   if ((await repo.factorCount(db, userId)) === 0) await repo.replaceRecoveryCodes(db, userId, []);
 }
 
-export async function removePasskey(ctx: AppContext, actor: Actor, input: { id: number }) {
+export async function removePasskey(ctx: AppContext, actor: Actor, input: { id: number } & ConfirmIdentityBody) {
   const { user } = signedInUser(actor);
   await assertNotLast(ctx, user);
+  await confirmIdentity(ctx, actor, input);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.deletePasskey(trx, user.id, input.id))) throw notFound('Passkey not found');
     await dropCodesIfNoFactor(trx, user.id);
@@ -166,7 +213,7 @@ export async function startTotp(ctx: AppContext, actor: Actor): Promise<TotpEnro
 export async function acceptTotpCode(ctx: AppContext, userId: number, code: string, confirm: boolean) {
   const row = await repo.findTotp(ctx.db, userId);
   if (!row || Boolean(row.confirmedAt) === confirm) return false;
-  const secret = unsealTotpSecret(ctx.config.sessionSecret, row.secretSealed);
+  const secret = unsealTotpSecret(ctx.config.sealSecrets, row.secretSealed);
   if (!secret) return false;
   const step = matchingStep(secret, code);
   return step !== null && repo.acceptTotpStep(ctx.db, row.id, step, confirm);
@@ -191,10 +238,14 @@ export async function renameTotp(ctx: AppContext, actor: Actor, input: { name: s
   return statusOf(ctx, user);
 }
 
-export async function removeTotp(ctx: AppContext, actor: Actor) {
+export async function removeTotp(ctx: AppContext, actor: Actor, input: ConfirmIdentityBody) {
   const { user } = signedInUser(actor);
   const row = await repo.findTotp(ctx.db, user.id);
-  if (row?.confirmedAt) await assertNotLast(ctx, user);
+  if (!row) throw notFound('No authenticator app is set up');
+  if (row.confirmedAt) {
+    await assertNotLast(ctx, user);
+    await confirmIdentity(ctx, actor, input);
+  }
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.deleteTotp(trx, user.id))) throw notFound('No authenticator app is set up');
     await dropCodesIfNoFactor(trx, user.id);
@@ -204,11 +255,16 @@ export async function removeTotp(ctx: AppContext, actor: Actor) {
 }
 
 /** New recovery codes replace the old ones, used or not; answered this once. */
-export async function regenerateRecoveryCodes(ctx: AppContext, actor: Actor): Promise<RecoveryCodes> {
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  actor: Actor,
+  input: ConfirmIdentityBody,
+): Promise<RecoveryCodes> {
   const { user } = signedInUser(actor);
   if ((await repo.factorCount(ctx.db, user.id)) === 0) {
     throw badRequest('Recovery codes come with a second factor: add a passkey or an authenticator app first');
   }
+  await confirmIdentity(ctx, actor, input);
   const codes = newRecoveryCodes();
   await ctx.db.transaction().execute((trx) => repo.replaceRecoveryCodes(trx, user.id, codes.map(hashRecoveryCode)));
   ctx.log.info({ userId: user.id }, 'recovery codes regenerated');

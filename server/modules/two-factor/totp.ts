@@ -1,4 +1,4 @@
-import { sealText, unsealText } from '../../security/seal';
+import { type OpeningSecrets, sealText, unsealText } from '../../security/seal';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 
@@ -51,9 +51,10 @@ export function codeAt(secret: string, timestamp: number): string {
   return totpOf(secret).generate({ timestamp });
 }
 
-const TOTP_SEAL = { salt: 'totp-secrets', info: 'portal authenticator app secret' };
+export const TOTP_SEAL = { salt: 'totp-secrets', info: 'portal authenticator app secret' };
 
 export const sealTotpSecret = (serverSecret: string, secret: string) => sealText(serverSecret, TOTP_SEAL, secret);
 
 /** The secret, or null when it was sealed under another server secret or altered. */
-export const unsealTotpSecret = (serverSecret: string, sealed: string) => unsealText(serverSecret, TOTP_SEAL, sealed);
+export const unsealTotpSecret = (serverSecrets: OpeningSecrets, sealed: string) =>
+  unsealText(serverSecrets, TOTP_SEAL, sealed);

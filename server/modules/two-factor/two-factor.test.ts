@@ -181,7 +181,11 @@ describe('recovery codes', () => {
 
     const status = await request(t.app, user.cookie, { method: 'GET', url: '/api/auth/two-factor' });
     expect(status.json().recoveryCodesLeft).toBe(9);
-    const renewed = await request(t.app, user.cookie, { method: 'POST', url: '/api/auth/two-factor/recovery-codes' });
+    const renewed = await request(t.app, user.cookie, {
+      method: 'POST',
+      url: '/api/auth/two-factor/recovery-codes',
+      payload: { password: TEST_PASSWORD },
+    });
     expect(renewed.statusCode).toBe(200);
     expect(renewed.headers['cache-control']).toBe('no-store');
     const fresh: string[] = renewed.json().recoveryCodes;
@@ -198,14 +202,90 @@ describe('recovery codes', () => {
 
   it('are not given without a factor, and go with the last one', async () => {
     const user = await userWithTotp();
-    const removed = await request(t.app, user.cookie, { method: 'DELETE', url: '/api/auth/two-factor/totp' });
+    const removed = await request(t.app, user.cookie, {
+      method: 'DELETE',
+      url: '/api/auth/two-factor/totp',
+      payload: { password: TEST_PASSWORD },
+    });
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ totp: null, recoveryCodesLeft: 0 });
-    const none = await request(t.app, user.cookie, { method: 'POST', url: '/api/auth/two-factor/recovery-codes' });
+    const none = await request(t.app, user.cookie, {
+      method: 'POST',
+      url: '/api/auth/two-factor/recovery-codes',
+      payload: { password: TEST_PASSWORD },
+    });
     expect(none.statusCode).toBe(400);
     // and the password alone signs in again
     const back = await passwordStep(user.email);
     expect(back.json()).toMatchObject({ id: user.id });
+  });
+});
+
+describe('removing a factor and new recovery codes ask who is there again', () => {
+  const removeTotp = (cookie: string, payload?: object) =>
+    request(t.app, cookie, { method: 'DELETE', url: '/api/auth/two-factor/totp', ...(payload ? { payload } : {}) });
+  const regenerate = (cookie: string, payload?: object) =>
+    request(t.app, cookie, {
+      method: 'POST',
+      url: '/api/auth/two-factor/recovery-codes',
+      ...(payload ? { payload } : {}),
+    });
+
+  it('refuses the session alone, a wrong password and a spent code, with a clear error', async () => {
+    const user = await userWithTotp();
+    for (const answer of [await removeTotp(user.cookie), await regenerate(user.cookie, {})]) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().error).toMatchObject({
+        code: 'identity_confirmation_required',
+        message: 'Confirm it is you: give your current password, or a code of your authenticator app',
+        details: [{ path: 'password', message: 'errors.required' }],
+      });
+    }
+    const wrong = await removeTotp(user.cookie, { password: 'Not-The-Password-1' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toMatchObject({
+      code: 'wrong_password',
+      details: [{ path: 'password', message: 'apiErrors.wrong_password' }],
+    });
+    // the set-up spent the current time step
+    const spent = await regenerate(user.cookie, { code: codeAt(user.secret, Date.now()) });
+    expect(spent.statusCode).toBe(400);
+    expect(spent.json().error).toMatchObject({
+      code: 'second_factor_invalid',
+      details: [{ path: 'code', message: 'apiErrors.second_factor_invalid' }],
+    });
+    const status = await request(t.app, user.cookie, { method: 'GET', url: '/api/auth/two-factor' });
+    expect(status.json()).toMatchObject({ totp: { name: 'Phone' }, recoveryCodesLeft: 10 });
+    // each wrong answer is a failed sign-in of the account (decision 018)
+    const failures = await t.app.ctx.db
+      .selectFrom('loginAttempts')
+      .select('success')
+      .where('email', '=', user.email)
+      .where('success', '=', 0)
+      .execute();
+    expect(failures).toHaveLength(2);
+  });
+
+  it('accepts a fresh authenticator code, once, or the current password', async () => {
+    const user = await userWithTotp();
+    const code = codeAt(user.secret, Date.now() + STEP_MS);
+    const renewed = await regenerate(user.cookie, { code });
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json().recoveryCodes).toHaveLength(10);
+    expect((await removeTotp(user.cookie, { code })).statusCode).toBe(400);
+    const removed = await removeTotp(user.cookie, { password: TEST_PASSWORD });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ totp: null, recoveryCodesLeft: 0 });
+  });
+
+  it('holds a stolen session to the back-off: guesses of the password wait like sign-ins', async () => {
+    const user = await userWithTotp();
+    for (let i = 0; i < 5; i++) {
+      expect((await removeTotp(user.cookie, { password: `Guess-${i}-Password` })).statusCode).toBe(400);
+    }
+    const held = await removeTotp(user.cookie, { password: TEST_PASSWORD });
+    expect(held.statusCode).toBe(429);
+    expect(held.json().error.code).toBe('login_delayed');
   });
 });
 
@@ -268,7 +348,11 @@ describe('passkeys (a software authenticator speaking WebAuthn)', () => {
     const noCode = await request(t.app, null, { method: 'POST', url: '/api/auth/passkey/options' });
     expect((await secondStep(pendingOf(noCode), { method: 'recoveryCode', code: 'abcde-fghij' })).statusCode).toBe(401);
 
-    const removed = await request(t.app, cookie, { method: 'DELETE', url: `/api/auth/two-factor/passkeys/${key.id}` });
+    const removed = await request(t.app, cookie, {
+      method: 'DELETE',
+      url: `/api/auth/two-factor/passkeys/${key.id}`,
+      payload: { password: TEST_PASSWORD },
+    });
     expect(removed.json()).toMatchObject({ passkeys: [], recoveryCodesLeft: 0 });
   });
 

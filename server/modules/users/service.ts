@@ -1,5 +1,12 @@
 import { checkPassword } from '../../../common/password';
-import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '../../../common/api/users';
+import type {
+  CreateUserBody,
+  UpdateUserBody,
+  User,
+  UserList,
+  UserListQuery,
+  UserTwoFactor,
+} from '../../../common/api/users';
 import type { Actor } from '../../actor';
 import { callerOf } from '../../policy';
 import type { AppContext } from '../../context';
@@ -9,6 +16,7 @@ import { hashPassword } from '../auth/password';
 import { revokeResetTokens } from '../auth/repo';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
 import { endUserSessions } from '../sessions/service';
+import { factorSummaries } from '../two-factor/repo';
 import { authorizeUserCreate, authorizeUserUpdate, userAbilities } from './policy';
 import * as repo from './repo';
 
@@ -20,11 +28,13 @@ export const FIRST_PASSWORD_LINK_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const EMAIL_TAKEN = 'A user with this e-mail already exists';
 
+const NO_FACTOR: UserTwoFactor = { passkeys: 0, authenticator: false };
+
 /**
  * The API calls the full name `fullname` here (spec section 3, "User"); `can` is what the actor may
- * do with the account (none for the command line, which reads no screen).
+ * do with the account (none for the command line, which reads no screen); `twoFactor` its factors.
  */
-function toApiUser(row: repo.UserRow, actor: Actor): User {
+function toApiUser(row: repo.UserRow, actor: Actor, twoFactor: UserTwoFactor): User {
   return {
     id: row.id,
     fullname: row.fullName,
@@ -33,7 +43,13 @@ function toApiUser(row: repo.UserRow, actor: Actor): User {
     status: row.status,
     preferredLocale: row.preferredLocale,
     can: userAbilities(callerOf(actor), row),
+    twoFactor,
   };
+}
+
+async function withFactors(ctx: AppContext, row: repo.UserRow, actor: Actor): Promise<User> {
+  const factors = await factorSummaries(ctx.db, [row.id]);
+  return toApiUser(row, actor, factors.get(row.id) ?? NO_FACTOR);
 }
 
 export async function listUsers(ctx: AppContext, actor: Actor, query: UserListQuery): Promise<UserList> {
@@ -42,8 +58,12 @@ export async function listUsers(ctx: AppContext, actor: Actor, query: UserListQu
     length: query.pageLength,
     filter: query.filter,
   });
+  const factors = await factorSummaries(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return {
-    results: rows.map((row) => toApiUser(row, actor)),
+    results: rows.map((row) => toApiUser(row, actor, factors.get(row.id) ?? NO_FACTOR)),
     pageOffset: query.pageOffset,
     pageLength: query.pageLength,
     totalHits: total,
@@ -54,7 +74,7 @@ export async function listUsers(ctx: AppContext, actor: Actor, query: UserListQu
 export async function getUser(ctx: AppContext, actor: Actor, input: { id: number }): Promise<User> {
   const row = await repo.findUserById(ctx.db, input.id);
   if (!row) throw notFound('User not found');
-  return toApiUser(row, actor);
+  return withFactors(ctx, row, actor);
 }
 
 /** What creates a user: the API's body, plus a password only the operator command line may give. */
@@ -105,7 +125,8 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
     if (isUniqueViolation(error)) throw emailTaken(EMAIL_TAKEN);
     throw error;
   }
-  return toApiUser(row, actor);
+  // a new account has no factor yet
+  return toApiUser(row, actor, NO_FACTOR);
 }
 
 /**
@@ -163,5 +184,5 @@ export async function updateUser(
     throw error;
   }
   if (!row) throw notFound('User not found');
-  return toApiUser(row, actor);
+  return withFactors(ctx, row, actor);
 }

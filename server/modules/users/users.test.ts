@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCustomer, createUser, login, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
+import { enrolTotp, passkeyAnswer } from '../../test/two-factor';
 import { findUsableResetToken } from '../auth/repo';
 import { EMAIL_TAKEN, FIRST_PASSWORD_LINK_VALIDITY_MS } from './service';
 
@@ -86,7 +87,39 @@ describe('GET /api/users', () => {
       preferredLocale: 'en',
       // the admin's own row: edited, but its status stays (users/policy.ts)
       can: { edit: true, changeStatus: false },
+      twoFactor: { passkeys: 0, authenticator: false },
     });
+  });
+
+  it('says whether each user has two-factor sign-in on: passkeys counted, the authenticator app or not', async () => {
+    const both = await createUser(app.ctx.db, { fullName: 'Both Factors', type: 'supportEngineer' });
+    const bothCookie = await login(app, both.email);
+    for (let i = 0; i < 2; i++) {
+      const added = await request(app, bothCookie, {
+        method: 'POST',
+        url: '/api/auth/two-factor/passkeys',
+        payload: await passkeyAnswer(app, bothCookie),
+      });
+      expect(added.statusCode).toBe(200);
+    }
+    await enrolTotp(app, bothCookie);
+    const appOnly = await createUser(app.ctx.db, { fullName: 'App Only', type: 'productManager' });
+    await enrolTotp(app, await login(app, appOnly.email));
+    const none = await createUser(app.ctx.db, { fullName: 'No Factor', type: 'productManager' });
+
+    const list = await asAdmin({ method: 'GET', url: '/api/users?pageLength=100' });
+    const factorsOf = (id: number) =>
+      (list.json().results as { id: number; twoFactor: unknown }[]).find((u) => u.id === id)?.twoFactor;
+    expect(factorsOf(both.id)).toEqual({ passkeys: 2, authenticator: true });
+    expect(factorsOf(appOnly.id)).toEqual({ passkeys: 0, authenticator: true });
+    expect(factorsOf(none.id)).toEqual({ passkeys: 0, authenticator: false });
+    const one = await asAdmin({ method: 'GET', url: `/api/users/${both.id}` });
+    expect(one.json().twoFactor).toEqual({ passkeys: 2, authenticator: true });
+
+    // after an admin's reset, the same answer says so
+    expect((await asAdmin({ method: 'DELETE', url: `/api/users/${both.id}/two-factor` })).statusCode).toBe(200);
+    const after = await asAdmin({ method: 'GET', url: `/api/users/${both.id}` });
+    expect(after.json().twoFactor).toEqual({ passkeys: 0, authenticator: false });
   });
 
   it("lets the admin change every other row's status (can on each row)", async () => {
@@ -154,6 +187,7 @@ describe('POST /api/users', () => {
       status: 'enabled',
       preferredLocale: 'fr',
       can: { edit: true, changeStatus: true },
+      twoFactor: { passkeys: 0, authenticator: false },
     });
     const row = await app.ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.passwordHash).toBeNull();
@@ -269,6 +303,7 @@ describe('PATCH /api/users/:id', () => {
       status: 'enabled',
       preferredLocale: 'fr',
       can: { edit: true, changeStatus: true },
+      twoFactor: { passkeys: 0, authenticator: false },
     });
     const empty = await asAdmin({ method: 'PATCH', url: `/api/users/${user.id}`, payload: {} });
     expect(empty.json()).toEqual(response.json());

@@ -140,7 +140,7 @@ export async function deliverWebhook(ctx: AppContext, deliveryId: number): Promi
     await repo.markFailed(ctx.db, deliveryId, 'the endpoint is disabled');
     return 'failed';
   }
-  const secret = unsealWebhookSecret(ctx.config.sessionSecret, row.secretSealed);
+  const secret = unsealWebhookSecret(ctx.config.sealSecrets, row.secretSealed);
   if (secret === null) {
     await repo.markFailed(ctx.db, deliveryId, 'the signing secret cannot be read (was SESSION_SECRET changed?)');
     return 'failed';

@@ -1,4 +1,4 @@
-import { sealText, unsealText } from '../../security/seal';
+import { type OpeningSecrets, sealText, unsealText } from '../../security/seal';
 import crypto from 'node:crypto';
 import { WEBHOOK_SECRET_PREFIX } from '../../../common/webhooks';
 
@@ -10,10 +10,10 @@ import { WEBHOOK_SECRET_PREFIX } from '../../../common/webhooks';
  */
 export const newWebhookSecret = () => WEBHOOK_SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
 
-const WEBHOOK_SEAL = { salt: 'webhook-secrets', info: 'portal webhook signing secret' };
+export const WEBHOOK_SEAL = { salt: 'webhook-secrets', info: 'portal webhook signing secret' };
 
 export const sealWebhookSecret = (serverSecret: string, secret: string) => sealText(serverSecret, WEBHOOK_SEAL, secret);
 
 /** The secret a sealed value holds, or null when it was sealed under another server secret or altered. */
-export const unsealWebhookSecret = (serverSecret: string, sealed: string) =>
-  unsealText(serverSecret, WEBHOOK_SEAL, sealed);
+export const unsealWebhookSecret = (serverSecrets: OpeningSecrets, sealed: string) =>
+  unsealText(serverSecrets, WEBHOOK_SEAL, sealed);

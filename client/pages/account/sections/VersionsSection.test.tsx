@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../../common/api/catalogue';
 import type { Customer } from '../../../../common/api/customers';
@@ -72,6 +72,7 @@ const versionsOf = (productKey: string, productName: string): Omit<Version, 'can
       descriptionHtml: `<p>Notes of <strong>${minor}</strong></p>`,
       releaseDate: `2026-${String((minor % 12) + 1).padStart(2, '0')}-15`,
       published: true,
+      latestFor: minor === 22 ? ['stable'] : [],
       artifacts:
         minor === 21
           ? []
@@ -157,7 +158,13 @@ describe('VersionsSection: products and versions', () => {
     expect(select.value).toBe('server');
     expect(Array.from(select.options).map((o) => o.textContent)).toEqual(['Graph Server', 'Graph Viewer']);
     expect(semVers()).toEqual(Array.from({ length: 10 }, (_, i) => `1.${22 - i}.0`));
-    expect(within(server).getByTestId('version-type').textContent).toBe('Maintenance');
+    expect(
+      within(server)
+        .getAllByTestId('version-badge')
+        .map((badge) => badge.textContent),
+    ).toEqual(['Latest', 'Maintenance']);
+    // the next one is neither the latest nor of a type that says anything
+    expect(within(await card('1.20.0')).queryAllByTestId('version-badge')).toEqual([]);
     expect(within(server).getByText('Release 22')).toBeTruthy();
     expect(within(server).getByTestId('version-release-date').textContent).toBe('Released 2026-11-15');
     expect(within(server).getByTestId('version-description').innerHTML).toBe('<p>Notes of <strong>22</strong></p>');
@@ -310,7 +317,11 @@ describe('VersionsSection: products and versions', () => {
   it('speaks French', async () => {
     open('technicalContact', {}, '/fr/accounts/7');
     const server = await card('1.22.0');
-    expect(within(server).getByTestId('version-type').textContent).toBe('Maintenance');
+    expect(
+      within(server)
+        .getAllByTestId('version-badge')
+        .map((badge) => badge.textContent),
+    ).toEqual(['Dernière', 'Maintenance']);
     expect(within(server).getByTestId('version-release-date').textContent).toBe('Publiée le 2026-11-15');
     expect(screen.getByTestId('versions-load-more').textContent).toBe('Charger 10 versions précédentes');
     expect(within(server).getByRole('button', { name: 'Télécharger Graph Server 1.22.0 pour Linux' })).toBeTruthy();
@@ -402,5 +413,113 @@ describe('VersionsSection: downloads', () => {
     await waitFor(() =>
       expect(lastNotification()).toMatchObject({ status: 'error', message: 'Clipboard not available' }),
     );
+  });
+});
+
+describe('VersionsSection: release pages', () => {
+  const URL_1_20 = 'https://portal.example.com/api/get/windows/server/1.20.0/?secret=secret%20of%20server';
+  const MASKED_1_20 = 'https://portal.example.com/api/get/windows/server/1.20.0/?secret=••••••••';
+  let writeText: ReturnType<typeof vi.fn<(text: string) => Promise<void>>>;
+  beforeEach(() => {
+    writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+  });
+
+  it('shows each file’s checksum with a copy button', async () => {
+    open('technicalContact');
+    const windows = artifact(await card('1.20.0'), 'windows');
+    expect(within(windows).getByTestId('artifact-sha256').textContent).toBe('b');
+    expect(within(windows).getByTestId('artifact-file').textContent).toBe('server-1.20.0.zip · 900 byte');
+    fireEvent.click(within(windows).getByRole('button', { name: 'Copy the SHA-256 checksum of server-1.20.0.zip' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('b'));
+    expect(lastNotification()).toMatchObject({ status: 'success', message: 'The checksum was copied.' });
+  });
+
+  it('shows the commands of a file with the secret masked, and copies them with the secret', async () => {
+    open('technicalContact');
+    const windows = artifact(await card('1.20.0'), 'windows');
+    const toggle = within(windows).getByRole('button', {
+      name: 'Commands to download Graph Server 1.20.0 for Windows',
+    });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const commands = within(windows).getAllByTestId('artifact-command');
+    expect(commands.map((c) => c.getAttribute('data-kind'))).toEqual(['curl', 'wget', 'powershell']);
+    expect(within(commands[0]).getByTestId('artifact-command-text').textContent).toBe(
+      `curl -fL -C - -o server-1.20.0.zip '${MASKED_1_20}'`,
+    );
+    expect(windows.textContent).not.toContain('secret%20of%20server');
+    fireEvent.click(
+      within(windows).getByRole('button', { name: 'Copy the PowerShell command for Graph Server 1.20.0 on Windows' }),
+    );
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith(`Invoke-WebRequest -Uri '${URL_1_20}' -OutFile 'server-1.20.0.zip'`),
+    );
+    fireEvent.click(
+      within(windows).getByRole('button', { name: 'Copy the curl command for Graph Server 1.20.0 on Windows' }),
+    );
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(`curl -fL -C - -o server-1.20.0.zip '${URL_1_20}'`));
+  });
+
+  it('reveals the secret, the feed, the latest addresses and the checksums only when asked', async () => {
+    open('technicalContact');
+    const panel = await screen.findByTestId('script-access');
+    await card('1.22.0');
+    expect(within(panel).getByTestId('script-secret-value').textContent).toBe('••••••••');
+    expect(within(panel).getByTestId('script-feed-value').textContent).toBe(
+      'https://portal.example.com/api/feeds/server.atom?secret=••••••••',
+    );
+    expect(within(panel).getByTestId('script-latest-linux-value').textContent).toBe(
+      'https://portal.example.com/api/get/linux/server/latest/?secret=••••••••',
+    );
+    expect(within(panel).queryByTestId('script-latest-docker')).toBeNull();
+    const sums = within(await card('1.22.0')).getByTestId('version-sums-value');
+    expect(sums.textContent).toBe('https://portal.example.com/api/get/sums/server/1.22.0/?secret=••••••••');
+
+    const reveal = within(panel).getByRole('button', { name: 'Show the secret' });
+    expect(reveal.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(reveal);
+    expect(within(panel).getByRole('button', { name: 'Hide the secret' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(panel).getByTestId('script-secret-value').textContent).toBe('secret of server');
+    expect(sums.textContent).toBe('https://portal.example.com/api/get/sums/server/1.22.0/?secret=secret%20of%20server');
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Copy the feed address of Graph Server' }));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith(
+        'https://portal.example.com/api/feeds/server.atom?secret=secret%20of%20server',
+      ),
+    );
+  });
+
+  it('offers no secret to a role that does not download, nor for a licence past its grace period', async () => {
+    open('productManager');
+    fireEvent.change(await screen.findByLabelText('Product'), { target: { value: 'server' } });
+    const server = await card('1.22.0');
+    expect(screen.queryByTestId('script-access')).toBeNull();
+    expect(within(server).queryByTestId('artifact-commands-toggle')).toBeNull();
+    expect(within(server).queryByTestId('version-sums')).toBeNull();
+    cleanup();
+    open('technicalContact');
+    fireEvent.change(await screen.findByLabelText('Product'), { target: { value: 'viewer' } });
+    await card('1.22.0');
+    expect(screen.queryByTestId('script-access')).toBeNull();
+  });
+
+  it('opens the page of what changed since the version picked among those listed, without asking again', async () => {
+    const api = open('technicalContact');
+    await card('1.22.0');
+    const select = screen.getByLabelText('The version I run') as HTMLSelectElement;
+    // the newest has nothing newer: from the second one down, as far as the list goes
+    expect(Array.from(select.options).map((o) => o.value)).toEqual([
+      '',
+      ...Array.from({ length: 9 }, (_, i) => `1.${21 - i}.0`),
+    ]);
+    const see = screen.getByRole('button', { name: 'See what changed' });
+    expect((see as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(select, { target: { value: '1.19.0' } });
+    fireEvent.click(see);
+    expect((await screen.findByTestId('location')).textContent).toBe('/en/accounts/7/changes/server/1.19.0');
+    expect(api.calls('GET /api/products/server/versions')).toHaveLength(1);
   });
 });

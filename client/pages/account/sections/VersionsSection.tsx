@@ -1,5 +1,5 @@
 import { Button, NativeSelect, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import { useSearchParams } from 'react-router';
@@ -15,6 +15,9 @@ import { AccountSection } from '../AccountSection';
 import { useArtifactDownload } from '../versions/use-artifact-download';
 import { VersionCard } from '../versions/VersionCard';
 import { newestWithFiles, PRODUCT_PARAM } from '../versions/preselect';
+import { type ScriptAccess, ScriptAccessPanel, useScriptAccess } from '../versions/script-access';
+import { SincePicker } from '../versions/SincePicker';
+import { type AccessLevel, PLATFORMS } from '../../../../common/domain';
 
 /**
  * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
@@ -92,6 +95,18 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
   );
   const downloads = useArtifactDownload(customer.id, licence);
   const canDownload = customer.can.download;
+  const script = useScriptAccess(licence, canDownload);
+  // the versions loaded (the pages' own queries, not asked again): the choices of the installed
+  // one, and the platforms with files, each with its `latest` address
+  const loadedPages = useQueries({
+    queries: Array.from({ length: pages }, (_, page) =>
+      versionsQueryOptions(licence.productKey, { ...options, pageOffset: page * VERSION_PAGE_LENGTH }),
+    ),
+  });
+  const loadedVersions = loadedPages.flatMap((page) => (page.isPlaceholderData ? [] : (page.data?.data ?? [])));
+  const platforms = PLATFORMS.filter((platform) =>
+    loadedVersions.some((version) => version.artifacts.some((artifact) => artifact.platform === platform)),
+  );
   const loaded = last.data ? last.data.offset + last.data.data.length : 0;
   const more = last.data ? previousReleasesCount(loaded, last.data.total) : 0;
   // After "Load N previous releases" the focus goes to the first release it brought, not to the page's
@@ -106,6 +121,15 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
 
   return (
     <Stack gap="sm" ref={listRef} data-testid="versions-list">
+      <SincePicker customerId={customer.id} licence={licence} loaded={loadedVersions} />
+      {script.access && (
+        <ScriptAccessPanel
+          access={script.access}
+          productName={licence.productName}
+          platforms={platforms}
+          onReveal={script.setRevealed}
+        />
+      )}
       {Array.from({ length: pages }, (_, page) => (
         <VersionsPage
           key={page}
@@ -114,6 +138,8 @@ function ProductVersions({ customer, licence }: { customer: Customer; licence: L
           customerId={customer.id}
           pageOffset={page * VERSION_PAGE_LENGTH}
           downloads={canDownload ? downloads : null}
+          script={script.access}
+          viewerLevel={licence.accessLevel}
         />
       ))}
       {more > 0 && (
@@ -140,9 +166,12 @@ interface VersionsPageProps {
   customerId: number;
   pageOffset: number;
   downloads: ReturnType<typeof useArtifactDownload> | null;
+  script: ScriptAccess | null;
+  viewerLevel: AccessLevel;
 }
 
-function VersionsPage({ productKey, productName, customerId, pageOffset, downloads }: VersionsPageProps) {
+function VersionsPage(props: VersionsPageProps) {
+  const { productKey, productName, customerId, pageOffset, downloads, script, viewerLevel } = props;
   const { t } = useTranslation();
   const versions = useQuery({
     ...versionsQueryOptions(productKey, { customerId, pageOffset }),
@@ -161,7 +190,13 @@ function VersionsPage({ productKey, productName, customerId, pageOffset, downloa
         </Stack>
       )}
       {versions.data?.data.map((version) => (
-        <VersionCard key={version.id} version={version} downloads={downloads} />
+        <VersionCard
+          key={version.id}
+          version={version}
+          downloads={downloads}
+          script={script}
+          viewerLevel={viewerLevel}
+        />
       ))}
     </>
   );
