@@ -87,15 +87,19 @@ function cliLogger(level: string, err: (line: string) => void, bindings = {}): L
   return logger as unknown as Logger;
 }
 
-/** The services' context on the configured database, migrated, for the length of one command. */
-async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>): Promise<T> {
-  let config: ReturnType<typeof loadConfig>;
+/** The configuration, or the command's error naming what is wrong with it (no stack trace). */
+function configOrCliError(): ReturnType<typeof loadConfig> {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message);
     throw error;
   }
+}
+
+/** The services' context on the configured database, migrated, for the length of one command. */
+async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const config = configOrCliError();
   // Loaded here, not at the top: usage and argument errors answer without loading the whole portal.
   const [{ migrateToLatest, openDatabase }, { createContext }] = await Promise.all([
     import('./db'),
@@ -244,13 +248,7 @@ commands.restore = {
   usage: 'restore --from <backup folder>',
   async run(args, io) {
     const input = parseOptions(RestoreArgs, args, ['from']);
-    let config: ReturnType<typeof loadConfig>;
-    try {
-      config = loadConfig();
-    } catch (error) {
-      if (error instanceof ConfigError) throw new CliError(error.message);
-      throw error;
-    }
+    const config = configOrCliError();
     const { restoreBackup } = await import('./modules/backup/restore');
     await restoreBackup(config, { from: input.from, progress: io.err }).catch((error: unknown) => {
       throw failed('Restore', error);

@@ -4,7 +4,7 @@ import type { Licence } from '../../../../common/api/licences';
 import { allowsDownload } from '../../../../common/licence-status';
 import { licenceFileUrl } from '../../../api/licences';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
+import { copyWithNotice } from '../../../components/copy-with-notice';
 import { productLabel } from './product-label';
 
 /**
@@ -20,18 +20,7 @@ export function LicenceDownloadCell({ licence }: { licence: Licence }) {
 
   const copy = async () => {
     if (!allowed || !licence.downloadSecret) return expired();
-    try {
-      await copyToClipboard(licence.downloadSecret);
-      notify({ status: 'success', message: t('licences.copied') });
-    } catch (error) {
-      notify({
-        status: 'error',
-        message:
-          error instanceof Error && error.message === CLIPBOARD_NOT_AVAILABLE
-            ? t('licences.clipboardNotAvailable')
-            : t('errors.generic'),
-      });
-    }
+    await copyWithNotice(licence.downloadSecret, t('licences.copied'), t);
   };
 
   return (

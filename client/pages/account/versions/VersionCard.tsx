@@ -6,7 +6,7 @@ import type { AccessLevel } from '../../../../common/domain';
 import { downloadCommands, type ReleaseBadge, releaseBadges } from '../../../../common/release-pages';
 import { useLocale } from '../../../app/locale';
 import { fileSize } from '../../../components/file-size';
-import { copyWithNotice } from './copy-with-notice';
+import { copyWithNotice } from '../../../components/copy-with-notice';
 import { type ScriptAccess, SecretLine, secretAddress } from './script-access';
 import type { useArtifactDownload } from './use-artifact-download';
 import './versions.css';

@@ -8,7 +8,7 @@ import { versionFeedPath } from '../../../../common/api/catalogue';
 import { MASKED_SECRET, maskSecret } from '../../../../common/release-pages';
 import { browser } from '../../../api/downloads';
 import { useTranslation } from '../../../i18n/use-translation';
-import { copyWithNotice } from './copy-with-notice';
+import { copyWithNotice } from '../../../components/copy-with-notice';
 
 /**
  * What a licence's download secret opens to a script (docs/decisions/081): the secret itself, the

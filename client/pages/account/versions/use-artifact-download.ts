@@ -6,7 +6,7 @@ import type { Platform } from '../../../../common/domain';
 import { allowsDownload } from '../../../../common/licence-status';
 import { browser, checkDownload, downloadUrl } from '../../../api/downloads';
 import { notify } from '../../../components/notify';
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
+import { copyWithNotice } from '../../../components/copy-with-notice';
 
 /** Spec 4 "Download": how long an artifact stays marked loading after its check answered. */
 const LOADING_RESET_MS = 1000;
@@ -54,18 +54,7 @@ export function useArtifactDownload(customerId: number, licence: Licence) {
     if (!allowed || !licence.downloadSecret) return expired();
     const url =
       browser.origin() + secretDownloadPath(platform, version.productKey, version.semVer, licence.downloadSecret);
-    try {
-      await copyToClipboard(url);
-      notify({ status: 'success', message: t('downloads.copied') });
-    } catch (error) {
-      notify({
-        status: 'error',
-        message:
-          error instanceof Error && error.message === CLIPBOARD_NOT_AVAILABLE
-            ? t('licences.clipboardNotAvailable')
-            : t('errors.generic'),
-      });
-    }
+    await copyWithNotice(url, t('downloads.copied'), t);
   };
 
   return {

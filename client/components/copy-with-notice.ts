@@ -1,9 +1,9 @@
-import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from '../../../components/copy-to-clipboard';
-import { notify } from '../../../components/notify';
+import { CLIPBOARD_NOT_AVAILABLE, copyToClipboard } from './copy-to-clipboard';
+import { notify } from './notify';
 
 /**
  * Copies `text` and says so with `copied`, or why it could not (a browser without a clipboard gets
- * the licences' message). The release pages copy checksums, commands and secret addresses with it.
+ * the licences' message). Download secrets, download addresses, checksums, commands and script addresses are copied with it.
  */
 export async function copyWithNotice(text: string, copied: string, t: (key: string) => string): Promise<void> {
   try {
