@@ -1,4 +1,4 @@
-import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
+import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
@@ -64,6 +64,17 @@ export async function updateProduct(
     .set({ ...values, updatedAt: nowIso() })
     .where('key', '=', key)
     .execute();
+}
+
+/**
+ * Versions newest first in semantic-version order (docs/decisions/037), the newest row of equals
+ * first: for any query that reads the versions table.
+ */
+export function newestVersionFirst<Q extends SelectQueryBuilder<Database, 'versions', object>>(query: Q): Q {
+  return ['major', 'minor', 'patch', 'preReleaseKey', 'id'].reduce(
+    (ordered, column) => ordered.orderBy(sql.ref(`versions.${column}`), 'desc'),
+    query as SelectQueryBuilder<Database, 'versions', object>,
+  ) as Q;
 }
 
 function versionQuery(db: DB) {
@@ -165,12 +176,7 @@ function buildVersionQueries(publishedTypes: readonly VersionType[] | null, sinc
   };
   return {
     page: preparedQuery<VersionQueryParams & { length: number; offset: number }>()((db: DB, param) =>
-      scoped(versionQuery(db), param)
-        .orderBy('versions.major', 'desc')
-        .orderBy('versions.minor', 'desc')
-        .orderBy('versions.patch', 'desc')
-        .orderBy('versions.preReleaseKey', 'desc')
-        .orderBy('versions.id', 'desc')
+      newestVersionFirst(scoped(versionQuery(db), param))
         .limit(param('length'))
         .offset(param('offset')),
     ),

@@ -2,6 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import type { Platform, VersionType } from '../../../common/domain';
 import { type DB, nowIso } from '../../db';
 import type { DownloadsTable } from '../../db/schema';
+import { newestVersionFirst } from '../catalogue/repo';
 
 /**
  * Downloads of artifacts. Both questions the portal asks of them are index look-ups
@@ -198,16 +199,13 @@ export function findVersionArtifactBySemVer(db: DB, productKey: string, semVer: 
  * platform (the secret URL's `latest`): by semantic version, through the catalogue's order columns.
  */
 export function findLatestDownloadable(db: DB, productKey: string, types: readonly VersionType[], platform: Platform) {
-  return versionWithArtifact(db, platform)
-    .where('versions.productKey', '=', productKey)
-    .where('versions.published', '=', 1)
-    .where('versions.type', 'in', [...types])
-    .where('artifacts.id', 'is not', null)
-    .orderBy('versions.major', 'desc')
-    .orderBy('versions.minor', 'desc')
-    .orderBy('versions.patch', 'desc')
-    .orderBy('versions.preReleaseKey', 'desc')
-    .orderBy('versions.id', 'desc')
+  return newestVersionFirst(
+    versionWithArtifact(db, platform)
+      .where('versions.productKey', '=', productKey)
+      .where('versions.published', '=', 1)
+      .where('versions.type', 'in', [...types])
+      .where('artifacts.id', 'is not', null),
+  )
     .limit(1)
     .executeTakeFirst();
 }
@@ -246,18 +244,17 @@ export function findVersionBySemVer(db: DB, productKey: string, semVer: string) 
  * (the checksums' `latest`), in the catalogue's semantic-version order.
  */
 export function findLatestWithArtifacts(db: DB, productKey: string, types: readonly VersionType[]) {
-  return publishedVersion(db)
-    .where('versions.productKey', '=', productKey)
-    .where('versions.published', '=', 1)
-    .where('versions.type', 'in', [...types])
-    .where((eb) =>
-      eb.exists(eb.selectFrom('artifacts').select('artifacts.id').whereRef('artifacts.versionId', '=', 'versions.id')),
-    )
-    .orderBy('versions.major', 'desc')
-    .orderBy('versions.minor', 'desc')
-    .orderBy('versions.patch', 'desc')
-    .orderBy('versions.preReleaseKey', 'desc')
-    .orderBy('versions.id', 'desc')
+  return newestVersionFirst(
+    publishedVersion(db)
+      .where('versions.productKey', '=', productKey)
+      .where('versions.published', '=', 1)
+      .where('versions.type', 'in', [...types])
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom('artifacts').select('artifacts.id').whereRef('artifacts.versionId', '=', 'versions.id'),
+        ),
+      ),
+  )
     .limit(1)
     .executeTakeFirst();
 }
@@ -268,16 +265,13 @@ export function findLatestWithArtifacts(db: DB, productKey: string, types: reado
  * after a major one comes first, as a feed reader would show it.
  */
 export function listPublishedVersions(db: DB, productKey: string, types: readonly VersionType[], limit: number) {
-  return publishedVersion(db)
-    .where('versions.productKey', '=', productKey)
-    .where('versions.published', '=', 1)
-    .where('versions.type', 'in', [...types])
-    .orderBy('versions.releaseDate', 'desc')
-    .orderBy('versions.major', 'desc')
-    .orderBy('versions.minor', 'desc')
-    .orderBy('versions.patch', 'desc')
-    .orderBy('versions.preReleaseKey', 'desc')
-    .orderBy('versions.id', 'desc')
+  return newestVersionFirst(
+    publishedVersion(db)
+      .where('versions.productKey', '=', productKey)
+      .where('versions.published', '=', 1)
+      .where('versions.type', 'in', [...types])
+      .orderBy('versions.releaseDate', 'desc'),
+  )
     .limit(limit)
     .execute();
 }
