@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -17,6 +18,8 @@ let passed = 0;
 let failed = 0;
 const skipped = [];
 const failures = [];
+/** The failed tests by name, with the first line of their error: printed again at the very end. */
+const failedTests = [];
 /** Each stage's label, wall-clock seconds and processor seconds, printed as a table at the end. */
 const timings = [];
 const started = performance.now();
@@ -161,11 +164,43 @@ function vitest(label, projects, env = {}, node = null) {
   if (counts) {
     passed += counts.numPassedTests;
     failed += counts.numFailedTests;
+    for (const file of counts.testResults ?? []) {
+      const where = path.relative(root, file.name);
+      const failedInFile = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedInFile)
+        failedTests.push(`${label}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages)}`);
+      // a file that failed without a failed test (an error in a hook or at import)
+      if (file.status === 'failed' && failedInFile.length === 0)
+        failedTests.push(`${label}: ${where}: ${firstLine([file.message])}`);
+    }
     if (counts.numPendingTests + counts.numTodoTests > 0)
       skipped.push(`${label}: ${counts.numPendingTests + counts.numTodoTests} tests skipped`);
   }
   if (!ok && (!counts || counts.numFailedTests === 0)) failed++; // a crash or a failed suite without a failed test
   if (!ok) failures.push(label);
+}
+
+/** The first line of the first error message, short enough for a summary. */
+function firstLine(messages) {
+  const line =
+    (messages ?? [])
+      .find(Boolean)
+      ?.split('\n')
+      .find((l) => l.trim()) ?? 'no message';
+  return line.trim().slice(0, 300);
+}
+
+/** The failed journeys of Playwright's JSON report, each with its file, title and first error line. */
+function failedJourneys(suite, file = suite.file) {
+  const found = [];
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests ?? [])
+      if (test.status === 'unexpected') {
+        const errors = (test.results ?? []).flatMap((r) => (r.errors ?? []).map((e) => e.message));
+        found.push(`browser journeys: ${spec.file ?? file} > ${spec.title}: ${firstLine(errors)}`);
+      }
+  for (const child of suite.suites ?? []) found.push(...failedJourneys(child, child.file ?? file));
+  return found;
 }
 
 function readJson(file) {
@@ -274,7 +309,9 @@ if (chromium) {
     CHROMIUM_PATH: chromium,
     PLAYWRIGHT_JSON_OUTPUT_FILE: report,
   });
-  const stats = readJson(report)?.stats;
+  const journeys = readJson(report);
+  const stats = journeys?.stats;
+  for (const suite of journeys?.suites ?? []) failedTests.push(...failedJourneys(suite));
   if (stats) {
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
@@ -299,6 +336,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 console.log('');
 printTimings();
 for (const line of skipped) console.log(`skipped: ${line}`);
+for (const line of failedTests) console.log(`failed: ${stripVTControlCharacters(line)}`);
 if (failures.length) console.log(`failed parts: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
