@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './scripts/chromium.mjs';
 
 /**
  * End-to-end journeys. e2e/global-setup.ts seeds one SQLite database with the demo data; each worker
  * starts a portal of its own on a copy of it, with an SMTP peer of its own (e2e/fixtures.ts), so the
- * journeys run on two workers without sharing data, mail or per-IP counters. Chromium is Debian's:
- * Playwright never downloads a browser here.
+ * journeys run on two workers without sharing data, mail or per-IP counters. Chromium is Debian's,
+ * its headless shell when installed (scripts/chromium.mjs): Playwright never downloads a browser here.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -33,7 +34,7 @@ export default defineConfig({
     reducedMotion: 'reduce',
     timezoneId: 'Europe/Paris',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: findChromium() ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-background-networking',

@@ -110,9 +110,12 @@ async function walkDialog(page: Page, opener: Locator, what: string): Promise<st
   await opener.scrollIntoViewIfNeeded();
   await opener.focus();
   await expect(opener, `${what}: its opener takes the focus`).toBeFocused();
+  // Over another dialog, the last one is that one until this one shows: wait for one more.
+  const dialogs = page.getByRole('dialog');
+  const before = await dialogs.count();
   await page.keyboard.press('Enter');
-  const newest = page.getByRole('dialog').last();
-  await expect(newest, `${what}: opens`).toBeVisible();
+  await expect(dialogs, `${what}: opens`).toHaveCount(before + 1);
+  const newest = dialogs.last();
   // This dialog itself, not whichever is last: over another one, that one stays once this one closes.
   const labelledBy = await newest.getAttribute('aria-labelledby');
   const dialog = labelledBy ? page.locator(`[role="dialog"][aria-labelledby="${labelledBy}"]`) : newest;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { findChromium } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -237,11 +238,6 @@ function printTimings() {
   }
 }
 
-function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
-  return candidates.find((p) => fs.existsSync(p)) ?? null;
-}
-
 await checksTogether('static checks', [
   { label: 'typecheck', command: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   { label: 'lint (ESLint)', command: bin('eslint'), args: ['.'] },
@@ -305,7 +301,7 @@ check('client size budget', process.execPath, [path.join(root, 'scripts', 'check
 const chromium = findChromium();
 if (chromium) {
   const report = path.join(tmp, 'e2e.json');
-  const ok = run('browser journeys (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+  const ok = run(`browser journeys (${path.basename(chromium)})`, bin('playwright'), ['test', '--reporter=list,json'], {
     CHROMIUM_PATH: chromium,
     PLAYWRIGHT_JSON_OUTPUT_FILE: report,
   });
@@ -320,7 +316,9 @@ if (chromium) {
   if (!ok && (!stats || stats.unexpected === 0)) failed++;
   if (!ok) failures.push('browser journeys');
 } else {
-  skipped.push('browser journeys: no Chromium found (install Debian package chromium, or set CHROMIUM_PATH)');
+  skipped.push(
+    'browser journeys: no Chromium found (install Debian package chromium-headless-shell or chromium, or set CHROMIUM_PATH)',
+  );
   if (inCi) {
     failed++;
     failures.push('browser journeys skipped in CI');
