@@ -48,6 +48,10 @@ describe('redactUrl', () => {
     ['/x?api%5Fkey=v&token&filter=ok', `/x?api%5Fkey=${REDACTED}&token&filter=ok`],
     ['/api/users?pageOffset=10&filter=bob', '/api/users?pageOffset=10&filter=bob'],
     ['/x?%zz=1', '/x?%zz=1'],
+    ['/en/login?interaction=UID123&sso=1', `/en/login?interaction=${REDACTED}&sso=1`],
+    ['/oidc/auth/UID123', `/oidc/auth/${REDACTED}`],
+    ['/oidc/interaction/UID123/details', `/oidc/interaction/${REDACTED}/details`],
+    ['/oidc/auth?client_id=academy', '/oidc/auth?client_id=academy'],
   ])('%s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

@@ -16,14 +16,19 @@ declare module 'fastify' {
  * a reset link is /{locale}/reset-password/{token}, an invitation /{locale}/invitation/{key}, a
  * sign-up confirmation /{locale}/sign-up/confirmation/{key}, an e-mail change
  * /{locale}/confirm-email/{token}, and GET /api/auth/check-password-reset
- * takes the token as a query parameter. Those parts are replaced before anything is written.
+ * takes the token as a query parameter. An OpenID Connect interaction's uid opens a sign-in under
+ * way: it is the segment after /oidc/interaction/ and /oidc/auth/ (the provider's resume address,
+ * which no route pattern of the portal describes) and the login page's `?interaction=`. Those parts
+ * are replaced before anything is written.
  */
 export const REDACTED = '[redacted]';
 
 /** Query parameters whose value is a secret, on any route. */
-const SECRET_PARAM = /token|secret|password|passwd|key|signature|session|code|auth/i;
+const SECRET_PARAM = /token|secret|password|passwd|key|signature|session|code|auth|interaction/i;
 /** Path segments after which the next segment is a secret. */
 const SECRET_AFTER_SEGMENT = new Set(['reset-password', 'invitation', 'confirmation', 'confirm-email']);
+/** The provider's addresses whose next segment is an interaction's uid, by their first two segments. */
+const OIDC_UID_AFTER = new Set(['/oidc/interaction', '/oidc/auth']);
 
 export function redactUrl(url: string, route?: { pattern: string; secretParams: readonly string[] }): string {
   const queryAt = url.indexOf('?');
@@ -41,6 +46,8 @@ export function redactUrl(url: string, route?: { pattern: string; secretParams: 
   for (let i = 1; i < segments.length; i++) {
     if (SECRET_AFTER_SEGMENT.has(segments[i - 1].toLowerCase()) && segments[i] !== '') segments[i] = REDACTED;
   }
+  if (segments.length > 3 && segments[3] !== '' && OIDC_UID_AFTER.has(segments.slice(0, 3).join('/').toLowerCase()))
+    segments[3] = REDACTED;
   let safe = segments.join('/');
   if (query !== null) {
     const pairs = query.split('&').map((pair) => {

@@ -105,6 +105,9 @@ describe('the code flow of a confidential first-party client', () => {
     expect(tokens.refresh_token).toBeTruthy();
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
+    // rotated: the answer carries a new refresh token, and the used one no longer works
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
     const info = await client.fetchUserInfo(config, refreshed.access_token, String(user.id));
     expect(info).toMatchObject({ email: user.email, email_verified: true, name: 'Olive Idc', locale: 'fr' });
@@ -321,6 +324,29 @@ describe('a provider session without a portal session', () => {
   });
 });
 
+describe('refresh tokens of a confidential client', () => {
+  it('are rotated: a used one is refused, and replaying it ends the grant', async () => {
+    const { config, browser } = await signedInAt('academy');
+    const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
+    const callback = new URL((await browser.follow(request.url.href)).location);
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    const first = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(first.refresh_token).toBeTruthy();
+    expect(first.refresh_token).not.toBe(tokens.refresh_token);
+
+    const replay = await client.refreshTokenGrant(config, tokens.refresh_token!).catch((error: unknown) => error);
+    expect(replay).toBeInstanceOf(client.ResponseBodyError);
+    expect((replay as client.ResponseBodyError).error).toBe('invalid_grant');
+    // the replay revoked the grant: the token the first refresh gave is refused too
+    const after = await client.refreshTokenGrant(config, first.refresh_token!).catch((error: unknown) => error);
+    expect((after as client.ResponseBodyError).error).toBe('invalid_grant');
+  });
+});
+
 describe('the provider state', () => {
   it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
     const { config, browser } = await signedInAt('academy');
@@ -358,6 +384,41 @@ describe('the provider state', () => {
 });
 
 describe('the request log', () => {
+  it('shows no interaction uid, on the provider, the interaction or the login page', async () => {
+    const { buildApp } = await import('../../app');
+    const lines: string[] = [];
+    const logging = await buildApp(
+      { ...t.config, logLevel: 'info' },
+      { database: t.database, startBackgroundWork: false, logStream: { write: (line) => lines.push(line) } },
+    );
+    await logging.ready();
+    const before = app;
+    app = logging;
+    try {
+      const { user } = await signedInUser();
+      const config = await discover(current, 'academy');
+      const browser = new Browser(current);
+      const request = await authorize(config, 'http://academy.test/callback', 'openid');
+      const login = new URL((await browser.follow(request.url.href)).location);
+      const uid = login.searchParams.get('interaction')!;
+      expect(uid).toBeTruthy();
+      await browser.request('GET', login.pathname + login.search, { accept: 'text/html' });
+      await signIn(browser, user.email);
+      // the interaction, then the provider's resume address /oidc/auth/<uid>, then the relying party
+      const back = await browser.follow(`/oidc/interaction/${uid}`);
+      expect(new URL(back.location).origin).toBe('http://academy.test');
+
+      const logged = lines.join('');
+      expect(logged).toContain('/oidc/interaction/[redacted]');
+      expect(logged).toContain('/oidc/auth/[redacted]');
+      expect(logged).toContain('interaction=[redacted]');
+      expect(logged).not.toContain(uid);
+    } finally {
+      app = before;
+      await logging.close();
+    }
+  });
+
   it('keeps codes, tokens and verifiers of OpenID Connect addresses out of it', async () => {
     const { redactUrl } = await import('../../log');
     const logged = redactUrl(

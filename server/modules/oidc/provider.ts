@@ -88,6 +88,10 @@ export async function createProvider(ctx: AppContext): Promise<Provider> {
     pkce: { required: (_koa: unknown, client: ClientInfo) => client.clientAuthMethod === 'none' },
     issueRefreshToken: async (_koa: unknown, client: ClientInfo) =>
       client.clientAuthMethod !== 'none' && client.grantTypeAllowed('refresh_token'),
+    // Every refresh of a confidential client's token gives a new one and consumes the old: a used
+    // refresh token is refused, and presenting it again revokes the grant (a sign it was stolen).
+    // Public clients get none (issueRefreshToken above).
+    rotateRefreshToken: true,
     ttl: OIDC_TTL,
     interactions: {
       url: (_koa: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
