@@ -71,9 +71,14 @@ describe('signatures', () => {
     });
     expect(unsigned.statusCode).toBe(400);
 
-    // Stripe's tolerance is five minutes
+    // Stripe's tolerance is five minutes, in the past and in the future alike
     const stale = await post(event, PEER_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 6 * 60);
     expect(stale.statusCode).toBe(400);
+    const ahead = await post(event, PEER_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 10 * 60);
+    expect(ahead.statusCode).toBe(400);
+    expect(ahead.json().error.message).toBe('The event signature is not valid or is too old');
+    const justAhead = await post(event, PEER_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 6 * 60);
+    expect(justAhead.statusCode).toBe(400);
 
     const { headers } = signedEvent(event, PEER_WEBHOOK_SECRET);
     const altered = await t.app.inject({
@@ -94,6 +99,14 @@ describe('signatures', () => {
     const response = await post(event, PEER_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 4 * 60);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ received: true });
+    expect(await statusOf(customer.id)).toBe('paid');
+  });
+
+  it('accepts an event signed by a clock a little ahead of the portal', async () => {
+    const { customer, stripeCustomer } = await checkedOut({ paid: true });
+    const event = stripeEvent('invoice.paid', { object: 'invoice', customer: stripeCustomer });
+    const response = await post(event, PEER_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 4 * 60);
+    expect(response.statusCode, response.body).toBe(200);
     expect(await statusOf(customer.id)).toBe('paid');
   });
 });

@@ -9,7 +9,7 @@ import { syncSubscription } from './sync';
 
 /**
  * The payment provider's events (`POST /api/stripe/webhooks`, docs/billing.md): the raw body checked
- * against its signature with Stripe's tolerance (5 minutes), each event handled once by its id, and
+ * against its signature with Stripe's tolerance (5 minutes, both ways), each event handled once by its id, and
  * handled by reading the subscription again rather than by trusting what the event says, so that
  * events arriving twice, late or out of order leave the subscription as the provider has it.
  */
@@ -27,6 +27,23 @@ export const HANDLED_EVENTS = [
 
 /** A bad signature is a request that does not hold up, answered as any other (400 validation_error). */
 const invalidSignature = () => badRequest('The event signature is not valid or is too old');
+
+/** How far a signature's time may be from the portal's clock, in seconds: Stripe's tolerance. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * The time the signature header states (`t=`, the last one as Stripe's check reads it), in seconds.
+ * Stripe's check refuses only a time too far in the past; a time ahead of the clock is refused
+ * here, so that a captured signature cannot be stamped to stay usable later.
+ */
+function signedAt(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(',')) {
+    const [name, value] = item.split('=');
+    if (name === 't') timestamp = Number.parseInt(value ?? '', 10);
+  }
+  return timestamp;
+}
 
 /** The provider customer an event's object belongs to (a session, an invoice, a subscription). */
 function providerCustomerOf(object: Record<string, unknown>): string | null {
@@ -53,9 +70,14 @@ export async function receiveProviderEvent(
   const Stripe = await loadStripe();
   let event: { id: string; type: string; data: { object: unknown } };
   try {
-    event = Stripe.webhooks.constructEvent(input.payload, input.signature, secret);
+    event = Stripe.webhooks.constructEvent(input.payload, input.signature, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch {
     ctx.log.warn('payment event refused: its signature does not hold');
+    throw invalidSignature();
+  }
+  const skew = signedAt(input.signature) - Date.now() / 1000;
+  if (!(skew <= SIGNATURE_TOLERANCE_SECONDS)) {
+    ctx.log.warn({ aheadSeconds: Math.round(skew) }, 'payment event refused: its signature is dated in the future');
     throw invalidSignature();
   }
   if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { received: true };
