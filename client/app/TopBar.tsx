@@ -120,7 +120,9 @@ function UserMenu({
   const { t } = useTranslation();
   const localize = useLocalize();
   return (
-    <Menu position="bottom-end" shadow="md" width={220}>
+    // In the header rather than at the end of the body: the menu belongs to the banner landmark, as
+    // every content of the page belongs to one (axe's `region`).
+    <Menu position="bottom-end" shadow="md" width={220} withinPortal={false}>
       <Menu.Target>
         <Button
           variant="subtle"

@@ -101,6 +101,8 @@ function Changes({ customer, licence, since }: { customer: Customer; licence: Li
           productName={licence.productName}
           platforms={[]}
           onReveal={script.setRevealed}
+          // the page's sections: no section heading stands between them and the h1
+          headingOrder={2}
         />
       )}
       {Array.from({ length: pages }, (_, page) => (
@@ -163,6 +165,7 @@ function ChangesPageOfVersions({
           script={script}
           viewerLevel={licence.accessLevel}
           foldNotes={false}
+          headingOrder={2}
         />
       ))}
     </>

@@ -31,6 +31,8 @@ export interface VersionCardProps {
   viewerLevel: AccessLevel | null;
   /** whether long notes are folded (a list); a page of notes to read shows them whole */
   foldNotes?: boolean;
+  /** its heading's level: 3 under a section's h2 of the customer page, 2 on a page of its own */
+  headingOrder?: 2 | 3;
 }
 
 /**
@@ -38,7 +40,14 @@ export interface VersionCardProps {
  * notes the server rendered (sanitised there, server/markdown.ts), and per platform its file, size
  * and checksum, a download and a copy-URL button, and the commands a script fetches it with.
  */
-export function VersionCard({ version, downloads, script = null, viewerLevel, foldNotes = true }: VersionCardProps) {
+export function VersionCard({
+  version,
+  downloads,
+  script = null,
+  viewerLevel,
+  foldNotes = true,
+  headingOrder = 3,
+}: VersionCardProps) {
   const { t } = useTranslation();
   const name = `${version.productName} ${version.semVer}`;
   const notes = version.descriptionHtml && (
@@ -66,7 +75,7 @@ export function VersionCard({ version, downloads, script = null, viewerLevel, fo
     >
       <Stack gap="xs">
         <Group gap="xs" wrap="wrap" align="baseline">
-          <Title order={3} size="h4" id={`version-${version.id}`} data-testid="version-semver">
+          <Title order={headingOrder} size="h4" id={`version-${version.id}`} data-testid="version-semver">
             {version.semVer}
           </Title>
           <Text fw={500} className="versions-title">

@@ -90,20 +90,28 @@ interface ScriptAccessPanelProps {
   /** the platforms the product's versions have files for: a `latest` address each */
   platforms: Platform[];
   onReveal: (revealed: boolean) => void;
+  /** its heading's level: 3 under the versions section's h2, 2 on a page of its own */
+  headingOrder?: 2 | 3;
 }
 
 /**
  * The licence's download secret, its feed of new versions and the `latest` address of each
  * platform, for the reader's scripts.
  */
-export function ScriptAccessPanel({ access, productName, platforms, onReveal }: ScriptAccessPanelProps) {
+export function ScriptAccessPanel({
+  access,
+  productName,
+  platforms,
+  onReveal,
+  headingOrder = 3,
+}: ScriptAccessPanelProps) {
   const { t } = useTranslation();
   const secretShown = access.revealed ? access.secret : MASKED_SECRET;
   const feed = secretAddress(access, versionFeedPath(access.productKey, access.secret));
   return (
     <Stack gap="xs" className="versions-script" data-testid="script-access">
       <Group justify="space-between" gap="xs">
-        <Title order={3} size="h5">
+        <Title order={headingOrder} size="h5">
           {t('releases.script.title')}
         </Title>
         <Button
