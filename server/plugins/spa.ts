@@ -10,8 +10,12 @@ import { ERROR_CODES } from '../../common/api/errors';
 import { isPublicPage } from '../../common/public-pages';
 import { me } from '../modules/auth/service';
 import { resolveSession } from '../modules/sessions/service';
+import { notFound } from '../http-error';
+import { hasBody } from './bodies';
 import { manifestReader, preloadLinks } from './page-hints';
 import { actorOf, setSessionCookie } from './session';
+
+const noRouteMessage = (request: FastifyRequest) => `No route ${request.method} ${request.url.split('?')[0]}`;
 
 /** Files the build writes for its own use, never served: source maps, and the .br/.gz twins by name. */
 const PRIVATE_FILE = /\.(map|br|gz)$/i;
@@ -156,14 +160,18 @@ async function spaPlugin(app: FastifyInstance) {
   }
   app.get('/', (request, reply) => sendIndex(request, reply));
 
+  // A request with a body to no route is answered before its body is read (plugins/timeouts.ts then
+  // closes the connection), not after the whole of it has arrived for nothing.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404 && hasBody(request)) throw notFound(noRouteMessage(request));
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
     // HEAD is GET without the body: a page path answers it with index.html's headers, not a JSON 404.
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (pathname.startsWith('/api/') || pathname === '/api' || !read) {
-      return reply
-        .status(404)
-        .send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${pathname}` } });
+      return reply.status(404).send({ error: { code: ERROR_CODES.notFound, message: noRouteMessage(request) } });
     }
     // A missing file (an old asset name, a typo) is a 404, not the application page.
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {

@@ -69,6 +69,14 @@ async function timeoutsPlugin(app: FastifyInstance) {
     return body;
   });
 
+  // An answer sent before its request's body has all arrived (refused by the access rule, a route
+  // that does not exist, a content type or a size refused, a timeout) closes the connection: the
+  // client stops sending instead of the portal reading, and dropping, the rest for as long as it
+  // drips. Node ends the socket once such an answer is out (`Connection: close`).
+  app.addHook('onSend', async (request, reply) => {
+    if (hasBody(request) && !request.raw.complete) reply.header('Connection', 'close');
+  });
+
   // The unread rest of a timed-out body must not keep the socket: it is closed once the 408 is out.
   app.addHook('onResponse', async (request, reply) => {
     stopBodyTimers.get(request)?.();

@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { access } from '../plugins/access';
+import { createProductToken, createUnpublishedVersion } from '../test/artifacts';
+import { createProduct } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/harness';
 
 /**
@@ -142,5 +144,92 @@ describe('requests that stop arriving', () => {
     );
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ received: body.length });
+  });
+});
+
+/**
+ * Sends `head`, then drips one byte of the body every `gapMs` until the server closes the connection
+ * (or `giveUpMs` passes, when the client closes it itself and says so).
+ */
+function dripUntilClosed(
+  head: string,
+  gapMs: number,
+  giveUpMs: number,
+): Promise<RawAnswer & { closedByServer: boolean }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let data = '';
+    let closedByServer = true;
+    const drip = setInterval(() => {
+      if (!socket.destroyed && socket.writable) socket.write('x');
+    }, gapMs);
+    const giveUp = setTimeout(() => {
+      closedByServer = false;
+      socket.destroy();
+    }, giveUpMs);
+    socket.on('connect', () => socket.write(head));
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
+    });
+    socket.on('close', () => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body,
+        closedAfter: Date.now() - started,
+        closedByServer,
+      });
+    });
+  });
+}
+
+describe('a request refused before its body is read', () => {
+  // keep-alive (no Connection: close from the client) and a body far larger than what it will send
+  const head = (method: string, url: string, length: number, type = 'application/json') =>
+    `${method} ${url} HTTP/1.1\r\nHost: portal.test\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it.each([
+    ['without a session', 'POST', '/api/customers', 500_000, 401],
+    ['an upload without a session', 'PUT', '/api/versions/1/artifacts/linux-x64', 100_000_000, 401],
+    ['on no route', 'POST', '/api/no-such-route', 500_000, 404],
+    ['as larger than the limit', 'POST', '/api/auth/login', 100_000_000, 413],
+    ['for its content type', 'POST', '/api/auth/login', 500_000, 415, 'text/plain'],
+  ])(
+    'closes the connection within seconds when refused %s, however the body drips',
+    async (...[, method, url, length, status, type]) => {
+      const answer = await dripUntilClosed(head(method, url, length, type), 100, 8000);
+      expect(answer.status).toBe(status);
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.closedByServer).toBe(true);
+      expect(answer.closedAfter).toBeLessThan(3000);
+    },
+  );
+
+  it('does not cut an upload that is allowed, however slowly it arrives', async () => {
+    // the artifact route declares a body limit of hours: its body arrives over more than the
+    // BODY_TIMEOUT_MS of this app (1 s) and is read as it comes, so nothing answers before its end
+    const { key } = await createProduct(t.app.ctx.db);
+    const versionId = await createUnpublishedVersion(t.app.ctx.db, key);
+    const { token } = await createProductToken(t.app.ctx.db, key);
+    const file = 'a slow file, sent in parts';
+    const upload =
+      `PUT /api/versions/${versionId}/artifacts/linux?fileName=slow.bin HTTP/1.1\r\nHost: portal.test\r\n` +
+      `Connection: close\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/octet-stream\r\n` +
+      `Content-Length: ${file.length}\r\n\r\n`;
+    const answer = await exchange([upload, file.slice(0, 8), file.slice(8, 16), file.slice(16)], 700);
+    expect(answer.status).toBe(200);
+    expect(answer.closedAfter).toBeGreaterThan(1000);
+    expect(JSON.parse(answer.body)).toMatchObject({ platform: 'linux', fileName: 'slow.bin', size: file.length });
   });
 });

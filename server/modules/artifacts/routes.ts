@@ -156,11 +156,6 @@ async function uploadRoute(app: FastifyInstance) {
           },
         },
       },
-      // an error answered before the whole body arrived closes the connection: the client stops
-      // sending rather than the portal reading (and dropping) the rest of a large file
-      onSend: async (request, reply) => {
-        if (reply.statusCode >= 400 && !request.raw.complete) reply.header('Connection', 'close');
-      },
       schema: {
         operationId: 'uploadArtifact',
         tags: ['catalogue'],
