@@ -19,7 +19,7 @@ export const apiError = (
   status: number,
   code: string,
   message: string,
-  details?: { path: string; message: string }[],
+  details?: { path: string; message: string; values?: Record<string, string | number> }[],
 ): FakeAnswer => ({
   status,
   body: { error: { code, message, ...(details ? { details } : {}) } },

@@ -11,6 +11,12 @@ export const WEBHOOK_ERRORS = {
   events: 'webhooks.errors.events',
 } as const;
 
+/**
+ * The message key of a URL whose host is an IP address deliveries may not reach, by the kind of
+ * address (the server judges it: the private rule is its configuration); the text names `address`.
+ */
+export const webhookAddressErrorKey = (kind: string) => `webhooks.errors.address.${kind}`;
+
 /** Why a URL cannot be an endpoint's, as a message key; null when it can. */
 export function webhookUrlProblem(value: string): string | null {
   let url: URL;

@@ -40,16 +40,38 @@ const deliveries = Array.from({ length: 12 }, (_, i) =>
   ),
 );
 
+/** The server's refusal of a URL whose host is an address no delivery may reach (url-address.test.ts). */
+const addressRefusal = (kind: string, address: string, message: string) =>
+  apiError(400, 'validation_error', `url: ${message}`, [
+    { path: 'url', message: `webhooks.errors.address.${kind}`, values: { address } },
+  ]);
+const LINK_LOCAL = addressRefusal(
+  'linkLocal',
+  '169.254.169.254',
+  '169.254.169.254 is a link-local address, where cloud metadata services answer: deliveries never go there.',
+);
+const PRIVATE = addressRefusal(
+  'private',
+  '10.0.0.5',
+  '10.0.0.5 is a private or loopback address, which this portal does not deliver to (WEBHOOKS_ALLOW_PRIVATE is off).',
+);
+const refusalOf = (url: string) =>
+  url.includes('169.254.169.254') ? LINK_LOCAL : url.includes('10.0.0.5') ? PRIVATE : null;
+
 function open(path = '/en/webhooks') {
   const api = fakeApi({
     'GET /api/webhooks': () => ({ status: 200, body: { data: endpoints } }),
     'POST /api/webhooks': (request) => {
       const body = request.body as { url: string; events: WebhookEndpoint['events'] };
+      const refused = refusalOf(body.url);
+      if (refused) return refused;
       const created = endpoint(3, body.url, { events: body.events });
       endpoints = [...endpoints, created];
       return { status: 201, body: { ...created, secret: SECRET } };
     },
     'PATCH /api/webhooks/1': (request) => {
+      const refused = refusalOf((request.body as { url?: string }).url ?? '');
+      if (refused) return refused;
       endpoints = endpoints.map((e) => (e.id === 1 ? { ...e, ...(request.body as object) } : e));
       return { status: 200, body: endpoints[0] };
     },
@@ -140,6 +162,42 @@ describe('WebhooksPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await within(dialog).findByText('Enter an address that starts with http:// or https://.')).toBeTruthy();
     expect(api.calls('POST /api/webhooks')).toHaveLength(0);
+  });
+
+  it("shows the server's reason under the URL when its address is one no delivery may reach", async () => {
+    const api = open();
+    await screen.findAllByTestId('webhook-row');
+    fireEvent.click(screen.getByTestId('webhook-add'));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a webhook endpoint' });
+    const url = within(dialog).getByLabelText(/^URL/);
+    fireEvent.change(url, { target: { value: 'http://169.254.169.254/latest/meta-data/' } });
+    fireEvent.click(within(dialog).getByLabelText('A licence expired'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    const reason =
+      '169.254.169.254 is a link-local address, where cloud metadata services answer: deliveries never go there.';
+    expect(await within(dialog).findByText(reason)).toBeTruthy();
+    expect(api.calls('POST /api/webhooks')).toHaveLength(1);
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.activeElement).toBe(url);
+    // the dialog stays open, nothing was added
+    expect(screen.queryByTestId('webhook-secret')).toBeNull();
+    expect(screen.getAllByTestId('webhook-row')).toHaveLength(2);
+  });
+
+  it('shows the reason in French on edit, for a private address the portal does not deliver to', async () => {
+    open('/fr/webhooks');
+    const rows = await screen.findAllByTestId('webhook-row');
+    fireEvent.click(
+      within(rows[0]).getByRole('button', { name: 'Modifier l’adresse https://crm.example.com/hooks/portal' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: /./ });
+    fireEvent.change(within(dialog).getByLabelText(/^URL/), { target: { value: 'http://10.0.0.5/hook' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(
+      await within(dialog).findByText(
+        '10.0.0.5 est une adresse privée ou de bouclage, où ce portail n’envoie rien (WEBHOOKS_ALLOW_PRIVATE est désactivé).',
+      ),
+    ).toBeTruthy();
   });
 
   it('adds an endpoint and shows its secret once, with a copy button and a warning', async () => {

@@ -46,6 +46,45 @@ describe('webhook address rules', () => {
     expect(allowingPrivate('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toMatch(/teredo/);
   });
 
+  it("never reaches a cloud provider's metadata service, whatever the private rule says", () => {
+    for (const ip of ['168.63.129.16', '100.100.100.200', 'fd00:ec2::254', '[fd00:ec2::254]', 'fd20:ce::254']) {
+      expect(open(ip), ip).toMatch(/is a cloud metadata address$/);
+      expect(allowingPrivate(ip), ip).toMatch(/is a cloud metadata address$/);
+    }
+    // their neighbours follow the ordinary rules
+    expect(open('168.63.129.17')).toBeNull();
+    expect(allowingPrivate('100.100.100.201')).toBeNull();
+    expect(allowingPrivate('fd00:ec2::253')).toBeNull();
+  });
+
+  it('refuses a metadata address in every IPv6 form that carries it', () => {
+    for (const ip of ['::ffff:168.63.129.16', '::ffff:a83f:8110', '64:ff9b::a83f:8110', '2002:a83f:8110::1']) {
+      expect(allowingPrivate(ip), ip).toMatch(/168\.63\.129\.16 is a cloud metadata address$/);
+    }
+    expect(allowingPrivate('64:ff9b::100.100.100.200')).toMatch(/leads to 100\.100\.100\.200 is a cloud metadata/);
+    expect(allowingPrivate('::ffff:0:6464:64c8')).toMatch(/leads to 100\.100\.100\.200 is a cloud metadata/);
+  });
+
+  it('refuses IPv4-compatible and local-use NAT64 addresses, whose IPv4 address cannot be trusted', () => {
+    for (const ip of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::808:808']) {
+      expect(open(ip), ip).toMatch(/is a deprecated IPv4-compatible address$/);
+      expect(allowingPrivate(ip), ip).toMatch(/is a deprecated IPv4-compatible address$/);
+    }
+    expect(allowingPrivate('64:ff9b:1::7f00:1')).toBe('64:ff9b:1::7f00:1 is a local-use NAT64 address');
+    // the unspecified and loopback addresses keep their own reasons
+    expect(allowingPrivate('::')).toMatch(/unspecified/);
+    expect(open('::1')).toMatch(/loopback/);
+    expect(allowingPrivate('::1')).toBeNull();
+  });
+
+  it('refuses the translated and 6to4 forms of each refused IPv4 address', () => {
+    expect(open('::ffff:0:7f00:1')).toMatch(/leads to 127\.0\.0\.1 is a loopback address/);
+    expect(allowingPrivate('::ffff:0:a9fe:a9fe')).toMatch(/leads to 169\.254\.169\.254 is a link-local address/);
+    expect(allowingPrivate('2002:a9fe:a9fe::')).toMatch(/leads to 169\.254\.169\.254 is a link-local address/);
+    expect(open('2002:7f00:1::')).toMatch(/leads to 127\.0\.0\.1 is a loopback address/);
+    expect(allowingPrivate('64:ff9b::e000:1')).toMatch(/leads to 224\.0\.0\.1 is a multicast address/);
+  });
+
   it('tells an address from a name', () => {
     expect(isIpAddress('127.0.0.1')).toBe(true);
     expect(isIpAddress('::1')).toBe(true);

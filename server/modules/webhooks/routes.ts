@@ -52,7 +52,9 @@ export async function webhookRoutes(app: FastifyInstance) {
         tags,
         summary: 'Register an endpoint for some events; it is enabled at once',
         description:
-          'The URL is http(s), without credentials, at most 2048 characters. The answer holds `secret` ' +
+          'The URL is http(s), without credentials, at most 2048 characters; a host that is an IP address ' +
+          'no delivery may reach (link-local, cloud metadata, private without WEBHOOKS_ALLOW_PRIVATE…) is ' +
+          'refused, 400 `webhooks.errors.address.*`. The answer holds `secret` ' +
           '(`whsec_…`), shown this once: deliveries are signed with it (docs/webhooks.md).',
         body: CreateWebhookBody,
         response: { 201: CreatedWebhookEndpoint, 403: ErrorBody },
@@ -69,7 +71,9 @@ export async function webhookRoutes(app: FastifyInstance) {
         operationId: 'updateWebhook',
         tags,
         summary: "Change an endpoint's URL or events, or enable or disable it",
-        description: 'A disabled endpoint gets no new delivery, and its pending ones fail at their next attempt.',
+        description:
+          'A disabled endpoint gets no new delivery, and its pending ones fail at their next attempt. A new URL ' +
+          'follows the rules of createWebhook.',
         params: IdParam,
         body: UpdateWebhookBody,
         response: { 200: WebhookEndpoint, 403: ErrorBody, 404: ErrorBody },

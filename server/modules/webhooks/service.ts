@@ -7,11 +7,14 @@ import type {
   WebhookEndpoint,
   WebhookEndpointList,
 } from '../../../common/api/webhooks';
+import { webhookAddressErrorKey } from '../../../common/api/webhooks';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../common/webhooks';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http-error';
+import { invalidField } from '../../validation';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
+import { urlAddressRefusal } from './address';
 import { WEBHOOK_DELIVERY_JOB } from './deliver';
 import * as repo from './repo';
 import { newWebhookSecret, sealWebhookSecret } from './secrets';
@@ -22,6 +25,15 @@ import { newWebhookSecret, sealWebhookSecret } from './secrets';
  */
 
 const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+
+/**
+ * A URL whose host is an IP address that no delivery may reach is refused when it is saved, with the
+ * kind of address (a name is judged by what it resolves to, at each delivery: docs/webhooks.md).
+ */
+function checkUrlAddress(ctx: AppContext, url: string) {
+  const refusal = urlAddressRefusal(url, ctx.config.webhooks.allowPrivate);
+  if (refusal) throw invalidField('url', webhookAddressErrorKey(refusal.kind), { address: refusal.address });
+}
 
 /** The events in WEBHOOK_EVENTS order, each once. */
 const eventsOf = (events: readonly string[]): WebhookEvent[] => WEBHOOK_EVENTS.filter((e) => events.includes(e));
@@ -63,6 +75,7 @@ export async function createEndpoint(
   body: CreateWebhookBody,
 ): Promise<CreatedWebhookEndpoint> {
   const { user } = signedInUser(actor);
+  checkUrlAddress(ctx, body.url);
   const secret = newWebhookSecret();
   const row = await ctx.db.transaction().execute(async (trx) => {
     const created = await repo.insertEndpoint(trx, {
@@ -89,6 +102,7 @@ export async function updateEndpoint(
   input: { id: number; body: UpdateWebhookBody },
 ): Promise<WebhookEndpoint> {
   const { body } = input;
+  if (body.url !== undefined) checkUrlAddress(ctx, body.url);
   return ctx.db.transaction().execute(async (trx) => {
     const before = await repo.findEndpoint(trx, input.id);
     if (!before) throw notFound(ENDPOINT_NOT_FOUND);
