@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
+import { checkPassword, isMadeOfContext, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordReadings } from './password';
 
 describe('checkPassword', () => {
   it('accepts 15 characters with every kind, refuses 14', () => {
@@ -40,5 +40,41 @@ describe('checkPassword', () => {
 
   it('accepts the demo password', () => {
     expect(checkPassword('Demo-Password-2024!')).toBeNull();
+  });
+});
+
+describe('passwords made of the context', () => {
+  const jane = { email: 'jane.doe@example.com', names: ['Jane Doe'] };
+
+  it('reads a password without its simple variations: case, leetspeak, digits and symbols around it', () => {
+    expect(passwordReadings('P@ssw0rd12345!!')).toContain('password');
+    expect(passwordReadings('Password12345!!')).toContain('password');
+    expect(passwordReadings('!!J4ne-D0e-1985')).toContain('janedoe');
+    expect(passwordReadings('Élodie-Été-2024!')).toContain('elodieete');
+  });
+
+  it("refuses the e-mail address, its parts, the name and the portal's name, with variations", () => {
+    for (const password of [
+      'Jane.Doe@example.com1!',
+      'jane.doe@EXAMPLE.com-2024',
+      'JaneDoe-Example-1985!',
+      'J4n3-D0e-Ex4mple!!!',
+      '1985!!Doe.Jane.Example',
+      'Example.com-Jane-42!',
+      'Graph-Portal-2024-Jane!',
+      'Portail-Graph-123456!',
+    ]) {
+      expect(checkPassword(password, jane), password).toBe('password.error.personal');
+    }
+    // the portal's name is context for everyone
+    expect(checkPassword('GraphPortal-2024!!')).toBe('password.error.personal');
+  });
+
+  it('accepts a password that only contains a context word among others of its own', () => {
+    expect(checkPassword('Jane-Sunset-Kettle-81!', jane)).toBeNull();
+    expect(checkPassword('Tr4il-Sunset-Kettle-81!', jane)).toBeNull();
+    // short names are no words to look for; the rule's characters still apply first
+    expect(isMadeOfContext('Al-Bo-7392-Qx!Zt', { names: ['Al Bo'] })).toBe(false);
+    expect(checkPassword('jane.doe@example.com', jane)).toBe('password.error.no_uppercase');
   });
 });

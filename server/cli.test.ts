@@ -111,6 +111,11 @@ describe('npm run cli', () => {
     expect(short.stderr).toContain('--password must be at least 15 characters long');
     const noDigit = await cli(...base, '--password', 'No-Digits-In-This-One');
     expect(noDigit.stderr).toContain('--password must contain a digit');
+    const common = await cli(...base, '--password', 'Password12345!!');
+    expect(common.code).not.toBe(0);
+    expect(common.stderr).toContain('--password is too easy to guess');
+    const personal = await cli(...base, '--password', 'Weak@Example.com-2024');
+    expect(personal.stderr).toContain("--password must not be made of the user's e-mail address");
   });
 
   it('refuses a type that is not a staff type, and missing or unknown options', async () => {

@@ -27,7 +27,13 @@ const check = (token: string) =>
     url: `/api/auth/check-password-reset?passwordResetToken=${encodeURIComponent(token)}`,
   });
 const reset = (passwordResetToken: string, password: string) =>
-  request(t.app, null, { method: 'PATCH', url: '/api/auth/reset-password', payload: { passwordResetToken, password } });
+  request(t.app, null, {
+    method: 'PATCH',
+    url: '/api/auth/reset-password',
+    payload: { passwordResetToken, password },
+    // each attempt from its own address: the per-address limit is not what these tests are about
+    remoteAddress: nextIp(),
+  });
 
 async function mailboxFor(email: string) {
   // no waiting: the token and the mail are written before the answer
@@ -122,6 +128,34 @@ describe('GET /api/auth/check-password-reset and PATCH /api/auth/reset-password'
     }
     // The refused attempts did not spend the token.
     expect((await check(token)).statusCode).toBe(200);
+  });
+
+  it('refuses a common password and one made of the account’s e-mail address or name, with the message', async () => {
+    const user = await createUser(t.app.ctx.db, {
+      email: 'marion.leclerc@acme-graphs.test',
+      fullName: 'Marion Leclerc',
+    });
+    const token = await issuePasswordResetToken(t.app.ctx.db, user.id);
+    const cases: [string, string, string][] = [
+      ['Password12345!!', 'password.error.common', 'password: The password is too easy to guess'],
+      [
+        'Marion.Leclerc@acme-graphs.test1',
+        'password.error.personal',
+        'password: The password must not be made of your e-mail',
+      ],
+      ['M4rion-Leclerc-2024!', 'password.error.personal', 'password: The password must not be made of your e-mail'],
+      ['Acme-Graphs-Marion-99!', 'password.error.personal', 'password: The password must not be made of your e-mail'],
+    ];
+    for (const [password, key, message] of cases) {
+      const response = await reset(token, password);
+      expect(response.statusCode, password).toBe(400);
+      expect(response.json().error.code).toBe('validation_error');
+      expect(response.json().error.message).toContain(message);
+      expect(response.json().error.details).toEqual([{ path: 'password', message: key }]);
+    }
+    expect((await check(token)).statusCode).toBe(200);
+    // a password of the user's own is taken
+    expect((await reset(token, 'Marion-Sunset-Kettle-81!')).statusCode).toBe(200);
   });
 
   it('end to end: request, mail with the link, check, reset, sessions ended, token spent, new password works', async () => {

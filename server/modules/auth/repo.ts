@@ -259,7 +259,7 @@ export function findUsableResetToken(db: DB, token: string) {
   return db
     .selectFrom('passwordResetTokens')
     .innerJoin('users', 'users.id', 'passwordResetTokens.userId')
-    .select(['passwordResetTokens.id', 'passwordResetTokens.userId'])
+    .select(['passwordResetTokens.id', 'passwordResetTokens.userId', 'users.email', 'users.fullName'])
     .where('passwordResetTokens.tokenHash', '=', hashToken(token))
     .where('passwordResetTokens.usedAt', 'is', null)
     .where('passwordResetTokens.expiresAt', '>', nowIso())

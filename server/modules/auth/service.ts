@@ -29,6 +29,7 @@ import { endSession, startSession } from '../sessions/service';
 import { loginDelayed, loginWait } from './backoff';
 import { requestEmailChange } from './email-change';
 import { hashPassword, verifyPassword } from './password';
+import { assertPasswordAcceptable } from './password-rule';
 import * as repo from './repo';
 import { issuePasswordResetToken, newResetToken, resetPasswordLink } from './tokens';
 
@@ -226,7 +227,9 @@ export async function resetPassword(
   const { db } = ctx;
   const token = input.passwordResetToken;
   // Hashing is slow: do it before the transaction, not inside.
-  if (!(await repo.findUsableResetToken(db, token))) throw invalidToken();
+  const holder = await repo.findUsableResetToken(db, token);
+  if (!holder) throw invalidToken();
+  assertPasswordAcceptable(input.password, { email: holder.email, names: [holder.fullName] });
   const passwordHash = await hashPassword(input.password);
   const userId = await repo.resetPasswordWithToken(db, token, passwordHash);
   if (userId === null) throw invalidToken();

@@ -14,6 +14,7 @@ import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { HttpError } from '../../http-error';
 import { auditUser, insertAuditEntry } from '../audit/repo';
 import { hashPassword } from '../auth/password';
+import { assertPasswordAcceptable } from '../auth/password-rule';
 import { insertMembership } from '../customers/store';
 import { startSession } from '../sessions/service';
 import { insertUser } from '../users/repo';
@@ -168,6 +169,7 @@ export async function acceptAsNewUser(
   const invitation = await repo.findInvitationToJoin(db, invitationKeyHash(input.key));
   assertUsable(invitation, nowIso());
   if (await repo.emailHasAccount(db, invitation.invitedEmail)) throw accountExists();
+  assertPasswordAcceptable(input.password, { email: invitation.invitedEmail, names: [input.fullName] });
   // Hashing is slow: do it before the transaction, not inside.
   const passwordHash = await hashPassword(input.password);
   const userId = await asAcceptanceError(

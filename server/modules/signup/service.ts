@@ -16,6 +16,7 @@ import { type DB, isUniqueViolation, nowIso } from '../../db';
 import { HttpError } from '../../http-error';
 import { auditActorOf, auditUser, insertAuditEntry } from '../audit/repo';
 import { hashPassword } from '../auth/password';
+import { assertPasswordAcceptable } from '../auth/password-rule';
 import { addCustomer, unusedCustomerKey } from '../customers/service';
 import { insertInvitation, insertMembership } from '../customers/store';
 import { createTrialInstance } from '../instances/service';
@@ -220,6 +221,10 @@ export async function confirmSignup(
   assertUsable(row, nowIso());
   if (await emailHasAccount(db, row.invitedEmail)) throw alreadyExists();
   const form = readSignupData(row.signupData);
+  assertPasswordAcceptable(input.password, {
+    email: row.invitedEmail,
+    names: [input.firstName, input.lastName, form.companyName],
+  });
   // Hashing is slow: do it before the transaction, not inside.
   const passwordHash = await hashPassword(input.password);
   let created: { userId: number; customerId: number };

@@ -1,4 +1,3 @@
-import { checkPassword } from '../../../common/password';
 import type {
   CreateUserBody,
   UpdateUserBody,
@@ -11,8 +10,9 @@ import type { Actor } from '../../actor';
 import { callerOf } from '../../policy';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
-import { badRequest, emailTaken, notFound } from '../../http-error';
+import { emailTaken, notFound } from '../../http-error';
 import { hashPassword } from '../auth/password';
+import { assertPasswordAcceptable } from '../auth/password-rule';
 import { revokeResetTokens } from '../auth/repo';
 import { issuePasswordResetToken, resetPasswordLink } from '../auth/tokens';
 import { endUserSessions } from '../sessions/service';
@@ -89,8 +89,8 @@ export type CreateUserInput = CreateUserBody & { password?: string };
 export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<User> {
   const { db, config, mail } = ctx;
   authorizeUserCreate(actor, input);
-  const weakness = input.password === undefined ? null : checkPassword(input.password);
-  if (weakness) throw badRequest('The password does not meet the rules', [{ path: 'password', message: weakness }]);
+  if (input.password !== undefined)
+    assertPasswordAcceptable(input.password, { email: input.email, names: [input.fullname] });
   if (await repo.emailTaken(db, input.email)) throw emailTaken(EMAIL_TAKEN);
   // Hashing is slow: do it before the transaction, not inside.
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
