@@ -40,6 +40,7 @@ import { instanceRoutes } from './modules/instances/routes';
 import { backgroundWorkRoutes } from './modules/background-work/routes';
 import { ensureSigningKey } from './modules/licence-files/service';
 import { resealUnderCurrentSecret } from './security/reseal';
+import { sealPlainOutboxBodies } from './mail/body';
 import { SEALED_COLUMNS } from './sealed-columns';
 import { oidcRoutes } from './modules/oidc/routes';
 import { ensureOidcSigningKey } from './modules/oidc/signing-keys';
@@ -129,6 +130,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { resealed, unreadable } = await resealUnderCurrentSecret(ctx.db, config.sealSecrets, SEALED_COLUMNS);
   if (resealed > 0) app.log.info({ resealed }, 'sealed values resealed under the current SESSION_SECRET');
   if (unreadable > 0) app.log.warn({ unreadable }, 'sealed values that open under none of the secrets');
+  // mails queued before migration 031 kept their bodies in the clear
+  const sealedMails = await sealPlainOutboxBodies(ctx.db, config.sessionSecret);
+  if (sealedMails > 0) app.log.info({ sealedMails }, 'queued mails sealed in the outbox');
   // the key that signs licence files: generated on the first start unless one is configured
   await ensureSigningKey(ctx);
   // and the one that signs the OpenID Connect provider's tokens (modules/oidc)

@@ -5,6 +5,7 @@ import { REDACTED, redactUrl } from './log';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, sessionCookieOf, type TestApp } from './test/harness';
+import { withText } from './test/outbox';
 
 /** Passwords, tokens, keys and cookies never reach the logs, whatever route they come through. */
 
@@ -146,9 +147,10 @@ describe('request logs', () => {
     await app.ctx.jobs.drain();
     const mail = await app.ctx.db
       .selectFrom('mailOutbox')
-      .select('textBody')
+      .select('bodySealed')
       .where('toAddress', '=', user.email)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow()
+      .then(withText(app.ctx));
     const token = mail.textBody.match(/reset-password\/([A-Za-z0-9_-]+)/)?.[1];
     expect(token).toBeTruthy();
     const text = logs();

@@ -1,3 +1,4 @@
+import { MAIL_SEAL } from './mail/body';
 import { INVITATION_SEAL } from './modules/invitations/keys';
 import { LICENCE_KEY_SEAL } from './modules/licence-files/keys';
 import { OIDC_KEY_SEAL } from './modules/oidc/signing-keys';
@@ -19,4 +20,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   // the built-in test checkout's event secret is sealed as a webhook secret is
   { table: 'testCheckoutSecrets', key: 'id', column: 'secretSealed', purpose: WEBHOOK_SEAL },
   { table: 'totpAuthenticators', key: 'id', column: 'secretSealed', purpose: TOTP_SEAL },
+  { table: 'mailOutbox', key: 'id', column: 'bodySealed', purpose: MAIL_SEAL },
 ];

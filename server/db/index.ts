@@ -44,6 +44,7 @@ import { oidcProviderMigration } from './migrations/027_oidc_provider';
 import { twoFactorMigration } from './migrations/028_two_factor';
 import { supportDeskAndCrmMigration } from './migrations/029_support_desk_and_crm';
 import { staffSearchMigration } from './migrations/030_staff_search';
+import { mailBodiesSealedMigration } from './migrations/031_mail_bodies_sealed';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -105,6 +106,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '028_two_factor': twoFactorMigration(dialect),
     '029_support_desk_and_crm': supportDeskAndCrmMigration(),
     '030_staff_search': staffSearchMigration(dialect),
+    '031_mail_bodies_sealed': mailBodiesSealedMigration(),
   };
 }
 

@@ -216,6 +216,7 @@ export interface IdempotencyKeysTable {
   requestHash: string;
   /** null while the first request is under way */
   status: number | null;
+  /** the first answer, sealed under the server secret (plugins/idempotency.ts, decision 083) */
   responseBody: string | null;
   createdAt: Timestamp;
 }
@@ -451,8 +452,14 @@ export interface MailOutboxTable {
   id: Generated<number>;
   toAddress: string;
   subject: string;
+  /** the plain body of a row written before migration 031 until the next start seals it; '' since */
   textBody: string;
   htmlBody: string | null;
+  /**
+   * the text and HTML sealed under the server secret (server/mail/body.ts) while the mail waits;
+   * null once the SMTP peer accepted it or it failed for good (decision 083)
+   */
+  bodySealed: string | null;
   template: string;
   status: OutboxStatus;
   /** delivery attempts that failed or succeeded (its job retries it: server/mail/index.ts) */

@@ -77,12 +77,14 @@ describe('a portal killed while it sends a mail', () => {
       SEED_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // the mail's body is sealed under it: the portal opens what the command line queued
+      SESSION_SECRET: 'crash-test-session-secret-long-enough-00',
     };
     portal = start(env);
     await waitForHealth(port, portal);
 
     // another process of the same portal (as the command line is) queues a mail
-    const config = loadConfig({ ...env, NODE_ENV: 'test', SESSION_SECRET: 'crash-test-session-secret-long-enough-00' });
+    const config = loadConfig({ ...env, NODE_ENV: 'test' });
     database = openDatabase(config.databaseUrl);
     await migrateToLatest(database);
     const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as AppContext['log'];

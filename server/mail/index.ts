@@ -13,6 +13,7 @@ import {
   outboxMail,
   outboxMails,
 } from './store';
+import { openMailBody, sealMailBody } from './body';
 import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
@@ -25,6 +26,8 @@ declare module '../jobs/types' {
     [MAIL_DELIVERY_JOB]: { mailId: number };
   }
 }
+
+const UNREADABLE_BODY = "The mail's text opens under none of the secrets (SESSION_SECRET, SESSION_SECRET_PREVIOUS)";
 
 /**
  * An SMTP answer that no retry will change (5xx: no such mailbox, refused by policy). Any other
@@ -39,7 +42,8 @@ function isPermanent(error: unknown): boolean {
  * The mailer: send() renders the mail, stores it in the outbox and queues its delivery job, all in the
  * caller's transaction, so a mail survives a restart or an SMTP outage and exists only if the change
  * it tells of does. The job (deliver) hands it to SMTP, or keeps it for the local mailbox page, and is
- * retried with backoff (decision 063).
+ * retried with backoff (decision 063). The body is sealed in the outbox and dropped once the SMTP
+ * peer accepted it or it failed for good (decision 083): the local mailbox keeps it, sealed, for its page.
  *
  * A mail is delivered at least once: a process killed after the SMTP peer accepted a mail but before
  * the row was marked sent delivers it again when its job is retried. The replay carries the same
@@ -69,7 +73,15 @@ export function createMailer(deps: {
   const readMail = coalesce<number, OutboxMail>(
     async (ids) => new Map((await outboxMails(db, ids)).map((row) => [row.id, row])),
   );
-  const markSent = coalesce<number>((ids) => markMailsSent(db, ids));
+  const keepBodies = transport.kind === 'local';
+  const markSent = coalesce<number>((ids) => markMailsSent(db, ids, keepBodies));
+
+  /** Fails a mail for good, in the transaction that tells of it (notifyEmailError). */
+  const failForGood = (mailId: number, row: OutboxMail, message: string) =>
+    db.transaction().execute(async (trx) => {
+      await markMailAttemptFailed(trx, mailId, { lastError: message, final: true });
+      await deps.onUndeliverable?.(trx, { to: row.toAddress, template: row.template, error: message });
+    });
 
   return {
     async send(request, executor = db) {
@@ -77,8 +89,7 @@ export function createMailer(deps: {
       const mailId = await insertOutboxMail(executor, {
         toAddress: request.to,
         subject: mail.subject,
-        textBody: mail.text,
-        htmlBody: mail.html,
+        bodySealed: sealMailBody(config.sessionSecret, { text: mail.text, html: mail.html }),
         template: request.template,
         listUnsubscribe: mail.listUnsubscribe,
         now: nowIso(),
@@ -90,13 +101,20 @@ export function createMailer(deps: {
       const row = await readMail(mailId);
       // sent by an earlier attempt whose completion was lost, or deleted: nothing to do
       if (!row || row.status !== 'pending') return 'skipped';
+      const body = openMailBody(config.sealSecrets, row);
+      if (!body) {
+        // restored or moved under another SESSION_SECRET: no attempt will ever open it
+        deps.metrics?.mailFailures.inc();
+        await failForGood(mailId, row, UNREADABLE_BODY);
+        return 'refused';
+      }
       try {
         await transport.deliver({
           from: config.mailFrom,
           to: row.toAddress,
           subject: row.subject,
-          text: row.textBody,
-          html: row.htmlBody,
+          text: body.text,
+          html: body.html,
           listUnsubscribe: row.listUnsubscribe,
           messageId: `<mail-${row.id}.${Date.parse(row.createdAt)}@${domain}>`,
         });
@@ -108,10 +126,7 @@ export function createMailer(deps: {
           await markMailAttemptFailed(db, mailId, { lastError: message, final: false });
           throw error;
         }
-        await db.transaction().execute(async (trx) => {
-          await markMailAttemptFailed(trx, mailId, { lastError: message, final: true });
-          await deps.onUndeliverable?.(trx, { to: row.toAddress, template: row.template, error: message });
-        });
+        await failForGood(mailId, row, message);
         return 'refused';
       }
       deps.metrics?.mailsSent.inc();

@@ -5,6 +5,7 @@ import { createJobRunner } from '../jobs/runner';
 import { createTestApp, type TestApp } from '../test/harness';
 import { makeJobsDue } from '../test/jobs';
 import { decodeQuotedPrintable, SmtpPeer } from '../test/smtp-peer';
+import { openMailBody, sealMailBody, sealPlainOutboxBodies } from './body';
 import { createMailer, MAIL_DELIVERY_JOB } from './index';
 
 let t: TestApp;
@@ -119,7 +120,7 @@ describe('mail outbox over SMTP', () => {
     // the delivery, then the telling of the bounce (to nobody here: no customer has this address)
     expect(await ctx.jobs.drain()).toBe(2);
     const [row] = await outbox();
-    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, bodySealed: null, textBody: '', htmlBody: null });
     expect(row.lastError).toMatch(/No such user here/);
     await makeJobsDue(t.app.ctx.db, MAIL_DELIVERY_JOB);
     expect(await ctx.jobs.drain()).toBe(0);
@@ -139,19 +140,62 @@ describe('mail outbox over SMTP', () => {
     // 10 delivery attempts in all (server/jobs/index.ts), then the telling of the bounce
     expect(attempts).toBe(11);
     const [row] = await outbox();
-    expect(row).toMatchObject({ status: 'failed', attempts: 10 });
+    expect(row).toMatchObject({ status: 'failed', attempts: 10, bodySealed: null });
     expect(row.lastError).toMatch(/Mailbox temporarily unavailable/);
     const failed = await ctx.jobs.failed({ limit: 5, offset: 0, name: MAIL_DELIVERY_JOB });
     expect(failed.items.map((job) => job.payload)).toContainEqual({ mailId: row.id });
+  });
+
+  it("keeps a mail's body sealed while it waits and drops it once the SMTP peer took it", async () => {
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('sealed@example.com'));
+    const [waiting] = await outbox();
+    // no column holds the link: the body opens only under the server secret
+    expect(JSON.stringify(waiting)).not.toContain('reset-password');
+    expect(waiting).toMatchObject({ textBody: '', htmlBody: null });
+    expect(openMailBody(t.config.sealSecrets, waiting)?.text).toContain(link);
+    expect(openMailBody(['another-secret-that-sealed-nothing-000000'], waiting)).toBeNull();
+
+    expect(await ctx.jobs.drain()).toBe(1);
+    const [sent] = await outbox();
+    // what the recent actions and a bounce name stays; the body is gone
+    expect(sent).toMatchObject({
+      status: 'sent',
+      toAddress: 'sealed@example.com',
+      subject: 'Reset your password',
+      template: 'passwordReset',
+      bodySealed: null,
+      textBody: '',
+      htmlBody: null,
+    });
+    expect(decodeQuotedPrintable(peer.received[0])).toContain(link);
+  });
+
+  it('fails a mail whose body opens under none of the secrets, and tells of it', async () => {
+    const { ctx } = t.app;
+    await ctx.mail.send(resetMail('moved@example.com'));
+    const [row] = await outbox();
+    const other = sealMailBody('another-secret-that-sealed-nothing-000000', { text: 'x', html: null });
+    await ctx.db.updateTable('mailOutbox').set({ bodySealed: other }).where('id', '=', row.id).execute();
+    expect(await ctx.mail.deliver(row.id)).toBe('refused');
+    const [failed] = await outbox();
+    expect(failed).toMatchObject({ status: 'failed', bodySealed: null });
+    expect(failed.lastError).toMatch(/opens under none of the secrets/);
+    expect(peer.received).toHaveLength(0);
   });
 
   it('delivers a replay with the same Message-ID, and nothing for a mail already sent', async () => {
     const { ctx } = t.app;
     await ctx.mail.send(resetMail('replay@example.com'));
     const [row] = await outbox();
+    expect(row.bodySealed).toBeTruthy();
     expect(await ctx.mail.deliver(row.id)).toBe('sent');
-    // as if the process died after the SMTP peer took it, before the row said so
-    await ctx.db.updateTable('mailOutbox').set({ status: 'pending' }).where('id', '=', row.id).execute();
+    // as if the process died after the SMTP peer took it, before the row said so (and lost its body)
+    await ctx.db
+      .updateTable('mailOutbox')
+      .set({ status: 'pending', bodySealed: row.bodySealed })
+      .where('id', '=', row.id)
+      .execute();
     expect(await ctx.mail.deliver(row.id)).toBe('sent');
     expect(await ctx.mail.deliver(row.id)).toBe('skipped');
     expect(peer.received).toHaveLength(2);
@@ -224,8 +268,41 @@ describe('local mailbox transport', () => {
         toAddress: 'local@example.com',
         subject: 'Your account on the customer portal',
       });
+      // kept, sealed, for the mailbox page
+      expect(JSON.stringify(row)).not.toContain(link);
+      expect(openMailBody(app.config.sealSecrets, row)?.text).toContain(link);
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('mails queued before the bodies were sealed', () => {
+  it('are sealed at the next start and delivered', async () => {
+    const { ctx } = t.app;
+    const { id } = await ctx.db
+      .insertInto('mailOutbox')
+      .values({
+        toAddress: 'legacy@example.com',
+        subject: 'Reset your password',
+        textBody: `Choose a password: ${link}`,
+        htmlBody: null,
+        bodySealed: null,
+        template: 'passwordReset',
+        listUnsubscribe: null,
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        createdAt: new Date().toISOString(),
+        sentAt: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await sealPlainOutboxBodies(ctx.db, t.config.sessionSecret)).toBe(1);
+    const [row] = await outbox();
+    expect(JSON.stringify(row)).not.toContain(link);
+    expect(await sealPlainOutboxBodies(ctx.db, t.config.sessionSecret)).toBe(0);
+    expect(await ctx.mail.deliver(id)).toBe('sent');
+    expect(decodeQuotedPrintable(peer.received[0])).toContain(link);
   });
 });

@@ -1,6 +1,10 @@
 import type { DB } from '../db';
 
-/** The rows of the mail outbox (index.ts delivers them; the local mailbox lists them). */
+/**
+ * The rows of the mail outbox (index.ts delivers them; the local mailbox lists them). A mail's body
+ * is sealed (body.ts) and kept only until the mail is delivered or fails for good: what stays of a
+ * row (to, subject, template, status, attempts, error) is what the recent actions and a bounce need.
+ */
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -9,8 +13,7 @@ export async function insertOutboxMail(
   mail: {
     toAddress: string;
     subject: string;
-    textBody: string;
-    htmlBody: string | null;
+    bodySealed: string;
     template: string;
     listUnsubscribe: string | null;
     now: string;
@@ -21,8 +24,10 @@ export async function insertOutboxMail(
     .values({
       toAddress: mail.toAddress,
       subject: mail.subject,
-      textBody: mail.textBody,
-      htmlBody: mail.htmlBody,
+      // the plain columns hold only the bodies of rows written before migration 031
+      textBody: '',
+      htmlBody: null,
+      bodySealed: mail.bodySealed,
       template: mail.template,
       listUnsubscribe: mail.listUnsubscribe,
       status: 'pending',
@@ -42,6 +47,7 @@ const OUTBOX_COLUMNS = [
   'subject',
   'textBody',
   'htmlBody',
+  'bodySealed',
   'template',
   'listUnsubscribe',
   'status',
@@ -60,11 +66,23 @@ export function outboxMails(db: DB, ids: readonly number[]) {
 
 export type OutboxMail = Awaited<ReturnType<typeof outboxMails>>[number];
 
-/** Mails the SMTP peer accepted, many at once. */
-export async function markMailsSent(db: DB, ids: readonly number[]): Promise<void> {
+/** What a row keeps of its body once delivered or failed: nothing. */
+const NO_BODY = { bodySealed: null, textBody: '', htmlBody: null } as const;
+
+/**
+ * Mails delivered, many at once: their bodies go in the same statement, unless `keepBodies` (the
+ * local mailbox, whose page shows them from here).
+ */
+export async function markMailsSent(db: DB, ids: readonly number[], keepBodies = false): Promise<void> {
   await db
     .updateTable('mailOutbox')
-    .set((eb) => ({ status: 'sent', sentAt: iso(Date.now()), lastError: null, attempts: eb('attempts', '+', 1) }))
+    .set((eb) => ({
+      status: 'sent',
+      sentAt: iso(Date.now()),
+      lastError: null,
+      attempts: eb('attempts', '+', 1),
+      ...(keepBodies ? {} : NO_BODY),
+    }))
     .where('id', 'in', ids)
     .execute();
 }
@@ -76,7 +94,7 @@ export async function markMailAttemptFailed(db: DB, id: number, failure: { lastE
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       lastError: failure.lastError.slice(0, 1000),
-      ...(failure.final ? { status: 'failed' as const } : {}),
+      ...(failure.final ? { status: 'failed' as const, ...NO_BODY } : {}),
     }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
@@ -87,7 +105,7 @@ export async function markMailAttemptFailed(db: DB, id: number, failure: { lastE
 export async function markMailFailed(db: DB, id: number, lastError: string) {
   await db
     .updateTable('mailOutbox')
-    .set({ status: 'failed', lastError: lastError.slice(0, 1000) })
+    .set({ status: 'failed', lastError: lastError.slice(0, 1000), ...NO_BODY })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
@@ -97,10 +115,30 @@ export async function markMailFailed(db: DB, id: number, lastError: string) {
 export function mailboxMails(db: DB, query: { to?: string; limit: number }) {
   let select = db
     .selectFrom('mailOutbox')
-    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'createdAt', 'status'])
+    .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'bodySealed', 'createdAt', 'status'])
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(query.limit);
   if (query.to) select = select.where('toAddress', '=', query.to);
   return select.execute();
+}
+
+/** Rows written before migration 031 whose plain body is still there (waiting, or in the local mailbox). */
+export function plainOutboxBodies(db: DB) {
+  return db
+    .selectFrom('mailOutbox')
+    .select(['id', 'textBody', 'htmlBody'])
+    .where('bodySealed', 'is', null)
+    .where('textBody', '<>', '')
+    .execute();
+}
+
+/** Replaces a row's plain body by its sealed one, unless another node did it first. */
+export async function replacePlainBody(db: DB, id: number, bodySealed: string): Promise<void> {
+  await db
+    .updateTable('mailOutbox')
+    .set({ bodySealed, textBody: '', htmlBody: null })
+    .where('id', '=', id)
+    .where('bodySealed', 'is', null)
+    .execute();
 }

@@ -40,6 +40,26 @@ describe('Idempotency-Key', () => {
     expect(await customersNamed('Idempotent Once')).toBe(1);
   });
 
+  it('keeps the answer sealed, and forgets one no secret opens', async () => {
+    const body = { name: 'Idempotent Sealed' };
+    const first = await create(admin, body, 'key-sealed');
+    const stored = () =>
+      t.app.ctx.db.selectFrom('idempotencyKeys').selectAll().where('key', '=', 'key-sealed').executeTakeFirstOrThrow();
+    // an answer may carry a secret (an invitation's link): a copy of the database shows none of it
+    expect((await stored()).responseBody).not.toContain('Idempotent Sealed');
+    expect((await stored()).responseBody).toMatch(/^v1\./);
+    // as under a SESSION_SECRET changed without the previous one: taken as a new request
+    await t.app.ctx.db
+      .updateTable('idempotencyKeys')
+      .set({ responseBody: `${(await stored()).responseBody}x` })
+      .where('key', '=', 'key-sealed')
+      .execute();
+    const again = await create(admin, body, 'key-sealed');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.json().id).not.toBe(first.json().id);
+  });
+
   it('makes one customer of two identical creations sent together', async () => {
     const body = { name: 'Idempotent Together' };
     const answers = await Promise.all([create(admin, body, 'key-together'), create(admin, body, 'key-together')]);

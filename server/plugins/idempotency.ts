@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { ERROR_CODES } from '../../common/api/errors';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db';
+import { sealText, unsealText } from '../security/seal';
 import { HttpError } from '../http-error';
 import { invalidField } from '../validation';
 import * as store from './idempotency-store';
@@ -46,9 +47,11 @@ function hashOf(request: FastifyRequest): string {
  * succeed). Again with the same key and request: the stored answer, with `Idempotent-Replayed:
  * true`. The same key with another request: 422. While the first is still under way: 409.
  * Keys are the caller's own: a user's, a product token's, or an anonymous address's.
+ * The stored answer is sealed under the server secret (decision 083): an answer can carry a secret
+ * (an invitation's link, a webhook's signing secret) that a copy of the database must not give away.
  */
 async function idempotencyPlugin(app: FastifyInstance) {
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
   const claims = new WeakMap<FastifyRequest, { caller: string; key: string }>();
 
   const claim = async (caller: string, key: string, requestHash: string) => {
@@ -74,7 +77,14 @@ async function idempotencyPlugin(app: FastifyInstance) {
       claims.set(request, { caller, key });
       return;
     }
-    const first = await store.findIdempotencyKey(db, caller, key);
+    let first = await store.findIdempotencyKey(db, caller, key);
+    const answer =
+      first?.responseBody == null ? '' : unsealText(config.sealSecrets, IDEMPOTENCY_SEAL, first.responseBody);
+    if (first && answer === null) {
+      // sealed under a secret no longer known: forgotten, as a purged key is
+      await store.deleteIdempotencyKey(db, caller, key);
+      first = undefined;
+    }
     if (!first) {
       // purged in between: the key is free again
       if (await claim(caller, key, requestHash)) claims.set(request, { caller, key });
@@ -99,7 +109,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
       .code(first.status)
       .header('Idempotent-Replayed', 'true')
       .type('application/json; charset=utf-8')
-      .send(first.responseBody ?? '');
+      .send(answer);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -109,11 +119,14 @@ async function idempotencyPlugin(app: FastifyInstance) {
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await store.deleteIdempotencyKey(db, claimed.caller, claimed.key);
     } else {
-      await store.storeIdempotentAnswer(db, claimed.caller, claimed.key, reply.statusCode, payload);
+      const sealed = sealText(config.sessionSecret, IDEMPOTENCY_SEAL, payload);
+      await store.storeIdempotentAnswer(db, claimed.caller, claimed.key, reply.statusCode, sealed);
     }
     return payload;
   });
 }
+
+const IDEMPOTENCY_SEAL = { salt: 'idempotency-answers', info: 'portal idempotent answer' };
 
 const inProgress = () =>
   new HttpError(

@@ -92,6 +92,13 @@ beforeAll(async () => {
   await createWebhookEndpoint(db, OLD);
   // the built-in test checkout's event secret, made at its first need
   await insertSecret(db, sealWebhookSecret(OLD, newWebhookSecret()));
+  // a mail waiting in the outbox: its body is sealed
+  await t.app.ctx.mail.send({
+    to: 'waiting@example.com',
+    template: 'passwordReset',
+    locale: 'en',
+    data: { fullName: 'Waiting', link: `${t.config.baseUrl}/en/reset-password/rotation`, validityHours: 1 },
+  });
   admin = (await signedIn(t.app, 'admin')).cookie;
   client = (await signedIn(t.app, 'client', { id: customerId, role: 'technicalContact' })).cookie;
   // an authenticator app: its secret is sealed too

@@ -7,6 +7,7 @@ import * as testCheckout from '../integrations/payments/builtin-store';
 import * as repo from '../modules/billing/repo';
 import { createCustomer } from './factories';
 import { BASE_URL } from './harness';
+import { withText } from './outbox';
 
 /** Test data and helpers of self-service billing (docs/billing.md). */
 
@@ -122,4 +123,10 @@ export const entriesOf = (db: DB, customerId: number, action: string) =>
 
 /** The outbox's mails of a template, oldest first. */
 export const mailsOf = (ctx: AppContext, template: string) =>
-  ctx.db.selectFrom('mailOutbox').selectAll().where('template', '=', template).orderBy('id').execute();
+  ctx.db
+    .selectFrom('mailOutbox')
+    .selectAll()
+    .where('template', '=', template)
+    .orderBy('id')
+    .execute()
+    .then((rows) => rows.map(withText(ctx)));

@@ -3,6 +3,7 @@ import { createUser, login, signedIn, TEST_PASSWORD } from '../../test/factories
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
 import { BACKOFF_AFTER_FAILURES } from './backoff';
 import { issuePasswordResetToken } from './tokens';
+import { withText } from '../../test/outbox';
 
 /**
  * Issue 5, 6.2: one's own e-mail changes only with the current password and the link mailed to the
@@ -29,10 +30,11 @@ const signIn = (email: string) =>
 async function mailsTo(email: string) {
   return t.app.ctx.db
     .selectFrom('mailOutbox')
-    .select(['template', 'textBody'])
+    .select(['template', 'bodySealed'])
     .where('toAddress', '=', email)
     .orderBy('id')
-    .execute();
+    .execute()
+    .then((rows) => rows.map(withText(t.app.ctx)));
 }
 
 function confirmToken(text: string): string {

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openMailBody } from '../../mail/body';
 import { mailboxMails } from '../../mail/store';
 import { escapeHtml } from '../../mail/templates';
 
 /**
- * The local mailbox: the mails of the outbox, for development and tests without an SMTP server.
+ * The local mailbox: the mails of the outbox, for development and tests without an SMTP server (the
+ * local delivery keeps their sealed bodies, which open here; a mail sent over SMTP keeps none).
  * buildApp registers these routes only when config.devMailbox is set, which production refuses.
  * They live outside /api, so the per-route access rules do not apply: anyone who reaches a
  * development server may read its mails, which is the point.
@@ -46,19 +48,22 @@ h2{font-size:1.1rem;margin:.5rem 0}pre{white-space:pre-wrap;font-family:inherit}
 
 export async function devMailboxRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
 
   async function mails(query: z.infer<typeof MailboxQuery>) {
     const rows = await mailboxMails(db, query);
-    return rows.map((r) => ({
-      id: r.id,
-      to: r.toAddress,
-      subject: r.subject,
-      text: r.textBody,
-      html: r.htmlBody,
-      createdAt: r.createdAt,
-      status: r.status,
-    }));
+    return rows.map((r) => {
+      const body = openMailBody(config.sealSecrets, r);
+      return {
+        id: r.id,
+        to: r.toAddress,
+        subject: r.subject,
+        text: body?.text ?? '',
+        html: body?.html ?? null,
+        createdAt: r.createdAt,
+        status: r.status,
+      };
+    });
   }
 
   api.get(

@@ -17,6 +17,7 @@ import { DOWNLOAD_DIGEST_JOB } from '../notifications/digest';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { updateFlags } from '../notification-settings/repo';
 import { DOWNLOAD_MESSAGE, FIRST_DOWNLOAD_MESSAGE } from './service';
+import { withText } from '../../test/outbox';
 
 /**
  * GET /api/download/{platform}: who may download what (access level x version type, unpublished,
@@ -328,10 +329,11 @@ describe('records', () => {
     const digests = await ctx.db
       .selectFrom('mailOutbox')
       .innerJoin('users', 'users.email', 'mailOutbox.toAddress')
-      .select(['users.id', 'mailOutbox.template', 'mailOutbox.subject', 'mailOutbox.textBody'])
+      .select(['users.id', 'mailOutbox.template', 'mailOutbox.subject', 'mailOutbox.bodySealed'])
       .where('mailOutbox.template', '=', 'productDownloadDigest')
       .where('users.id', 'in', [everyDownload, firstOnly, neither])
-      .execute();
+      .execute()
+      .then((rows) => rows.map(withText(ctx)));
     expect(digests.map((mail) => [mail.id, mail.subject])).toEqual([[everyDownload, '2 downloads for Notified Buyer']]);
     expect(digests[0].textBody.match(/Notified Product 5\.0\.0 \(Linux\)/g)).toHaveLength(2);
     // nothing more: the next digest waits for new downloads

@@ -7,6 +7,7 @@ import { makeJobsDue } from '../../test/jobs';
 import { INSTANCE_DELETE_DATA_JOB, INSTANCE_ORDER_JOB, INSTANCE_SIMULATE_JOB } from './job-names';
 import * as repo from './repo';
 import { archiveCustomerInstances, createTrialInstance, instanceName, restoreCustomerInstances } from './service';
+import { withText } from '../../test/outbox';
 
 /**
  * The seam the sign-up and the grace chain call (docs/instances.md): a trial instance created in the
@@ -51,11 +52,12 @@ const entries = (customerId: number) =>
 const mails = (template: string, to: string[]) =>
   ctx.db
     .selectFrom('mailOutbox')
-    .select(['toAddress', 'subject', 'textBody'])
+    .select(['toAddress', 'subject', 'bodySealed'])
     .where('template', '=', template)
     .where('toAddress', 'in', to)
     .orderBy('id')
-    .execute();
+    .execute()
+    .then((rows) => rows.map(withText(ctx)));
 
 /** Runs what is due, then makes the named kinds due and runs them: one step of the simulator. */
 async function step(...names: string[]) {

@@ -12,6 +12,7 @@ import {
   TEST_PASSWORD,
 } from '../../test/factories';
 import { createTestApp, request, sessionCookieOf, type TestApp } from '../../test/harness';
+import { withText } from '../../test/outbox';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -305,9 +306,10 @@ describe('the team is told who joined', () => {
   async function outboxFor(email: string) {
     return app.ctx.db
       .selectFrom('mailOutbox')
-      .select(['template', 'subject', 'textBody'])
+      .select(['template', 'subject', 'bodySealed'])
       .where('toAddress', '=', email)
-      .execute();
+      .execute()
+      .then((rows) => rows.map(withText(app.ctx)));
   }
 
   it("mails the customer's enabled managers who asked for it, in their language, and nobody else", async () => {

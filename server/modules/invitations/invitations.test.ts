@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMembership, createCustomer, createInvitation, createUser, signedIn } from '../../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
 import { findInvitationByKey } from './keys';
+import { withText } from '../../test/outbox';
 
 let t: TestApp;
 let customerA: { id: number };
@@ -40,7 +41,13 @@ const list = (cookie: string | null, query: string) =>
 const call = (cookie: string | null, method: 'GET' | 'POST' | 'DELETE', url: string) =>
   request(t.app, cookie, { method, url });
 const outboxFor = (email: string) =>
-  t.app.ctx.db.selectFrom('mailOutbox').selectAll().where('toAddress', '=', email).orderBy('id').execute();
+  t.app.ctx.db
+    .selectFrom('mailOutbox')
+    .selectAll()
+    .where('toAddress', '=', email)
+    .orderBy('id')
+    .execute()
+    .then((rows) => rows.map(withText(t.app.ctx)));
 const auditOf = (action: string) =>
   t.app.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', action).orderBy('id', 'desc').execute();
 const keyIn = (text: string, locale: string) =>

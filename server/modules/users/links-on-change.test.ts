@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuePasswordResetToken } from '../auth/tokens';
 import { createUser, signedIn } from '../../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
+import { withText } from '../../test/outbox';
 
 /**
  * Issue 5, 6.1: a first-password or reset link must not outlive a change of the account's e-mail,
@@ -38,11 +39,11 @@ const linkWorks = async (token: string) =>
 async function linksMailedTo(email: string): Promise<string[]> {
   const rows = await app.ctx.db
     .selectFrom('mailOutbox')
-    .select('textBody')
+    .select('bodySealed')
     .where('toAddress', '=', email)
     .orderBy('id')
     .execute();
-  return rows.flatMap((row) =>
+  return rows.map(withText(app.ctx)).flatMap((row) =>
     [...row.textBody.matchAll(new RegExp(`${BASE_URL}/(?:en|fr)/reset-password/([A-Za-z0-9_-]+)`, 'g'))].map(
       (m) => m[1],
     ),

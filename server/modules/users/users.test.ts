@@ -5,6 +5,7 @@ import { createTestApp, request, type TestApp } from '../../test/harness';
 import { enrolTotp, passkeyAnswer } from '../../test/two-factor';
 import { findUsableResetToken } from '../auth/repo';
 import { EMAIL_TAKEN, FIRST_PASSWORD_LINK_VALIDITY_MS } from './service';
+import { withText } from '../../test/outbox';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -219,7 +220,8 @@ describe('POST /api/users', () => {
       .selectFrom('mailOutbox')
       .selectAll()
       .where('toAddress', '=', 'new.person@example.com')
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow()
+      .then(withText(app.ctx));
     expect(queued.template).toBe('accountCreated');
     expect(queued.textBody).toContain(mail.data.link);
     expect(queued.textBody).toContain('7 jours');
