@@ -286,6 +286,33 @@ describe('backup and restore', () => {
     );
     await targetIsEmpty(into.config);
 
+    // a crafted manifest: a path that climbs out of artifacts/, an absolute one, one named twice
+    const crafted = path.join(dir, 'crafted');
+    fs.cpSync(backupDir, crafted, { recursive: true });
+    const planted = Buffer.from('planted by a crafted manifest');
+    fs.writeFileSync(path.join(crafted, 'X'), planted);
+    const plantedEntry = { size: planted.length, sha256: crypto.createHash('sha256').update(planted).digest('hex') };
+    const outside = path.join(dir, 'outside-X');
+    for (const [entry, message] of [
+      ['artifacts/../X', 'The manifest names a file outside the backup\'s folders: "artifacts/../X"'],
+      [outside, `The manifest names a file outside the backup's folders: ${JSON.stringify(outside)}`],
+      ['X', 'The manifest names a file outside the backup\'s folders: "X"'],
+      ['artifacts/./X', 'The manifest names a file outside the backup\'s folders: "artifacts/./X"'],
+      [artifact.path, `The manifest names ${JSON.stringify(artifact.path)} twice`],
+    ] as const) {
+      const files = [...manifest.files, { path: entry, ...plantedEntry }];
+      fs.writeFileSync(path.join(crafted, MANIFEST_FILE), JSON.stringify({ ...manifest, files }));
+      await expect(restoreBackup(into.config, { from: crafted, progress: () => {} }), entry).rejects.toThrow(message);
+      await targetIsEmpty(into.config);
+      // nothing beside the target either: no planted file, no folder left half restored
+      expect(fs.existsSync(path.join(dir, 'X')), entry).toBe(false);
+      expect(fs.existsSync(outside), entry).toBe(false);
+      expect(
+        fs.readdirSync(dir).filter((name) => name.includes('.restoring-')),
+        entry,
+      ).toEqual([]);
+    }
+
     await expect(restoreBackup(source.config, { from: backupDir, progress: () => {} })).rejects.toThrow(
       /^The target database is not empty \(it holds \d+ tables, e\.g\. \w+/,
     );

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
 import type { Config } from '../../config';
 import { type DatabaseHandle, dialectOf, knownMigrations, migrateToLatest, openDatabase } from '../../db';
+import { assertSafeKey } from '../../integrations/storage/types';
 import type { Progress } from './backup';
 import { pgRestore, sqliteFileOf } from './dump';
 import { ARTIFACTS_FOLDER, DATABASE_FILES, type Manifest, megabytes, readManifest, sha256File } from './manifest';
@@ -18,6 +19,35 @@ import { countAllRows, dropRestoredObjects, listTables } from './repo';
  */
 
 export class RestoreRefused extends Error {}
+
+/**
+ * Every path of the manifest names a file of its own inside the backup, checked before anything is
+ * read or written: the database's file, or `artifacts/` and a key the artifact store itself would
+ * take (plain segments, no `..`, `.`, absolute path or backslash), each once. A crafted
+ * `artifacts/../X` would otherwise be copied beside the target folder.
+ */
+export function refuseUnsafePaths(manifest: Manifest): void {
+  const database = DATABASE_FILES[manifest.dialect];
+  const seen = new Set<string>();
+  for (const { path: entry } of manifest.files) {
+    if (entry !== database && !isArtifactPath(entry)) {
+      throw new RestoreRefused(`The manifest names a file outside the backup's folders: ${JSON.stringify(entry)}`);
+    }
+    if (seen.has(entry)) throw new RestoreRefused(`The manifest names ${JSON.stringify(entry)} twice`);
+    seen.add(entry);
+  }
+  if (!seen.has(database)) throw new RestoreRefused(`The manifest names no ${database}: the backup is incomplete`);
+}
+
+function isArtifactPath(entry: string): boolean {
+  if (!entry.startsWith(`${ARTIFACTS_FOLDER}/`)) return false;
+  try {
+    assertSafeKey(entry.slice(ARTIFACTS_FOLDER.length + 1));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Checks every file of the backup against its size and sha256 in the manifest. */
 async function verifyBackup(dir: string, manifest: Manifest, progress: Progress): Promise<void> {
@@ -173,6 +203,8 @@ async function stageArtifacts(dir: string, target: string, manifest: Manifest, p
   for (const entry of entries) {
     const key = entry.path.slice(ARTIFACTS_FOLDER.length + 1);
     const copy = path.join(staging, ...key.split('/'));
+    // refuseUnsafePaths let no such path through; a copy never lands outside its folder all the same
+    if (!copy.startsWith(staging + path.sep)) throw new RestoreRefused(`${entry.path} is outside the artifact folder`);
     fs.mkdirSync(path.dirname(copy), { recursive: true });
     fs.copyFileSync(path.join(dir, ...entry.path.split('/')), copy, fs.constants.COPYFILE_EXCL);
     if ((await sha256File(copy)) !== entry.sha256)
@@ -186,6 +218,7 @@ export async function restoreBackup(config: Config, input: { from: string; progr
   const dir = path.resolve(input.from);
   const { progress } = input;
   const manifest = readManifest(dir);
+  refuseUnsafePaths(manifest);
   const dialect = dialectOf(config.databaseUrl);
   if (manifest.dialect !== dialect) {
     throw new RestoreRefused(`The backup holds a ${manifest.dialect} database; DATABASE_URL names a ${dialect} one`);
