@@ -12,7 +12,11 @@ export function mailBodiesSealedMigration(): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('mail_outbox').addColumn('body_sealed', 'text').execute();
-      await db.updateTable('mail_outbox').set({ text_body: '', html_body: null }).where('status', '<>', 'pending').execute();
+      await db
+        .updateTable('mail_outbox')
+        .set({ text_body: '', html_body: null })
+        .where('status', '<>', 'pending')
+        .execute();
       await db.deleteFrom('idempotency_keys').execute();
     },
     async down(db: Kysely<any>) {

@@ -43,11 +43,13 @@ async function linksMailedTo(email: string): Promise<string[]> {
     .where('toAddress', '=', email)
     .orderBy('id')
     .execute();
-  return rows.map(withText(app.ctx)).flatMap((row) =>
-    [...row.textBody.matchAll(new RegExp(`${BASE_URL}/(?:en|fr)/reset-password/([A-Za-z0-9_-]+)`, 'g'))].map(
-      (m) => m[1],
-    ),
-  );
+  return rows
+    .map(withText(app.ctx))
+    .flatMap((row) =>
+      [...row.textBody.matchAll(new RegExp(`${BASE_URL}/(?:en|fr)/reset-password/([A-Za-z0-9_-]+)`, 'g'))].map(
+        (m) => m[1],
+      ),
+    );
 }
 
 async function createStaff(email: string) {
