@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { AUDIT_ACTIONS } from '../audit';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from '../audit';
 import { givenOnce, listOf, PageQuery } from './common';
 
 /** An action filter: one of the vocabulary, given once. */
@@ -25,6 +25,14 @@ export type LogExportQuery = z.infer<typeof LogExportQuery>;
 export const LogEntry = z.object({
   id: z.int(),
   actorEmail: z.nullable(z.string()),
+  /**
+   * Who acted: a user (`actorEmail`), a visitor without a session, a product API token, an
+   * integration (`stripe`, `provisioner`, `crm`), a background job (its name) or the command line.
+   * The screen names the machine that acted, never "Anonymous" for it.
+   */
+  actorKind: z.enum(AUDIT_ACTOR_KINDS),
+  /** the integration's, the job's or the token's name; null for a user or a visitor */
+  actorName: z.nullable(z.string()),
   action: z.enum(AUDIT_ACTIONS),
   date: z.string(),
   anonymousDownload: z.boolean(),

@@ -129,6 +129,8 @@ describe('GET /api/customers/:id/logs and logs.csv', () => {
       expect(body.data[0]).toEqual({
         id: expect.any(Number),
         actorEmail: 'tc@acme.example',
+        actorKind: 'user',
+        actorName: null,
         action: 'downloadArtifact',
         date: '2026-01-01T12:04:00.000Z',
         anonymousDownload: true,

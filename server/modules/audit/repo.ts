@@ -89,9 +89,12 @@ export async function insertAuditEntry(db: DB, entry: AuditEntry) {
     .executeTakeFirstOrThrow();
 }
 
-export type AuditRow = Pick<Selectable<AuditLogTable>, 'id' | 'actorEmail' | 'action' | 'data' | 'createdAt'>;
+export type AuditRow = Pick<
+  Selectable<AuditLogTable>,
+  'id' | 'actorEmail' | 'actorKind' | 'actorName' | 'action' | 'data' | 'createdAt'
+>;
 
-const COLUMNS = ['id', 'actorEmail', 'action', 'data', 'createdAt'] as const;
+const COLUMNS = ['id', 'actorEmail', 'actorKind', 'actorName', 'action', 'data', 'createdAt'] as const;
 
 /**
  * The entries of one customer, optionally of one action, newest first. Served by the

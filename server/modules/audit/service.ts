@@ -27,6 +27,8 @@ function toLogEntry(row: AuditRow): LogEntry {
   return {
     id: row.id,
     actorEmail: row.actorEmail,
+    actorKind: row.actorKind,
+    actorName: row.actorKind === 'user' || row.actorKind === 'anonymous' ? null : row.actorName,
     action: row.action as AuditAction,
     date: row.createdAt,
     anonymousDownload: data.anonymousDownload === true,

@@ -105,7 +105,7 @@ describe('grace after a failed payment', () => {
   });
 
   it('ends once: past due, the service suspended (its instance archived), by the grace job; a payment back restores it', async () => {
-    const { customer, onPortal, newCard } = await payingCustomer('Late Payer');
+    const { customer, owner, onPortal, newCard } = await payingCustomer('Late Payer');
     const instanceId = await createInstance(t.app.ctx.db, customer.id, 'provisioned');
     const instance = async () =>
       (
@@ -149,6 +149,20 @@ describe('grace after a failed payment', () => {
     expect(back).toMatchObject({ status: 'paid', suspendedAt: null, graceUntil: null });
     expect((await moves(customer.id)).slice(-1)).toEqual([{ from: 'pastDue', to: 'paid', by: 'stripe' }]);
     expect(await instance()).toBe('provisioned');
+
+    // the recent actions name who acted (the payment provider, the grace job), none of it "anonymous"
+    const recent = await request(t.app, owner.cookie, {
+      method: 'GET',
+      url: `/api/customers/${customer.id}/logs?pageLength=100`,
+    });
+    expect(recent.statusCode).toBe(200);
+    const authors = (
+      recent.json().data as { action: string; actorKind: string; actorName: string | null; actorEmail: string | null }[]
+    ).map((entry) => [entry.action, entry.actorKind, entry.actorName, entry.actorEmail]);
+    expect(authors).toContainEqual(['updatePaymentStatus', 'integration', 'stripe', null]);
+    expect(authors).toContainEqual(['updatePaymentStatus', 'job', GRACE_END_JOB, null]);
+    expect(authors).toContainEqual(['archiveInstance', 'job', GRACE_END_JOB, null]);
+    expect(authors.filter(([, kind]) => kind === 'anonymous')).toEqual([]);
   });
 
   it('is over when the payment comes back in time: its end then does nothing', async () => {

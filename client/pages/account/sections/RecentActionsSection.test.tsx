@@ -27,6 +27,8 @@ const customer = (yourRole: Role): Customer => ({
 const entry = (id: number, fields: Partial<LogEntry>): LogEntry => ({
   id,
   actorEmail: 'tc@acme.example',
+  actorKind: 'user',
+  actorName: null,
   action: 'updateMemberStatus',
   date: '2026-01-15T09:05:00.000Z',
   anonymousDownload: false,
@@ -49,6 +51,7 @@ const page: LogList = {
     entry(3, {
       action: 'downloadArtifact',
       actorEmail: null,
+      actorKind: 'anonymous',
       anonymousDownload: true,
       productName: 'Graph Server',
       productVersion: '4.0.2',
@@ -107,6 +110,44 @@ describe('RecentActionsSection', () => {
     expect(cells[2][0]).toBe('Joined, invited by Olivia Owner');
     expect(cells[3][0]).toBe('Member status changed');
     expect(cells[0][2]).toMatch(/^15 Jan 2026 \d\d:\d\d$/);
+  });
+
+  it('names the integration or the job that acted, never "Anonymous" for the portal\'s own work', async () => {
+    const system = (id: number, actorKind: LogEntry['actorKind'], actorName: string, action: LogEntry['action']) =>
+      entry(id, { actorEmail: null, actorKind, actorName, action });
+    const machines: LogList = {
+      data: [
+        system(5, 'integration', 'stripe', 'updatePaymentStatus'),
+        system(4, 'integration', 'provisioner', 'updateInstanceStatus'),
+        system(3, 'job', 'billing.graceEnd', 'updatePaymentStatus'),
+        system(2, 'job', 'instances.simulate', 'updateInstanceStatus'),
+        system(1, 'token', '#3 release pipeline', 'updateMemberStatus'),
+      ],
+      offset: 0,
+      total: 5,
+      totalCapped: false,
+    };
+    const authors = () => rows().map((row) => within(row).getAllByRole('cell')[1].textContent);
+    setup('admin', () => machines);
+    const { unmount } = renderSection();
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(authors()).toEqual([
+      'Payment provider',
+      'Cloud provisioner',
+      'Portal (end of the payment grace period)',
+      'Cloud provisioner',
+      'API token #3 release pipeline',
+    ]);
+    unmount();
+    renderSection('/fr/accounts/7');
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(authors()).toEqual([
+      'Prestataire de paiement',
+      'Service de provisionnement cloud',
+      'Portail (fin du délai de grâce de paiement)',
+      'Service de provisionnement cloud',
+      "Jeton d'API #3 release pipeline",
+    ]);
   });
 
   it('writes dates with French month names, and the words in French', async () => {

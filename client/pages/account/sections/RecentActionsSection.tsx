@@ -39,6 +39,38 @@ function describeEntry(entry: LogEntry, t: TFunction): string {
   return t(`recentActions.actions.${entry.action}`);
 }
 
+/** The jobs that change a customer's data, by the part of the portal that acts through them. */
+const JOB_AUTHORS: Record<string, string> = {
+  'billing.graceEnd': 'recentActions.authors.paymentGrace',
+  'instances.order': 'recentActions.authors.provisioner',
+  'instances.simulate': 'recentActions.authors.provisioner',
+  'instances.deleteData': 'recentActions.authors.provisioner',
+  'crm.syncCustomer': 'recentActions.authors.crm',
+};
+
+/**
+ * Who acted, in words, when it was no user: the integration or the portal's job that did it (a
+ * payment status from the payment provider, an instance's from the provisioner); "Anonymous" is
+ * only a visitor without a session (a download by its secret link).
+ */
+export function authorOf(entry: Pick<LogEntry, 'actorKind' | 'actorName'>, t: TFunction): string {
+  const name = entry.actorName ?? '';
+  switch (entry.actorKind) {
+    case 'integration':
+      return t(`recentActions.authors.integrations.${name}`, {
+        defaultValue: t('recentActions.authors.integration', { name }),
+      });
+    case 'job':
+      return JOB_AUTHORS[name] ? t(JOB_AUTHORS[name]) : t('recentActions.authors.job', { name });
+    case 'token':
+      return t('recentActions.authors.token', { name });
+    case 'system':
+      return t('recentActions.authors.system');
+    default:
+      return t('recentActions.anonymous');
+  }
+}
+
 /**
  * A customer's recent actions (spec section 2, customer page): action, author and date, newest first,
  * by page, filtered by action, with an export of what the filter keeps. Only the roles that see the
@@ -148,7 +180,7 @@ function RecentActions({ customerId }: { customerId: number }) {
                           {entry.actorEmail}
                         </Anchor>
                       ) : (
-                        t('recentActions.anonymous')
+                        <span data-testid="recent-action-author">{authorOf(entry, t)}</span>
                       )}
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
