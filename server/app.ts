@@ -182,7 +182,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(twoFactorRoutes);
       await api.register(customerRoutes);
       await api.register(invitationAcceptanceRoutes);
-      await api.register(signupRoutes);
+      // SELF_SERVICE_SIGNUP off: the sign-up's routes do not exist (404), as for any unknown path
+      if (config.selfServiceSignup) await api.register(signupRoutes);
       await api.register(auditRoutes);
       await api.register(notificationSettingsRoutes);
       await api.register(notificationRoutes);

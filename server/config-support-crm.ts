@@ -11,7 +11,7 @@ export interface SupportDeskConfig {
   url: string;
   /** the desk's JWT endpoint the hand-off form posts to: SUPPORT_URL's origin and SUPPORT_JWT_PATH */
   jwtUrl: string;
-  /** the secret shared with the desk (HS256); null: the hand-off answers 503 not_configured */
+  /** the secret shared with the desk (HS256); null: no support desk, the hand-off answers its 409 page (support_desk_not_configured) */
   jwtSecret: string | null;
   /** how long a token handed to the desk stays valid */
   jwtLifetimeSeconds: number;

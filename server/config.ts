@@ -166,6 +166,8 @@ const EnvSchema = z
       .optional(),
     PAYMENT_GRACE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
     PAYMENT_TEST_CHECKOUT: bool.optional(),
+    // self-service sign-up: on by default outside production (development, the demo, the tests)
+    SELF_SERVICE_SIGNUP: bool.optional(),
     OIDC_CLIENTS: z.string().optional(),
     OIDC_COOKIE_KEYS: z
       .string()
@@ -229,10 +231,23 @@ const EnvSchema = z
     }
   });
 
+/** Whether visitors may sign up for a self-service trial (SELF_SERVICE_SIGNUP; on outside production). */
+const selfServiceOf = (env: { NODE_ENV: string; SELF_SERVICE_SIGNUP?: boolean }): boolean =>
+  env.SELF_SERVICE_SIGNUP ?? env.NODE_ENV !== 'production';
+
+/**
+ * Whether the portal takes card payments: through Stripe, or the built-in test checkout outside
+ * production or where PAYMENT_TEST_CHECKOUT asks for it. Otherwise the payment routes answer 409
+ * payment_not_configured and no customer is offered to pay.
+ */
+const paymentsAvailableOf = (env: { NODE_ENV: string; STRIPE_SECRET_KEY?: string; PAYMENT_TEST_CHECKOUT?: boolean }) =>
+  Boolean(env.STRIPE_SECRET_KEY) || env.NODE_ENV !== 'production' || env.PAYMENT_TEST_CHECKOUT === true;
+
 /**
  * The payment settings that contradict each other (docs/billing.md). Stripe is used with its three
  * keys; the webhook secret alone signs the built-in test checkout's events; any other part of the
- * set is a mistake. Production never takes "payments" through the test checkout unless told to.
+ * set is a mistake. Production never takes "payments" through the test checkout unless told to, and
+ * a production portal that offers the self-service sign-up has a way for its customers to pay.
  */
 function paymentIssues(env: {
   NODE_ENV: string;
@@ -240,6 +255,7 @@ function paymentIssues(env: {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_PRICE_ID?: string;
   PAYMENT_TEST_CHECKOUT?: boolean;
+  SELF_SERVICE_SIGNUP?: boolean;
 }): { path: string[]; message: string }[] {
   const secret = Boolean(env.STRIPE_SECRET_KEY);
   const price = Boolean(env.STRIPE_PRICE_ID);
@@ -252,12 +268,12 @@ function paymentIssues(env: {
       },
     ];
   }
-  if (env.NODE_ENV === 'production' && !secret && env.PAYMENT_TEST_CHECKOUT !== true) {
+  if (selfServiceOf(env) && !paymentsAvailableOf(env)) {
     return [
       {
-        path: ['STRIPE_SECRET_KEY'],
+        path: ['SELF_SERVICE_SIGNUP'],
         message:
-          'is required in production (with STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID): self-service customers pay by card; PAYMENT_TEST_CHECKOUT=true runs the built-in test checkout instead, where nobody pays',
+          'is on in production, where self-service customers pay by card: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID; or SELF_SERVICE_SIGNUP=false to offer no self-service sign-up (then no payment setting is needed); or PAYMENT_TEST_CHECKOUT=true on a staging portal, where nobody pays',
       },
     ];
   }
@@ -314,7 +330,12 @@ export interface Config {
   telemetryUrl: string;
   /** the support desk's sign-on (modules/sso, docs/decisions/072) */
   supportDesk: SupportDeskConfig;
-  /** the CRM (Salesforce) connection; null: the sync answers 503 not_configured (docs/decisions/073) */
+  /**
+   * Visitors may sign up for a self-service trial (SELF_SERVICE_SIGNUP, on outside production): off,
+   * the sign-up's routes answer 404 and the sign-in page offers no sign-up (docs/billing.md).
+   */
+  selfServiceSignup: boolean;
+  /** the CRM (Salesforce) connection; null: the sync answers 409 crm_not_configured (docs/decisions/073) */
   crm: CrmConfig | null;
   contactEmail: string;
   legalBaseUrl: string | null;
@@ -402,6 +423,11 @@ export interface PaymentsConfig {
    * once and kept sealed in the database.
    */
   testCheckoutSecret: string | null;
+  /**
+   * Card payments are taken (Stripe, or the test checkout outside production or with
+   * PAYMENT_TEST_CHECKOUT=true); false: the payment routes answer 409 payment_not_configured.
+   */
+  available: boolean;
   /** how long a customer whose payment failed keeps the service (PAYMENT_GRACE_DAYS, default 14) */
   graceDays: number;
 }
@@ -533,6 +559,7 @@ export function loadConfig(
     telemetryUrl: outside.settings.telemetryUrl,
     supportDesk: outside.settings.supportDesk,
     crm: outside.settings.crm,
+    selfServiceSignup: selfServiceOf(e),
     contactEmail: e.CONTACT_EMAIL,
     legalBaseUrl: e.LEGAL_BASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),
@@ -566,6 +593,7 @@ export function loadConfig(
           : null,
       stripeApi: stripeApiOf(e.STRIPE_API_URL),
       testCheckoutSecret: e.STRIPE_SECRET_KEY ? null : (e.STRIPE_WEBHOOK_SECRET ?? null),
+      available: paymentsAvailableOf(e),
       graceDays: e.PAYMENT_GRACE_DAYS,
     },
     instances: {

@@ -22,8 +22,18 @@ export const forbidden = (message = 'You are not allowed to do this') =>
   new HttpError(403, ERROR_CODES.forbidden, message);
 export const notFound = (message = 'Not found') => new HttpError(404, ERROR_CODES.notFound, message);
 export const conflict = (message: string) => new HttpError(409, ERROR_CODES.conflict, message);
-/** The request needs an outside service this portal is not set up with (503: nothing the caller can change). */
-export const notConfigured = (message: string) => new HttpError(503, ERROR_CODES.notConfigured, message);
+/**
+ * The request needs an optional integration this portal is not set up with: 409 with the
+ * integration's own code, a refusal of what was asked rather than a fault of the server, which
+ * monitoring would count as one; the abilities (`can`) say beforehand that it is unavailable.
+ */
+export const notConfigured = (
+  code:
+    | typeof ERROR_CODES.crmNotConfigured
+    | typeof ERROR_CODES.supportDeskNotConfigured
+    | typeof ERROR_CODES.paymentNotConfigured,
+  message: string,
+) => new HttpError(409, code, message);
 /**
  * A refusal that belongs to one field of the request says which in `details`, with a message key the
  * client translates: forms map details to fields without knowing any error code.

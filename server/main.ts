@@ -85,7 +85,7 @@ async function main() {
         'Production: no demo data is loaded; create the first administrator with npm run cli -- create-user',
       );
     }
-    if (config.env === 'production' && !config.payments.stripe) {
+    if (config.env === 'production' && !config.payments.stripe && config.payments.available) {
       // allowed only by PAYMENT_TEST_CHECKOUT=true (config.ts): said at every start
       app.log.warn(
         'PAYMENT_TEST_CHECKOUT: self-service customers "pay" through the built-in test checkout; nobody pays',

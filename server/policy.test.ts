@@ -94,13 +94,26 @@ describe('licences policy', () => {
 
 describe('customers policy', () => {
   it('gives a project manager the team, the invitation roles below theirs and payment, not the licences', () => {
-    const can = customerAbilities({ role: 'businessOwner' });
+    const can = customerAbilities({ role: 'businessOwner' }, { crm: true, payments: true });
     expect(can).toMatchObject({ viewTeam: true, pay: true, viewBillingContact: true, addLicence: false, edit: false });
     expect(can.inviteRoles).toEqual(['businessOwner', 'technicalContact', 'endUser']);
   });
 
+  it('offers no sync without a CRM and no payment without a payment provider', () => {
+    expect(customerAbilities({ role: 'admin' }, { crm: true, payments: true })).toMatchObject({
+      telemetryAndSync: true,
+      syncWithCrm: true,
+      pay: true,
+    });
+    expect(customerAbilities({ role: 'admin' }, { crm: false, payments: false })).toMatchObject({
+      telemetryAndSync: true,
+      syncWithCrm: false,
+      pay: false,
+    });
+  });
+
   it('gives an end user nothing to manage', () => {
-    const can = customerAbilities({ role: 'endUser' });
+    const can = customerAbilities({ role: 'endUser' }, { crm: true, payments: true });
     expect(Object.entries(can).filter(([, value]) => value === true)).toEqual([]);
     expect(can.inviteRoles).toEqual([]);
   });

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import en from '../client/i18n/en.json';
 import fr from '../client/i18n/fr.json';
 import { SESSION_COOKIE } from '../common/constants';
-import { ERROR_CODES } from '../common/api/errors';
 import { type CallOptions, type Fixture, MATRIX, MATRIX_METRICS_TOKEN, type MatrixRow } from './authorization.matrix';
 import { systemActor } from './actor';
 import { issueEmailChangeToken } from './modules/auth/email-change';
@@ -514,8 +513,8 @@ const isTranslatable = (detail: { path: string; message: string }) =>
   detail.path.startsWith('customConfig/') || (hasText(en, detail.message) && hasText(fr, detail.message));
 
 /**
- * A 5xx is a failure, except the one deliberate answer of a feature whose outside service is not
- * configured (503 with the code not_configured): that is the route's documented answer, not a crash.
+ * A 5xx is a failure, with no exception: an optional integration that is not set up answers 409
+ * with its own code (`crm_not_configured`...), as the caller's request cannot be served here.
  */
 function problemOf(response: { statusCode: number; body: string }): string | null {
   if (response.statusCode < 400) return null;
@@ -526,11 +525,7 @@ function problemOf(response: { statusCode: number; body: string }): string | nul
     return `status ${response.statusCode} with a body that is not JSON`;
   }
   const parsed = StrictErrorBody.safeParse(body);
-  if (response.statusCode >= 500) {
-    const notConfigured =
-      response.statusCode === 503 && parsed.success && parsed.data.error.code === ERROR_CODES.notConfigured;
-    return notConfigured ? null : `status ${response.statusCode}`;
-  }
+  if (response.statusCode >= 500) return `status ${response.statusCode}`;
   if (!parsed.success) return `status ${response.statusCode} with another error body`;
   const untranslated = (parsed.data.error.details ?? []).find((detail) => !isTranslatable(detail));
   return untranslated ? `detail message "${untranslated.message.slice(0, 80)}" is no message key` : null;

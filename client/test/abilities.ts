@@ -56,6 +56,7 @@ export function customerCan(role: Role): CustomerAbilities {
     pay: can('pay'),
     viewBillingContact: can('viewBillingContact'),
     telemetryAndSync: can('telemetryAndSync'),
+    syncWithCrm: can('telemetryAndSync'),
     viewSaasLogs: can('viewSaasLogs'),
     viewUnpaidAccount: can('viewUnpaidAccount'),
     inviteRoles: can('viewTeam') ? invitableRoles(role) : [],

@@ -23,6 +23,8 @@ export const builtinConfig: PublicConfig = {
   contactEmail: 'support@example.com',
   legalBaseUrl: null,
   devMailbox: false,
+  selfServiceSignup: true,
+  supportDesk: true,
 };
 
 export const adminProfile: Profile = {

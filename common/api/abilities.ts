@@ -52,6 +52,8 @@ export const CUSTOMER_ABILITIES = [
   'pay',
   'viewBillingContact',
   'telemetryAndSync',
+  /** may push the customer to the CRM, and a CRM is set up: the sync icon shows */
+  'syncWithCrm',
   'viewSaasLogs',
   /** sees the page's sections while a self-service subscription is not running */
   'viewUnpaidAccount',

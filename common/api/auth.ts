@@ -118,5 +118,9 @@ export const PublicConfig = z.object({
   contactEmail: z.string(),
   legalBaseUrl: z.nullable(z.string()),
   devMailbox: z.boolean(),
+  /** visitors may sign up for a self-service trial (SELF_SERVICE_SIGNUP): the sign-in page links to it */
+  selfServiceSignup: z.boolean(),
+  /** a support desk is set up (SUPPORT_JWT_SECRET): the sign-in page offers to sign in to it */
+  supportDesk: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

@@ -96,8 +96,14 @@ export const ERROR_CODES = {
   versionPublished: 'version_published',
   /** a download's Range starts past the end of the file (416) */
   rangeNotSatisfiable: 'range_not_satisfiable',
-  /** an outside service the request needs (the CRM) is not set up on this portal */
-  notConfigured: 'not_configured',
+  // an optional integration the request needs is not set up on this portal (409: the caller's
+  // request, not a fault of the server; the abilities say so beforehand)
+  /** the CRM (Salesforce) sync */
+  crmNotConfigured: 'crm_not_configured',
+  /** the support desk's sign-on (SUPPORT_JWT_SECRET) */
+  supportDeskNotConfigured: 'support_desk_not_configured',
+  /** card payments (Stripe, or the test checkout outside production) */
+  paymentNotConfigured: 'payment_not_configured',
   /** the database cannot be reached for a moment (503, with Retry-After) */
   unavailable: 'service_unavailable',
   // self-service payment (docs/billing.md)

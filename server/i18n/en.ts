@@ -246,6 +246,12 @@ export const en = {
     heading: 'Signing you in to the support site…',
     noScript: 'Scripts are turned off in this browser: continue with the button.',
     continue: 'Continue to the support site',
+    unavailableTitle: 'No support site here',
+    unavailableHeading: 'Signing in to a support site is not offered here',
+    unavailableText:
+      'This portal is not connected to a support site. Your licences and downloads are in the portal itself.',
+    home: 'Go to the portal',
+    portal: 'Graph Portal',
   },
 };
 

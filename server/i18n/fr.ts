@@ -249,5 +249,11 @@ export const fr: ServerTexts = {
     heading: 'Connexion au site de support…',
     noScript: 'Les scripts sont désactivés dans ce navigateur : continuez avec le bouton.',
     continue: 'Continuer vers le site de support',
+    unavailableTitle: 'Pas de site de support ici',
+    unavailableHeading: "La connexion à un site de support n'est pas proposée ici",
+    unavailableText:
+      "Ce portail n'est relié à aucun site de support. Vos licences et vos téléchargements sont dans le portail lui-même.",
+    home: 'Aller au portail',
+    portal: 'Graph Portal',
   },
 };

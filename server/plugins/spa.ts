@@ -117,7 +117,10 @@ async function spaPlugin(app: FastifyInstance) {
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply, pathname = '/') => {
     const signIn = isPublicPage(pathname);
-    const page = signIn ? publicPage(pathname) : 'index.html';
+    // SELF_SERVICE_SIGNUP off: the sign-up page is not found, and says so (not its pre-rendered form)
+    const unoffered = signIn && !app.ctx.config.selfServiceSignup && /^\/[a-z]{2}\/sign-up\/?$/.test(pathname);
+    if (unoffered) reply.status(404);
+    const page = signIn ? (unoffered ? 'public.html' : publicPage(pathname)) : 'index.html';
     // Checked per request: a rebuild during development empties the folder for a moment.
     if (!fs.existsSync(path.join(root, page))) {
       return reply.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');

@@ -82,7 +82,7 @@ function openAccount(
   path = '/en/accounts/7',
   profile = adminProfile,
   sync: () => FakeAnswer = () =>
-    apiError(503, 'not_configured', 'The connection to SalesForce is not configured on this portal.'),
+    apiError(409, 'crm_not_configured', 'The connection to SalesForce is not configured on this portal.'),
 ) {
   const customerAnswer = typeof answer === 'function' ? answer : () => answer;
   const api = fakeApi({
@@ -175,6 +175,14 @@ describe('AccountPage: header per role', () => {
       expect(screen.queryByTestId('account-edit'), role).toBeNull();
     }
   }, 20_000);
+
+  it('shows no sync icon where no CRM is set up (can.syncWithCrm false), the telemetry link still', async () => {
+    const body = customer('admin');
+    openAccount({ status: 200, body: { ...body, can: { ...body.can, syncWithCrm: false } } });
+    await screen.findByTestId('account-telemetry');
+    expect(screen.queryByTestId('account-sync')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sync with SalesForce' })).toBeNull();
+  });
 
   it('gives the customer’s own contacts neither telemetry nor sync', async () => {
     for (const role of ['businessOwner', 'technicalContact', 'endUser'] as const) {

@@ -67,7 +67,7 @@ export function accountSections(customer: Pick<Customer, 'selfService' | 'paymen
     header: {
       edit: can('edit'),
       telemetry: can('telemetryAndSync'),
-      sync: can('telemetryAndSync'),
+      sync: can('syncWithCrm'),
       licenceAccessLevels: !customer.selfService && can('viewLicenceAccessLevels'),
     },
     payment,

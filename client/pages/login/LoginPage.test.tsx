@@ -4,12 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../../common/constants';
 import { storage } from '../../app/storage';
 import { pageLoad } from '../../public/router';
-import { adminProfile } from '../../test/render';
+import { adminProfile, builtinConfig } from '../../test/render';
 import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPublicPage } from '../../test/render';
 import { LoginPage } from './LoginPage';
 
-const renderLogin = (path = '/en/login', state?: unknown) => renderPublicPage(<LoginPage />, { path, state });
+const renderLogin = (path = '/en/login', state?: unknown, config = builtinConfig) =>
+  renderPublicPage(<LoginPage />, { path, state, config });
 
 function signIn(email = 'casey@demo.portal', password = 'Demo-Password-2024!') {
   fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
@@ -110,6 +111,38 @@ describe('LoginPage', () => {
     );
     await waitFor(() => expect(document.activeElement).toBe(email));
     expect(api.requests).toHaveLength(0);
+  });
+
+  it('links to the sign-up when self-service is offered, and to none when it is not', async () => {
+    fakeApi({});
+    const { unmount } = renderLogin();
+    const offered = await screen.findByTestId('login-sign-up');
+    expect(offered.textContent).toBe('No account yet? Start a free trial');
+    expect(screen.getByRole('link', { name: 'Start a free trial' }).getAttribute('href')).toBe('/en/sign-up');
+    unmount();
+
+    renderLogin('/fr/login', undefined, { ...builtinConfig, selfServiceSignup: false });
+    await screen.findByTestId('login-sso-switch');
+    await waitFor(() => expect(screen.getByTestId('login-sso-switch').parentElement!.style.visibility).toBe(''));
+    expect(screen.queryByTestId('login-sign-up')).toBeNull();
+    expect(document.querySelector('a[href$="/sign-up"]')).toBeNull();
+  });
+
+  it('offers no switch to the support site without a support desk, and keeps no target for it', async () => {
+    const assign = vi.spyOn(pageLoad, 'assign').mockImplementation(() => {});
+    fakeApi({ 'POST /api/auth/login': () => ({ status: 200, body: adminProfile }) });
+    renderLogin(`/en/login?sso=${encodeURIComponent('https://support.example.com/hc')}`, undefined, {
+      ...builtinConfig,
+      supportDesk: false,
+    });
+    await waitFor(() => expect(screen.queryByTestId('login-sso-switch')).toBeNull());
+    expect(screen.queryByText('Go to the support site instead')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in to the download center');
+    signIn();
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    expect(assign.mock.calls[0][0]).not.toContain('/api/jwt/redirect');
+    storage.remove(STORAGE_KEYS.ssoRedirect);
+    vi.restoreAllMocks();
   });
 
   describe('coming from the support desk’s hand-off (?sso=)', () => {

@@ -41,7 +41,10 @@ export function LoginPage() {
   const config = usePublicConfig().data;
   const given = (location.state as LoginLocationState | null) ?? {};
   const givenEmail = given.email ?? '';
-  const [ssoRedirect, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
+  const [ssoTarget, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
+  // Without a support desk set up there is no support site to sign in to: no switch, no target kept.
+  const supportDesk = config?.supportDesk !== false;
+  const ssoRedirect = supportDesk ? ssoTarget : null;
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<Values>({
     initialValues: { email: givenEmail, password: '' },
     schema: LoginBody,
@@ -119,11 +122,14 @@ export function LoginPage() {
     <div className="p-page p-stack">
       <Card>
         <h1 className="p-title">{ssoRedirect ? t('login.titleSupport') : t('login.titleDownloadCenter')}</h1>
-        <div>
-          <Button variant="light" size="compact" onClick={toggleSso} data-testid="login-sso-switch">
-            {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
-          </Button>
-        </div>
+        {supportDesk && (
+          // its place is kept while the configuration is on its way, so that nothing below moves
+          <div style={config ? undefined : { visibility: 'hidden' }}>
+            <Button variant="light" size="compact" onClick={toggleSso} data-testid="login-sso-switch">
+              {ssoRedirect ? t('login.switchToDownloadCenter') : t('login.switchToSupport')}
+            </Button>
+          </div>
+        )}
         {given.passwordChanged && !feedback && (
           <Alert color="teal" role="status" data-testid="login-notice">
             {t('resetPassword.success')}
@@ -189,6 +195,14 @@ export function LoginPage() {
             {t('login.cookiesInformation')}
           </PublicLink>
         </div>
+        {config?.selfServiceSignup && (
+          <p className="p-text-sm" data-testid="login-sign-up">
+            {t('login.noAccount')}{' '}
+            <PublicLink to={localize('/sign-up')} className="p-anchor">
+              {t('login.signUp')}
+            </PublicLink>
+          </p>
+        )}
         {config?.devMailbox && (
           <a href="/dev/mailbox" className="p-anchor p-anchor-sm" data-testid="dev-mailbox-link">
             {t('login.devMailbox')}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { signupOutcomeOf } from '../../api/signup';
 import { apiError, type FakeAnswer, fakeApi } from '../../test/fake-api';
-import { renderPublicPage } from '../../test/render';
+import { builtinConfig, renderPublicPage } from '../../test/render';
 import { SignUpPage } from './SignUpPage';
 
 const LABELS = {
@@ -28,6 +28,19 @@ function open(answer: () => FakeAnswer | Promise<FakeAnswer>, locale: 'en' | 'fr
 }
 
 describe('SignUpPage', () => {
+  it('says the portal offers no sign-up when self-service is off, with the way to sign in, in both languages', async () => {
+    const api = fakeApi({});
+    const config = { ...builtinConfig, selfServiceSignup: false };
+    const { unmount } = renderPublicPage(<SignUpPage />, { path: '/en/sign-up', config });
+    expect((await screen.findByTestId('signup-unavailable')).textContent).toContain('Sign-up is not offered');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/en/login');
+    unmount();
+    renderPublicPage(<SignUpPage />, { path: '/fr/sign-up', config });
+    expect((await screen.findByTestId('signup-unavailable')).textContent).toContain("L'inscription n'est pas proposée");
+    expect(api.calls('POST /api/signup')).toHaveLength(0);
+  });
+
   it('sends the five fields with the page’s language, then says to check the inbox in place of the form', async () => {
     const api = open(() => ({ status: 200, body: { ok: true } }), 'fr');
     fill('fr');

@@ -96,9 +96,31 @@ function OutcomeScreen({
 /**
  * /{locale}/sign-up (spec 2, docs/decisions/067), one of the light pages: the trial's steps on the
  * left (stacked above on a phone), the form on the right, replaced by its outcome's screen once sent.
- * It is for visitors: PublicApp sends a signed-in user to their start page.
+ * It is for visitors: PublicApp sends a signed-in user to their start page. A portal that offers no
+ * self-service (SELF_SERVICE_SIGNUP off, whose sign-up routes answer 404) says so, with the way to sign in.
  */
 export function SignUpPage() {
+  const config = usePublicConfig().data;
+  return config?.selfServiceSignup === false ? <SignUpUnavailable /> : <SignUpForm />;
+}
+
+function SignUpUnavailable() {
+  const { t } = useTranslation();
+  const localize = usePublicLocalize();
+  const title = t('signUp.unavailable.title');
+  usePageTitle(title);
+  return (
+    <div className="p-stack p-error-page" data-testid="signup-unavailable">
+      <h1 className="p-title">{title}</h1>
+      <p>{t('signUp.unavailable.text')}</p>
+      <PublicLink to={localize('/login')} className="p-anchor">
+        {t('signUp.login')}
+      </PublicLink>
+    </div>
+  );
+}
+
+function SignUpForm() {
   const { t } = useTranslation();
   const { locale } = usePublicRouter();
   const localize = usePublicLocalize();

@@ -16,9 +16,16 @@ describe('payment settings', () => {
       stripe: { secretKey: 'sk_test_abc', webhookSecret: 'whsec_abc', priceId: 'price_abc' },
       stripeApi: null,
       testCheckoutSecret: null,
+      available: true,
       graceDays: 14,
     });
-    expect(loadConfig({}).payments).toEqual({ stripe: null, stripeApi: null, testCheckoutSecret: null, graceDays: 14 });
+    expect(loadConfig({}).payments).toEqual({
+      stripe: null,
+      stripeApi: null,
+      testCheckoutSecret: null,
+      available: true,
+      graceDays: 14,
+    });
   });
 
   it('let the webhook secret alone sign the test checkout’s events', () => {
@@ -58,9 +65,45 @@ describe('payment settings', () => {
   });
 
   it('never let production take payments through the test checkout unless told to', () => {
-    expect(() => loadConfig(PRODUCTION)).toThrow(/STRIPE_SECRET_KEY: is required in production/);
-    expect(() => loadConfig({ ...PRODUCTION, STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/STRIPE_SECRET_KEY/);
-    expect(loadConfig({ ...PRODUCTION, PAYMENT_TEST_CHECKOUT: 'true' }).payments.stripe).toBeNull();
+    expect(loadConfig(PRODUCTION).payments).toMatchObject({ stripe: null, available: false });
+    expect(loadConfig({ ...PRODUCTION, STRIPE_WEBHOOK_SECRET: 'whsec_abc' }).payments.available).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, PAYMENT_TEST_CHECKOUT: 'true' }).payments).toMatchObject({
+      stripe: null,
+      available: true,
+    });
+    expect(loadConfig({ ...PRODUCTION, ...STRIPE }).payments).toMatchObject({ available: true });
     expect(loadConfig({ ...PRODUCTION, ...STRIPE }).payments.stripe).not.toBeNull();
+  });
+});
+
+describe('the self-service sign-up (SELF_SERVICE_SIGNUP)', () => {
+  it('is off by default in production, on in development and the tests (the demo)', () => {
+    expect(loadConfig(PRODUCTION).selfServiceSignup).toBe(false);
+    expect(loadConfig({}).selfServiceSignup).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).selfServiceSignup).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).selfServiceSignup).toBe(true);
+    expect(loadConfig({ SELF_SERVICE_SIGNUP: 'false' }).selfServiceSignup).toBe(false);
+    expect(() => loadConfig({ SELF_SERVICE_SIGNUP: 'maybe' })).toThrow(/SELF_SERVICE_SIGNUP/);
+  });
+
+  it('off, needs no payment setting in production', () => {
+    const config = loadConfig({ ...PRODUCTION, SELF_SERVICE_SIGNUP: 'false' });
+    expect(config.selfServiceSignup).toBe(false);
+    expect(config.payments).toMatchObject({ stripe: null, available: false });
+  });
+
+  it('on in production without a payment set-up, refuses to start with the ways out', () => {
+    const start = () => loadConfig({ ...PRODUCTION, SELF_SERVICE_SIGNUP: 'true' });
+    expect(start).toThrow(/SELF_SERVICE_SIGNUP: is on in production/);
+    expect(start).toThrow(/set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID/);
+    expect(start).toThrow(/SELF_SERVICE_SIGNUP=false/);
+    expect(start).toThrow(/PAYMENT_TEST_CHECKOUT=true/);
+    expect(() => loadConfig({ ...PRODUCTION, SELF_SERVICE_SIGNUP: 'true', STRIPE_WEBHOOK_SECRET: 'whsec_a' })).toThrow(
+      /SELF_SERVICE_SIGNUP/,
+    );
+    expect(loadConfig({ ...PRODUCTION, SELF_SERVICE_SIGNUP: 'true', ...STRIPE }).selfServiceSignup).toBe(true);
+    expect(
+      loadConfig({ ...PRODUCTION, SELF_SERVICE_SIGNUP: 'true', PAYMENT_TEST_CHECKOUT: 'true' }).payments.available,
+    ).toBe(true);
   });
 });

@@ -45,7 +45,7 @@ export async function billingRoutes(app: FastifyInstance) {
         tags,
         summary: "Open the payment provider's checkout for a self-service customer; answers its URL",
         description:
-          'For a self-service customer with no subscription, one started and not paid, in trial, or whose subscription ended (409 otherwise). With Stripe keys the URL is Stripe Checkout’s; without, the built-in test checkout’s. The checkout returns to the customer page with `payment=success&session_id=…`.',
+          'For a self-service customer with no subscription, one started and not paid, in trial, or whose subscription ended (409 otherwise). With Stripe keys the URL is Stripe Checkout’s; without, the built-in test checkout’s. A production portal with neither answers every payment call 409 payment_not_configured (the customer’s `can.pay` is then false). The checkout returns to the customer page with `payment=success&session_id=…`.',
         body: CustomerIdBody,
         response: { 200: RedirectUrl, ...errorResponses(400, 401, 403, 404, 409, 502) },
       },
@@ -72,7 +72,7 @@ export async function billingRoutes(app: FastifyInstance) {
         summary: 'After the checkout: read the session from the provider and bring the subscription up to date',
         description: "Only a checkout of one of the caller's customers is found (404 otherwise).",
         params: SessionParams,
-        response: { 200: VerifiedSession, ...errorResponses(401, 403, 404, 502) },
+        response: { 200: VerifiedSession, ...errorResponses(401, 403, 404, 409, 502) },
       },
     },
     async (request) =>
@@ -148,7 +148,7 @@ export async function billingRoutes(app: FastifyInstance) {
         summary: "The payment provider's events, signed (`Stripe-Signature`)",
         description:
           'Verified with Stripe’s tolerance (5 minutes); each event id is handled once (a duplicate answers 200 and changes nothing); each event makes the portal read the subscription again. A bad signature answers 400; a failure to handle answers 5xx, which the provider retries.',
-        response: { 200: WebhookReceived, 400: ErrorBody },
+        response: { 200: WebhookReceived, 400: ErrorBody, 409: ErrorBody },
       },
     },
     async (request) => {

@@ -10,7 +10,7 @@ import type { Locale } from '../../../common/roles';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
-import { HttpError, notFound } from '../../http-error';
+import { HttpError, notConfigured, notFound } from '../../http-error';
 import { PaymentProviderError } from '../../integrations/payments';
 import type { CustomerAccess } from '../../plugins/access';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
@@ -33,6 +33,17 @@ export async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
       throw new HttpError(502, ERROR_CODES.paymentProvider, 'The payment provider could not be reached');
     }
     throw error;
+  }
+}
+
+/**
+ * Card payments are set up on this portal (Stripe, or the test checkout where allowed): otherwise
+ * every payment call is refused with 409 payment_not_configured, and no customer is offered to pay
+ * (docs/billing.md: a production portal that sells no self-service needs no payment setting).
+ */
+export function requirePayments(ctx: AppContext): void {
+  if (!ctx.config.payments.available) {
+    throw notConfigured(ERROR_CODES.paymentNotConfigured, 'Card payments are not set up on this portal');
   }
 }
 
@@ -111,6 +122,7 @@ export async function startCheckout(
   actor: Actor,
   input: { customerAccess: CustomerAccess },
 ): Promise<RedirectUrl> {
+  requirePayments(ctx);
   const { customer } = input.customerAccess;
   const before = await repo.findSubscription(ctx.db, customer.id);
   const refusal = checkoutRefusal(customer, before?.status ?? null);
@@ -164,6 +176,7 @@ export async function verifySession(
   actor: Actor,
   input: { customerAccess: CustomerAccess; sessionId: string },
 ): Promise<VerifiedSession> {
+  requirePayments(ctx);
   const customerId = input.customerAccess.customer.id;
   const session = await viaProvider(() => ctx.payments.retrieveCheckoutSession(input.sessionId));
   if (!session || (session.customerId !== null && session.customerId !== customerId)) {
@@ -191,6 +204,7 @@ export async function paymentMethodUpdateSession(
   actor: Actor,
   input: { customerAccess: CustomerAccess },
 ): Promise<PaymentMethodUpdateSession> {
+  requirePayments(ctx);
   const { customer } = input.customerAccess;
   if (!customer.selfService) throw refusals.notSelfService();
   const providerCustomerId = await managedCustomer(ctx, customer.id);
@@ -212,6 +226,7 @@ export async function billingPortalSession(
   actor: Actor,
   input: { customerAccess: CustomerAccess },
 ): Promise<RedirectUrl> {
+  requirePayments(ctx);
   const { customer } = input.customerAccess;
   if (!customer.selfService) throw refusals.notSelfService();
   const providerCustomerId = await managedCustomer(ctx, customer.id);
@@ -243,7 +258,12 @@ export async function getSubscription(
     currentPeriodEnd: row?.currentPeriodEnd ?? null,
     graceUntil: inGrace ? row.graceUntil : null,
     graceDaysLeft: inGrace && row.graceUntil ? daysUntil(row.graceUntil, new Date()) : null,
-    manageable: Boolean(customer.selfService && row?.provider === ctx.payments.name && row.providerCustomerId),
+    manageable: Boolean(
+      ctx.config.payments.available &&
+      customer.selfService &&
+      row?.provider === ctx.payments.name &&
+      row.providerCustomerId,
+    ),
     suspended: Boolean(row?.suspendedAt),
   };
 }

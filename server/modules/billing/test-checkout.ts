@@ -9,14 +9,14 @@ import { mayUseTestCheckout } from './policy';
 
 /**
  * The pages of the built-in test checkout (docs/billing.md): what a session shows and what a tester
- * does there. They exist only while the test checkout takes the payments; with Stripe, no session is
- * found.
+ * does there. They exist only while the test checkout takes the payments; with Stripe, or with no
+ * payments at all, no session is found.
  */
 
 const NOT_FOUND = 'Test checkout session not found';
 
 async function sessionFor(ctx: AppContext, access: CustomerAccess, sessionId: string) {
-  if (!isBuiltinPayments(ctx.payments)) throw notFound(NOT_FOUND);
+  if (!isBuiltinPayments(ctx.payments) || !ctx.config.payments.available) throw notFound(NOT_FOUND);
   const view = await ctx.payments.view(sessionId);
   if (!view || view.customerId !== access.customer.id) throw notFound(NOT_FOUND);
   if (!mayUseTestCheckout(access, view.kind)) throw forbidden();

@@ -4,7 +4,7 @@ import { badRequest } from '../../http-error';
 import { isBuiltinPayments, type StripeShapedEvent } from '../../integrations/payments';
 import { loadStripe } from '../../integrations/payments/stripe';
 import * as repo from './repo';
-import { viaProvider } from './service';
+import { requirePayments, viaProvider } from './service';
 import { syncSubscription } from './sync';
 
 /**
@@ -65,6 +65,7 @@ export async function receiveProviderEvent(
   actor: Actor,
   input: { payload: Buffer; signature: string | undefined },
 ): Promise<{ received: true }> {
+  requirePayments(ctx);
   if (!input.signature) throw invalidSignature();
   const secret = await ctx.payments.webhookSecret();
   const Stripe = await loadStripe();

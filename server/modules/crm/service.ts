@@ -29,7 +29,7 @@ export async function syncCustomerToCrm(
   input: { customerId: number },
 ): Promise<{ ok: true }> {
   const crm = createCrm(ctx.config.crm);
-  if (!crm) throw notConfigured(NOT_CONFIGURED);
+  if (!crm) throw notConfigured(ERROR_CODES.crmNotConfigured, NOT_CONFIGURED);
   const customer = await repo.crmCustomer(ctx.db, input.customerId);
   if (!customer) throw notFound('Customer not found');
   let accountId: string;

@@ -187,7 +187,7 @@ describe('POST /api/customers/{id}/sync', () => {
     }
   });
 
-  it('answers 503 not_configured without the CRM settings, and refuses roles without the capability', async () => {
+  it('answers 409 crm_not_configured without the CRM settings, says so in can, and refuses roles without the capability', async () => {
     const bare = await createTestApp();
     try {
       const admin = await signedIn(bare.app, 'admin');
@@ -196,15 +196,20 @@ describe('POST /api/customers/{id}/sync', () => {
         method: 'POST',
         url: `/api/customers/${customer.id}/sync`,
       });
-      expect(response.statusCode).toBe(503);
+      expect(response.statusCode).toBe(409);
       expect(response.json().error).toMatchObject({
-        code: 'not_configured',
+        code: 'crm_not_configured',
         message: 'The connection to SalesForce is not configured on this portal.',
       });
+      const answer = (await request(bare.app, admin.cookie, { url: `/api/customers/${customer.id}` })).json();
+      expect(answer.can).toMatchObject({ telemetryAndSync: true, syncWithCrm: false });
     } finally {
       await bare.close();
     }
     const { customer } = await customerWithTeam();
+    const staff = await signedIn(t.app, 'admin');
+    const configured = (await request(t.app, staff.cookie, { url: `/api/customers/${customer.id}` })).json();
+    expect(configured.can).toMatchObject({ telemetryAndSync: true, syncWithCrm: true });
     const owner = await signedIn(t.app, 'client', { id: customer.id, role: 'businessOwner' });
     expect((await sync(owner.cookie, customer.id)).statusCode).toBe(403);
   });

@@ -63,7 +63,7 @@ describe('POST /api/customers/:id/sync', () => {
     }
   });
 
-  it('tells staff plainly that no CRM is configured (503), never a success that did nothing', async () => {
+  it('tells staff plainly that no CRM is configured (409), never a success that did nothing', async () => {
     const callers = [
       await member('accountExecutive', globex.id, 'accountExecutive'),
       await signedIn(app, 'admin'),
@@ -72,9 +72,12 @@ describe('POST /api/customers/:id/sync', () => {
     ];
     for (const caller of callers) {
       const response = await sync(caller.cookie, globex.id);
-      expect(response.statusCode).toBe(503);
+      expect(response.statusCode).toBe(409);
       expect(response.json()).toEqual({
-        error: { code: 'not_configured', message: 'The connection to SalesForce is not configured on this portal.' },
+        error: {
+          code: 'crm_not_configured',
+          message: 'The connection to SalesForce is not configured on this portal.',
+        },
       });
     }
   });

@@ -84,6 +84,8 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         pay: true,
         viewBillingContact: false,
         telemetryAndSync: true,
+        // the test app has no CRM set up: no sync offered
+        syncWithCrm: false,
         viewSaasLogs: true,
         viewUnpaidAccount: true,
         inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],
@@ -104,6 +106,8 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         pay: false,
         viewBillingContact: false,
         telemetryAndSync: true,
+        // the test app has no CRM set up: no sync offered
+        syncWithCrm: false,
         viewSaasLogs: false,
         viewUnpaidAccount: false,
         inviteRoles: [],
@@ -124,6 +128,8 @@ describe('GET /api/customers/:id: who sees a customer', () => {
         pay: true,
         viewBillingContact: false,
         telemetryAndSync: true,
+        // the test app has no CRM set up: no sync offered
+        syncWithCrm: false,
         viewSaasLogs: true,
         viewUnpaidAccount: true,
         inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],

@@ -94,6 +94,8 @@ describe('POST /api/customers', () => {
         pay: true,
         viewBillingContact: false,
         telemetryAndSync: true,
+        // the test app has no CRM set up: no sync offered
+        syncWithCrm: false,
         viewSaasLogs: true,
         viewUnpaidAccount: true,
         inviteRoles: ['accountExecutive', 'businessOwner', 'technicalContact', 'endUser'],

@@ -8,7 +8,7 @@ import { listInvitations } from '../invitations/service';
 import { listLicences } from '../licences/service';
 import { getSubscription } from '../billing/service';
 import { listMembers } from '../members/service';
-import { customerAbilities } from './policy';
+import { customerAbilities, integrationsOf } from './policy';
 import { getCustomer } from './service';
 
 /**
@@ -23,7 +23,7 @@ export async function customerPage(
   input: { customerAccess: CustomerAccess },
 ): Promise<CustomerPage> {
   const { customerAccess } = input;
-  const can = customerAbilities(customerAccess);
+  const can = customerAbilities(customerAccess, integrationsOf(ctx.config));
   const page = { pageOffset: 0, pageLength: CUSTOMER_PAGE_LENGTH };
   const team = can.viewTeam;
   const [customer, licences, members, invitations, recentActions, subscription, instances] = await Promise.all([

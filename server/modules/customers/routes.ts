@@ -94,10 +94,10 @@ export async function customerRoutes(app: FastifyInstance) {
         description:
           'Account executives, admins, product managers and support engineers of the customer. Upserts the ' +
           'customer (Account), its members (Contacts) and licences (Portal_Licence__c) by external id (docs/crm.md), ' +
-          'so a repeated sync changes nothing, and keeps the account id. 503 `not_configured` without the CRM ' +
-          "settings; 502 `crm_error` with the CRM's answer when it refuses or cannot be reached.",
+          'so a repeated sync changes nothing, and keeps the account id. 409 `crm_not_configured` without the ' +
+          "CRM settings (the customer's `can.syncWithCrm` is then false); 502 `crm_error` with the CRM's answer when it refuses or cannot be reached.",
         params: IdParam,
-        response: { 200: Ok, 403: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody },
+        response: { 200: Ok, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody },
       },
     },
     async (request) => service.syncCustomer(ctx, actorOf(request), { customerAccess: customerAccessOf(request) }),

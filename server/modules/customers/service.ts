@@ -21,7 +21,7 @@ import { emitWebhook } from '../webhooks/deliver';
 import type { CustomerAccess } from '../../plugins/access';
 import { insertSubscription } from '../billing/repo';
 import { customerScopeOf } from '../../scope';
-import { customerAbilities, mayReadBillingContact } from './policy';
+import { customerAbilities, type Integrations, integrationsOf, mayReadBillingContact } from './policy';
 import * as repo from './repo';
 import { type MemberScope, searchCustomers } from './search-repo';
 
@@ -95,13 +95,13 @@ export async function getCustomer(
     yourRole: role,
     yourMembershipId: membership?.id ?? null,
     yourSettings: membership?.settings ?? null,
-    can: customerAbilities(input.customerAccess),
+    can: customerAbilities(input.customerAccess, integrationsOf(ctx.config)),
   };
 }
 
 /**
- * Spec 7 `POST /customers/{id}/sync`: pushes the customer to the CRM (SalesForce, modules/crm); 503
- * not_configured without a CRM connection, 502 crm_error with the CRM's answer when it refuses.
+ * Spec 7 `POST /customers/{id}/sync`: pushes the customer to the CRM (SalesForce, modules/crm); 409
+ * crm_not_configured without a CRM connection, 502 crm_error with the CRM's answer when it refuses.
  */
 export async function syncCustomer(
   ctx: AppContext,
@@ -124,7 +124,7 @@ const customerKeyTaken = () =>
 const GENERATED_KEY_ATTEMPTS = 5;
 
 /** The new customer as its creator sees it: in trial when self-service, no account executive yet. */
-function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
+function createdCustomer(row: repo.CustomerRow, role: Role, integrations: Integrations): Customer {
   return {
     ...row,
     paymentStatus: row.selfService ? 'trial' : null,
@@ -133,7 +133,7 @@ function createdCustomer(row: repo.CustomerRow, role: Role): Customer {
     yourRole: role,
     yourMembershipId: null,
     yourSettings: null,
-    can: customerAbilities({ role }),
+    can: customerAbilities({ role }, integrations),
   };
 }
 
@@ -207,7 +207,7 @@ export async function createCustomer(ctx: AppContext, actor: Actor, input: Creat
         .execute((trx) =>
           addCustomer(ctx, trx, auditActorOf(actor), { name: input.name, customerKey, selfService: input.selfService }),
         );
-      return createdCustomer({ ...row, selfService: input.selfService }, role);
+      return createdCustomer({ ...row, selfService: input.selfService }, role, integrationsOf(ctx.config));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // Two creations with one key at once, or a generated key that was taken: retry a generated one.

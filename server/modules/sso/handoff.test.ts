@@ -209,16 +209,38 @@ describe('GET /api/jwt/redirect, for an account with a second factor', () => {
 });
 
 describe('the hand-off’s settings and upkeep', () => {
-  it('answers 503 not_configured without a shared secret', async () => {
+  it('answers a page in both languages with the way home (409), never JSON, without a shared secret', async () => {
     const bare = await createTestApp(
       { SUPPORT_JWT_SECRET: '' },
       { supportDesk: { ...t.config.supportDesk, jwtSecret: null } },
     );
     try {
+      const config = (await request(bare.app, null, { url: '/api/config' })).json();
+      expect(config.supportDesk).toBe(false);
       const user = await signedIn(bare.app, 'admin');
-      const response = await request(bare.app, user.cookie, { url: '/api/jwt/redirect?to=%2Fhc' });
-      expect(response.statusCode).toBe(503);
-      expect(response.json().error.code).toBe('not_configured');
+      const cases = [
+        { cookie: user.cookie, headers: {}, lang: 'en', text: 'Signing in to a support site is not offered here' },
+        {
+          cookie: null,
+          headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+          lang: 'fr',
+          text: 'La connexion à un site de support n&#39;est pas proposée ici',
+        },
+        { cookie: null, headers: {}, lang: 'en', text: 'Go to the portal' },
+      ];
+      for (const { cookie, headers, lang, text } of cases) {
+        const response = await request(bare.app, cookie, { url: '/api/jwt/redirect?to=%2Fhc', headers });
+        expect(response.statusCode).toBe(409);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.body).toContain(`<html lang="${lang}">`);
+        expect(response.body).toContain(text);
+        expect(response.body).toContain(`href="/${lang}/" data-testid="support-unavailable-home"`);
+        expect(response.body).toContain('support_desk_not_configured');
+        expect(response.headers['content-security-policy']).toMatch(/default-src 'none'/);
+        expect(() => JSON.parse(response.body)).toThrow();
+      }
+      // the sign-in page is not sent on to sign in for the desk either
+      expect((await request(bare.app, null, { url: '/api/jwt/redirect?to=%2Fhc' })).headers.location).toBeUndefined();
     } finally {
       await bare.close();
     }

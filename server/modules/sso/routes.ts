@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBody } from '../../../common/api/errors';
 import { access } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
-import { handOffPage } from './page';
+import { deskUnavailablePage, handOffPage } from './page';
 import { supportHandOff } from './service';
 
 const RedirectQuery = z.object({ to: z.string().max(2000).optional() });
@@ -32,6 +31,11 @@ export async function ssoRoutes(app: FastifyInstance) {
               description: 'A page that posts the token (`jwt`) and `return_to` to the support desk',
               bytes: 'text/html',
             },
+            409: {
+              description:
+                "No support desk is set up (SUPPORT_JWT_SECRET unset, code `support_desk_not_configured`): a page in the reader's language that says so, with a link to the portal's home",
+              bytes: 'text/html',
+            },
             302: {
               description:
                 'A visitor without a session: to the login page, which keeps the return target; a user who must first add a second factor (REQUIRE_2FA_FOR): to the settings page',
@@ -47,11 +51,10 @@ export async function ssoRoutes(app: FastifyInstance) {
         description:
           'A signed-in user gets an HTML page whose form posts a short-lived HS256 token (`jwt`) and ' +
           "`return_to` to the desk's JWT endpoint. A return target off the desk's origin is replaced by " +
-          "the desk's home. A visitor is sent to /{locale}/login?sso=<target>. 503 `not_configured` " +
-          'without SUPPORT_JWT_SECRET. A user REQUIRE_2FA_FOR names who has no second factor yet is sent to ' +
+          "the desk's home. A visitor is sent to /{locale}/login?sso=<target>. Without SUPPORT_JWT_SECRET, " +
+          '409 with an HTML page (support_desk_not_configured) that says so and links home, never JSON. A user REQUIRE_2FA_FOR names who has no second factor yet is sent to ' +
           '/{locale}/settings, with no token.',
         querystring: RedirectQuery,
-        response: { 503: ErrorBody },
       },
       onSend: async (_request, reply, payload) => {
         // After the security plugin's headers (app-level hooks run first): this page's own CSP.
@@ -65,8 +68,9 @@ export async function ssoRoutes(app: FastifyInstance) {
         to: request.query.to,
         acceptLanguage: request.headers['accept-language'],
       });
-      if (handOff.kind !== 'post') return reply.redirect(handOff.location, 302);
-      const { html, csp } = handOffPage(handOff);
+      if (handOff.kind === 'login' || handOff.kind === 'enrol') return reply.redirect(handOff.location, 302);
+      const { html, csp } = handOff.kind === 'post' ? handOffPage(handOff) : deskUnavailablePage(handOff.locale);
+      if (handOff.kind === 'unavailable') reply.status(409);
       pagePolicies.set(reply, csp);
       // a page, not JSON: the documented 200 above (no response schema serializes it)
       return reply.type('text/html; charset=utf-8').send(html as never);

@@ -3,7 +3,6 @@ import { SignJWT } from 'jose';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../common/roles';
 import { type Actor, actorLabel } from '../../actor';
 import type { AppContext } from '../../context';
-import { notConfigured } from '../../http-error';
 import { setupRequired } from '../two-factor/enrolment';
 import * as repo from './repo';
 import { deskReturnTo } from './return-to';
@@ -15,7 +14,9 @@ export type HandOff =
   /** a signed-in user who must first add a second factor (REQUIRE_2FA_FOR): to the settings page */
   | { kind: 'enrol'; location: string }
   /** a signed-in user: a page that posts the token to the desk's JWT endpoint */
-  | { kind: 'post'; action: string; jwt: string; returnTo: string; locale: Locale };
+  | { kind: 'post'; action: string; jwt: string; returnTo: string; locale: Locale }
+  /** no support desk set up (no SUPPORT_JWT_SECRET): a page that says so, with the way home (409) */
+  | { kind: 'unavailable'; locale: Locale };
 
 /** The visitor's language from Accept-Language (the first of ours it names), for the login page. */
 export function localeOfVisitor(acceptLanguage: string | undefined): Locale {
@@ -38,7 +39,10 @@ export async function supportHandOff(
   input: { to?: string; acceptLanguage?: string },
 ): Promise<HandOff> {
   const desk = ctx.config.supportDesk;
-  if (!desk.jwtSecret) throw notConfigured('The sign-on to the support desk is not configured on this portal.');
+  if (!desk.jwtSecret) {
+    const locale = actor.kind === 'user' ? actor.user.preferredLocale : localeOfVisitor(input.acceptLanguage);
+    return { kind: 'unavailable', locale };
+  }
   const returnTo = deskReturnTo(input.to, desk.url);
   if (actor.kind !== 'user') {
     const locale = localeOfVisitor(input.acceptLanguage);

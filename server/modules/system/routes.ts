@@ -90,6 +90,8 @@ export async function systemRoutes(app: FastifyInstance) {
       contactEmail: config.contactEmail,
       legalBaseUrl: config.legalBaseUrl,
       devMailbox: config.devMailbox,
+      selfServiceSignup: config.selfServiceSignup,
+      supportDesk: config.supportDesk.jwtSecret !== null,
     }),
   );
 }
