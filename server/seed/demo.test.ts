@@ -4,7 +4,9 @@ import { CUSTOMER_KEY_ALPHABET, isValidCustomerKey } from '../../common/customer
 import { isNotificationMessageKey, NOTIFICATION_MESSAGES } from '../../common/notifications';
 import { checkPassword } from '../../common/password';
 import { ROLES } from '../../common/roles';
+import { WEBHOOK_EVENTS } from '../../common/webhooks';
 import { validateConfig } from '../modules/customizations/schemas';
+import { queueWebhookDeliveries } from '../modules/webhooks/deliver';
 import { hasDownloadedProduct, latestDownloadAt } from '../modules/downloads/repo';
 import { login } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
@@ -274,5 +276,29 @@ describe('demo data', () => {
     const link = await request(t.app, admin, { method: 'GET', url: `/api/invitations/${pending.id}/link` });
     expect(link.statusCode).toBe(200);
     expect(link.json().invitationLink).toMatch(/\/en\/invitation\/[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("seeds its webhook endpoints disabled: the demo portal's events make no delivery to an outside host", async () => {
+    const { db } = t.app.ctx;
+    const endpoints = await db.selectFrom('webhookEndpoints').select(['url', 'enabled']).execute();
+    expect(endpoints.length).toBeGreaterThanOrEqual(1);
+    expect(endpoints.filter((e) => e.enabled !== 0)).toEqual([]);
+    // every endpoint's history is there to show, and none of it waits to be sent again
+    const deliveries = await db.selectFrom('webhookDeliveries').select('status').execute();
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.filter((d) => d.status === 'pending')).toEqual([]);
+    for (const type of WEBHOOK_EVENTS) {
+      const queued = await db
+        .transaction()
+        .execute((trx) =>
+          queueWebhookDeliveries(t.app.ctx, trx, {
+            id: crypto.randomUUID(),
+            type,
+            createdAt: new Date().toISOString(),
+            data: {},
+          }),
+        );
+      expect(queued, type).toEqual([]);
+    }
   });
 });

@@ -7,16 +7,17 @@ import { newWebhookSecret, sealWebhookSecret } from '../modules/webhooks/secrets
 
 /**
  * Two demo webhook endpoints (docs/webhooks.md) and a history of deliveries, so that the admin's
- * Webhooks page shows its tables: written as their jobs would have left them, none queued. Their hosts
- * are under `.invalid` (RFC 6761), which never resolves: a demo portal's events sent to the enabled one
- * fail at once, without a packet leaving the machine. Only with the server secret, which seals their
- * secrets.
+ * Webhooks page shows its tables: written as their jobs would have left them, none queued. Both are
+ * disabled, so a demo portal's events make no delivery: no name to resolve, no attempt retried for days
+ * (their hosts are under `.invalid`, RFC 6761, should an admin enable one). An admin enables one, or
+ * adds an endpoint of their own, to see deliveries happen. Only with the server secret, which seals
+ * their secrets.
  */
 const ENDPOINTS: { url: string; events: WebhookEvent[]; enabled: boolean }[] = [
   {
     url: 'https://crm.demo.invalid/hooks/portal',
     events: ['customer.created', 'licence.created', 'licence.renewed', 'member.joined'],
-    enabled: true,
+    enabled: false,
   },
   { url: 'https://provisioning.demo.invalid/portal-events', events: ['version.published'], enabled: false },
 ];
