@@ -94,6 +94,8 @@ export const ERROR_CODES = {
   versionExists: 'version_exists',
   /** a published version keeps its title and semVer and stays published; its artifacts cannot be replaced or removed */
   versionPublished: 'version_published',
+  /** the artifact storage has no space left (ENOSPC, EDQUOT): the upload was not stored (507) */
+  storageFull: 'storage_full',
   /** a download's Range starts past the end of the file (416) */
   rangeNotSatisfiable: 'range_not_satisfiable',
   // an optional integration the request needs is not set up on this portal (409: the caller's

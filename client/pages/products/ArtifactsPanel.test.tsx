@@ -197,6 +197,25 @@ describe('ArtifactsPanel', () => {
     expect(onChanged).not.toHaveBeenCalled();
   });
 
+  it("says the portal's storage is full, and that nothing was stored, in both languages", async () => {
+    const answer = {
+      error: { code: 'storage_full', message: 'The artifact storage has no space left: the file was not stored' },
+    };
+    const { unmount } = renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />);
+    chooseFile(screen.getByTestId('artifact-linux'), new File(['x'], 'server.tar.gz'));
+    FakeXhr.last!.answer(507, answer);
+    expect((await within(screen.getByTestId('artifact-linux')).findByRole('alert')).textContent).toBe(
+      "The artifact could not be uploaded: the portal's file storage is full: nothing was stored. Ask its operator to free some space, then upload the file again.",
+    );
+    unmount();
+    renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />, { path: '/fr' });
+    chooseFile(screen.getByTestId('artifact-linux'), new File(['x'], 'server.tar.gz'));
+    FakeXhr.last!.answer(507, answer);
+    expect((await within(screen.getByTestId('artifact-linux')).findByRole('alert')).textContent).toBe(
+      "L'artefact n'a pas pu être déposé : le stockage des fichiers du portail est plein : rien n’a été enregistré. Demandez à son exploitant de libérer de la place, puis envoyez à nouveau le fichier.",
+    );
+  });
+
   it('says a file is too large in words, not bytes', async () => {
     renderPage(<ArtifactsPanel version={version()} onChanged={() => {}} />);
     const row = screen.getByTestId('artifact-osx');

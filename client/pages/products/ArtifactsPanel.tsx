@@ -34,6 +34,7 @@ const SHORT_SHA = 12;
 function failureText(error: unknown, t: Translate): string {
   if (error instanceof ApiError && error.status === 413) return t('artifacts.tooLarge');
   if (error instanceof ApiError && error.code === ERROR_CODES.versionPublished) return t('artifacts.published');
+  if (error instanceof ApiError && error.code === ERROR_CODES.storageFull) return t('artifacts.storageFull');
   return apiErrorText(error, t);
 }
 

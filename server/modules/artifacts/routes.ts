@@ -161,7 +161,7 @@ async function uploadRoute(app: FastifyInstance) {
         tags: ['catalogue'],
         summary: "Upload a version's artifact of a platform (replacing the previous one), e.g. with curl -T",
         description:
-          "The body is the file. Allowed to product managers and admins, and to `Authorization: Bearer <token>` with an API token of the version's product. The version must not be published (409). Larger than ARTIFACT_MAX_BYTES: 413. The size and sha256 are computed while the file streams to storage.",
+          "The body is the file. Allowed to product managers and admins, and to `Authorization: Bearer <token>` with an API token of the version's product. The version must not be published (409). Larger than ARTIFACT_MAX_BYTES: 413. The storage full (no space left, or its quota used up): 507 `storage_full`, nothing stored. The size and sha256 are computed while the file streams to storage.",
         params: VersionPlatformParams,
         querystring: UploadArtifactQuery,
         response: {
@@ -172,6 +172,7 @@ async function uploadRoute(app: FastifyInstance) {
           404: ErrorBody,
           409: ErrorBody,
           413: ErrorBody,
+          507: ErrorBody,
         },
       },
     },

@@ -78,6 +78,15 @@ function formatBytes(bytes: number): string {
 
 const published = () => new HttpError(409, ERROR_CODES.versionPublished, PUBLISHED);
 
+/** A write refused for want of space: the disk is full (ENOSPC) or the account's quota is used up (EDQUOT). */
+function isStorageFull(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+const storageFull = () =>
+  new HttpError(507, ERROR_CODES.storageFull, 'The artifact storage has no space left: the file was not stored');
+
 /** The version whose files are to change: 404 when there is none, 409 once it is published (the policy). */
 async function changeableVersionOf(ctx: AppContext, versionId: number) {
   const row = await repo.findVersion(ctx.db, versionId);
@@ -106,6 +115,14 @@ export async function uploadArtifact(
     stored = await ctx.storage.put(key, input.body, { maxBytes });
   } catch (error) {
     if (error instanceof ArtifactTooLargeError) throw tooLarge(maxBytes);
+    if (isStorageFull(error)) {
+      // the operator's to fix: an error line, without the storage's paths or the file's name
+      ctx.log.error(
+        { code: error.code, storage: ctx.storage.kind, versionId: input.versionId, platform: input.platform },
+        'artifact storage has no space left: the upload was not stored',
+      );
+      throw storageFull();
+    }
     // the body's own answer, such as the 408 of a body that stopped arriving
     if (error instanceof HttpError) throw error;
     if (input.body.destroyed && !input.body.readableEnded) {
