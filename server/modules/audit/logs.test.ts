@@ -170,19 +170,42 @@ describe('GET /api/customers/:id/logs.csv: the export', () => {
     expect(response.headers['content-disposition']).toBe(`attachment; filename="recent-actions-ACME000001-${day}.csv"`);
     expect([...response.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(lines(response.body)[0]).toBe(
-      'date,actorEmail,action,productName,productVersion,productPlatform,anonymousDownload,invitationFrom,details',
+      'date,actorEmail,actorKind,actorName,action,productName,productVersion,productPlatform,anonymousDownload,invitationFrom,details',
     );
   });
 
   it('quotes commas, quotes and line breaks, and neutralises what a spreadsheet would run as a formula', async () => {
     const body = (await csv(admin, acme.id)).body.replace(/^\uFEFF/, '');
     expect(body).toContain(
-      '2026-01-01T12:04:00.000Z,tc@acme.example,downloadArtifact,"Graph, ""Pro""\nEdition",5.0.0,\'@windows,true,,\r\n',
+      '2026-01-01T12:04:00.000Z,tc@acme.example,user,,downloadArtifact,"Graph, ""Pro""\nEdition",5.0.0,\'@windows,true,,\r\n',
     );
     // the formula sits inside the JSON details, which starts with "{": only leading characters matter
     expect(body).toContain('"{""memberEmail"":""=HYPERLINK(\\""http://evil\\"")""');
-    expect(body).toContain('2026-01-01T12:01:00.000Z,tc@acme.example,acceptInvitation,,,,,Olivia Owner,\r\n');
+    expect(body).toContain('2026-01-01T12:01:00.000Z,tc@acme.example,user,,acceptInvitation,,,,,Olivia Owner,\r\n');
     expect(body).not.toContain('someone@globex.example');
+  });
+
+  it('names the integration or job that acted where no user did', async () => {
+    const customer = await createCustomer(app.ctx.db, { customerKey: 'SYSTEM0001' });
+    await insertAuditEntry(app.ctx.db, {
+      customerId: customer.id,
+      by: { kind: 'integration', id: null, email: null, name: 'stripe' },
+      action: 'updatePaymentStatus',
+      data: { from: 'processing', to: 'paid' },
+      createdAt: new Date(Date.UTC(2026, 0, 2, 9, 0)).toISOString(),
+    });
+    await insertAuditEntry(app.ctx.db, {
+      customerId: customer.id,
+      by: { kind: 'job', id: null, email: null, name: 'billing.graceEnd' },
+      action: 'updatePaymentStatus',
+      data: { from: 'pastDue', to: 'unpaid' },
+      createdAt: new Date(Date.UTC(2026, 0, 3, 9, 0)).toISOString(),
+    });
+    const rows = lines((await csv(admin, customer.id)).body).slice(1);
+    expect(rows.map((line) => line.split(',').slice(0, 5))).toEqual([
+      ['2026-01-03T09:00:00.000Z', '', 'job', 'billing.graceEnd', 'updatePaymentStatus'],
+      ['2026-01-02T09:00:00.000Z', '', 'integration', 'stripe', 'updatePaymentStatus'],
+    ]);
   });
 
   it('puts an apostrophe before a cell starting with = + - @ tab or CR', async () => {
@@ -212,7 +235,7 @@ describe('GET /api/customers/:id/logs.csv: the export', () => {
     expect([...dates].sort().reverse()).toEqual(dates);
     const downloads = lines((await csv(admin, big.id, '?action=downloadArtifact')).body).slice(1);
     expect(downloads).toHaveLength(Math.ceil((EXPORT_BATCH * 2 + 37) / 10));
-    for (const line of downloads) expect(line.split(',')[2]).toBe('downloadArtifact');
+    for (const line of downloads) expect(line.split(',')[4]).toBe('downloadArtifact');
   });
 
   it('arrives whole when the answer is compressed', async () => {

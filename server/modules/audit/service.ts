@@ -75,6 +75,8 @@ async function* logEntries(
 const CSV_COLUMNS = [
   'date',
   'actorEmail',
+  'actorKind',
+  'actorName',
   'action',
   'productName',
   'productVersion',
@@ -107,6 +109,9 @@ export function exportLogs(
         yield {
           date: entry.date,
           actorEmail: entry.actorEmail ?? '',
+          // who acted when no user did: the payment provider, the provisioner, a job, an API token
+          actorKind: entry.actorKind,
+          actorName: entry.actorName ?? '',
           action: entry.action,
           productName: entry.productName ?? '',
           productVersion: entry.productVersion ?? '',
