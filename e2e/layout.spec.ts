@@ -1,8 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { uniqueEmail } from './helpers/api';
+import { resize, setPreferredLocale, VIEWPORTS } from './helpers/axe';
 import { demoAccount } from './helpers/demo';
 import { signInThroughApi } from './helpers/session';
+import { cutButtonLabels } from './helpers/ui';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -117,4 +119,40 @@ test('the portal has its own favicon and shows its mark in the header', async ({
   expect(await icon.text()).toContain('<svg');
   await expect(page.getByTestId('nav-brand').getByTestId('logo-mark')).toBeVisible();
   await expect(page.getByTestId('nav-brand')).toHaveAccessibleName('Graph Portal');
+});
+
+test("no button's label is cut: the versions' Copy buttons and commands, the settings' security, en and fr, 1280 and 390 px", async ({
+  page,
+}) => {
+  await signInThroughApi(page, demoAccount('technicalContact'));
+  const cut: string[] = [];
+  const atEachWidth = async (what: string) => {
+    for (const viewport of VIEWPORTS) {
+      await resize(page, viewport);
+      cut.push(...(await cutButtonLabels(page)).map((button) => `${what} at ${viewport.name}: ${button}`));
+    }
+  };
+  try {
+    for (const locale of ['en', 'fr'] as const) {
+      await setPreferredLocale(page, locale);
+      await resize(page, VIEWPORTS[0]);
+      await page.goto(`/${locale}/select-account`);
+      await expect(page).toHaveURL(/\/accounts\/\d+/);
+      const section = page.getByTestId('versions-section');
+      const card = section.getByTestId('version-card').first();
+      // a file's checksum and commands, the licence's secret and feed, each with its Copy button
+      await card.getByTestId('artifact-commands-toggle').first().click();
+      await expect(card.getByTestId('artifact-command-copy').first()).toBeVisible();
+      await section.getByTestId('script-reveal').click();
+      await expect(section.getByTestId('script-feed-copy')).toBeVisible();
+      await expect(card.getByTestId('artifact-sha256-copy').first()).toBeVisible();
+      await atEachWidth(`${locale} versions`);
+      await page.goto(`/${locale}/settings`);
+      await expect(page.getByTestId('add-totp')).toBeVisible();
+      await atEachWidth(`${locale} settings`);
+    }
+  } finally {
+    await setPreferredLocale(page, 'en');
+  }
+  expect(cut, 'buttons whose label is cut').toEqual([]);
 });

@@ -131,11 +131,13 @@ function UserMenu({
           aria-label={t('nav.userMenu', { email: profile.email })}
           title={profile.email}
           data-testid="user-menu"
-          // A long address is cut short on a phone rather than pushing the bar past the screen.
+          // A long address is cut short on a phone rather than pushing the bar past the screen, its
+          // whole text in the title and the name: the one label that may shorten (app.css).
           maw={compact ? 220 : 320}
-          styles={{ inner: { minWidth: 0 }, label: { minWidth: 0 } }}
+          styles={{ root: { minWidth: 0 }, inner: { minWidth: 0 }, label: { minWidth: 0 } }}
+          data-shortens
         >
-          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{profile.email}</span>
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{profile.email}</span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../common/roles';
+import { cutButtonLabels } from './ui';
 
 /**
  * The rules of WCAG 2.1 levels A and AA, as axe-core tags them, and axe's best practices (headings in
@@ -63,8 +64,8 @@ async function builderOptions(page: Page): Promise<{ page: Page; axeSource?: str
 }
 
 /**
- * Runs axe on the page as it is and answers one line per violation (rule, impact, targets), labelled
- * with `where`, so that one run lists everything to fix.
+ * Runs axe on the page as it is and answers one line per violation (rule, impact, targets), and one
+ * per button whose label is cut, labelled with `where`, so that one run lists everything to fix.
  *
  * `region`: the CSS selectors of what was just opened (a modal, a menu, a toast) over a page that is
  * scanned on its own elsewhere. The WCAG rules then read that region only; the landmark rules still
@@ -95,11 +96,15 @@ export async function scan(page: Page, where: string, region?: readonly string[]
   } else builders.push(wcag);
   const violations = [];
   for (const builder of builders) violations.push(...(await builder.setLegacyMode(true).analyze()).violations);
-  return violations.map((violation) => {
-    const targets = violation.nodes.map((node) => node.target.join(' ')).join(' | ');
-    const summary = violation.nodes[0]?.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? '';
-    return `${where}: ${violation.id} (${violation.impact ?? 'unknown'}) on ${targets}${summary ? ` - ${summary}` : ''}`;
-  });
+  // no action's label is cut either, in the region or around it (decision 088)
+  const cut = (await cutButtonLabels(page)).map((button) => `${where}: label cut on ${button}`);
+  return violations
+    .map((violation) => {
+      const targets = violation.nodes.map((node) => node.target.join(' ')).join(' | ');
+      const summary = violation.nodes[0]?.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? '';
+      return `${where}: ${violation.id} (${violation.impact ?? 'unknown'}) on ${targets}${summary ? ` - ${summary}` : ''}`;
+    })
+    .concat(cut);
 }
 
 /** Fails with every violation found, one per line. */
