@@ -132,7 +132,7 @@ export function AccountExecutiveControl({ customer }: { customer: Customer }) {
       </Text>
       {canChange && (
         <>
-          <Tooltip label={t('customers.accountExecutive.change')}>
+          <Tooltip label={t('customers.accountExecutive.change')} withinPortal={false}>
             <ActionIcon
               variant="subtle"
               size="sm"

@@ -33,9 +33,11 @@ export function AccountHeader({ customer, header, onEdit }: AccountHeaderProps) 
       notify({ status: 'error', message: t('account.sync.failure', { error: apiErrorText(error, t) }) }),
   });
 
+  // The tooltips show beside their button, inside the page's main landmark rather than at the end of
+  // the body, outside every landmark (axe's `region`).
   const actions = [
     header.edit && onEdit && (
-      <Tooltip key="edit" label={t('account.edit')}>
+      <Tooltip key="edit" label={t('account.edit')} withinPortal={false}>
         <ActionIcon
           variant="light"
           size="lg"
@@ -48,7 +50,7 @@ export function AccountHeader({ customer, header, onEdit }: AccountHeaderProps) 
       </Tooltip>
     ),
     header.telemetry && config && (
-      <Tooltip key="telemetry" label={t('account.telemetry')}>
+      <Tooltip key="telemetry" label={t('account.telemetry')} withinPortal={false}>
         <ActionIcon
           component="a"
           href={telemetryLink(config.telemetryUrl, customer)}
@@ -64,7 +66,7 @@ export function AccountHeader({ customer, header, onEdit }: AccountHeaderProps) 
       </Tooltip>
     ),
     header.sync && (
-      <Tooltip key="sync" label={t('account.sync.label')}>
+      <Tooltip key="sync" label={t('account.sync.label')} withinPortal={false}>
         <ActionIcon
           variant="light"
           size="lg"
