@@ -69,23 +69,62 @@ describe('SearchSheet', () => {
     expect(screen.getByTestId('search-status').textContent).toBe('3 results');
   });
 
-  it('names the option the arrow keys reach and opens its page with Enter', async () => {
+  it('makes the first result of every new search active, names the one the arrow keys reach and opens its page with Enter', async () => {
     const { input } = await openSheet();
     await type(input, 'acme');
     await act(() => vi.advanceTimersByTimeAsync(300));
     const options = await screen.findAllByRole('option');
-    expect(input.getAttribute('aria-activedescendant')).toBeNull();
-    for (const expected of [0, 1, 2]) {
+    const activeIs = (index: number) => {
+      expect(input.getAttribute('aria-activedescendant')).toBe(options[index].id);
+      // one option is active, and it is the highlighted one
+      expect(options.map((o) => o.getAttribute('aria-selected'))).toEqual(options.map((_, i) => String(i === index)));
+      expect(options.map((o) => o.hasAttribute('data-selected'))).toEqual(options.map((_, i) => i === index));
+    };
+    activeIs(0);
+    for (const expected of [1, 2, 0]) {
       fireEvent.keyDown(input, { key: 'ArrowDown', code: 'ArrowDown' });
       await act(() => vi.advanceTimersByTimeAsync(10));
-      expect(input.getAttribute('aria-activedescendant')).toBe(options[expected].id);
-      expect(options[expected].getAttribute('aria-selected')).toBe('true');
+      activeIs(expected);
     }
     fireEvent.keyDown(input, { key: 'ArrowUp', code: 'ArrowUp' });
     await act(() => vi.advanceTimersByTimeAsync(10));
-    expect(input.getAttribute('aria-activedescendant')).toBe(options[1].id);
+    activeIs(2);
+    fireEvent.keyDown(input, { key: 'ArrowUp', code: 'ArrowUp' });
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    activeIs(1);
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
     expect((await screen.findByTestId('location')).textContent).toBe('/en/accounts/5');
+  });
+
+  it('starts a repeated search on its first result, and Enter waits for the results of the text typed', async () => {
+    const { api, input } = await openSheet();
+    await type(input, 'acme');
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    await screen.findAllByRole('option');
+    fireEvent.keyDown(input, { key: 'ArrowDown', code: 'ArrowDown' });
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(screen.getAllByRole('option')[1].getAttribute('aria-selected')).toBe('true');
+
+    // another text: until its results are in, none of the previous ones is active
+    await type(input, 'acme l');
+    expect(input.getAttribute('aria-activedescendant')).toBeNull();
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(screen.queryByTestId('location')?.textContent ?? '/en').toBe('/en');
+    const labs = await screen.findAllByRole('option');
+    expect(labs.map((o) => o.textContent)).toEqual(['Acme LabsACME000002']);
+    expect(input.getAttribute('aria-activedescendant')).toBe(labs[0].id);
+
+    // the first text again, answered from the cache at once: its first result is active, not the one left
+    await type(input, 'acme');
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    await screen.findByText('3 results');
+    const again = screen.getAllByRole('option');
+    expect(input.getAttribute('aria-activedescendant')).toBe(again[0].id);
+    expect(again[0].getAttribute('aria-selected')).toBe('true');
+    expect(api.calls('GET /api/search').map((r) => r.query.get('q'))).toEqual(['acme', 'acme l']);
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    expect((await screen.findByTestId('location')).textContent).toBe('/en/accounts/4');
   });
 
   it('says when nothing matches, in French too', async () => {

@@ -1,9 +1,10 @@
-import { CloseButton, Group, Loader, Text } from '@mantine/core';
+import { CloseButton, Group, Loader, ScrollArea, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight, useSpotlight } from '@mantine/spotlight';
 import '@mantine/spotlight/styles.css';
+import './search.css';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DEBOUNCE_MS, TYPEAHEAD_MIN_CHARS } from '../../../common/constants';
 import { SEARCH_KINDS, type SearchResult } from '../../../common/api/search';
@@ -21,9 +22,9 @@ export const openSearchSheet = actions.open;
 /**
  * The staff's search sheet (docs/decisions/079-staff-search.md): Mantine's Spotlight with the query
  * held here, sent once typing pauses 300 ms from two characters on (spec 9, typeaheads), and the
- * results grouped by kind. It is a combobox: the field owns the listbox of results and names the one
- * the arrow keys reach (aria-activedescendant); Enter opens its page, Escape closes the sheet. It
- * fills the screen on a phone.
+ * results grouped by kind. It is a combobox: the field owns the listbox of results and names the
+ * active one (aria-activedescendant), highlighted: the first result of every new search, then the one
+ * the arrow keys reach; Enter opens its page, Escape closes the sheet. It fills the screen on a phone.
  */
 export function SearchSheet() {
   const { t } = useTranslation();
@@ -36,27 +37,46 @@ export function SearchSheet() {
   const results = useQuery({ ...searchQuery(typed), enabled: enough, placeholderData: keepPreviousData });
   const shown = useMemo(() => (enough ? (results.data?.data ?? []) : []), [enough, results.data]);
   const { opened } = useSpotlight(store);
-  // The Spotlight moves its choice in its store without telling its subscribers: read it once its
-  // own key handler (and the choice it makes when the text changes) has run.
-  const [selected, setSelected] = useState(-1);
-  const readSelected = () => setTimeout(() => setSelected(store.getState().selected), 0);
+  // Shown results are stale while the text typed has not been searched yet, or its answer is pending.
+  const stale = query.trim() !== typed || results.isPlaceholderData;
+  // The active option is the sheet's own, not the Spotlight's (which moves its choice in the page's
+  // elements and its store, out of step with the results rendered): the first result of every new
+  // search, then where the arrow keys move it.
+  const [choice, setChoice] = useState({ search: typed, list: shown, index: 0 });
+  let chosen = choice.index;
+  if (choice.search !== typed || choice.list !== shown) {
+    setChoice({ search: typed, list: shown, index: 0 });
+    chosen = 0;
+  }
+  const selected = !stale && chosen < shown.length ? chosen : -1;
   const baseId = useId().replace(/:/g, '');
   const listId = `${baseId}-results`;
   const optionId = (index: number) => `${baseId}-result-${index}`;
-
-  // New results: none chosen until an arrow key moves to one (the combobox's own pattern), rather
-  // than the first of the previous list that the Spotlight chose as the text changed.
   useEffect(() => {
-    document.querySelectorAll(`#${listId} [data-selected]`).forEach((el) => el.removeAttribute('data-selected'));
-    store.updateState((state) => ({ ...state, selected: -1 }));
-    setSelected(-1);
-  }, [shown, listId]);
+    if (selected >= 0) document.getElementById(`${baseId}-result-${selected}`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected, baseId]);
 
   const groups = SEARCH_KINDS.map((kind) => ({ kind, items: shown.filter((r) => r.kind === kind) })).filter(
     (group) => group.items.length > 0,
   );
-  const active = selected >= 0 && selected < shown.length ? optionId(selected) : undefined;
+  const active = selected >= 0 ? optionId(selected) : undefined;
   const open = (result: SearchResult) => void navigate(localize(result.path));
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      if (selected < 0) return;
+      open(shown[selected]);
+      actions.close();
+      return;
+    }
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    if (selected < 0) return;
+    const index = (selected + step + shown.length) % shown.length;
+    setChoice({ search: typed, list: shown, index });
+  };
 
   let status: string | null = null;
   if (!enough) status = t('search.hint', { count: TYPEAHEAD_MIN_CHARS });
@@ -89,7 +109,7 @@ export function SearchSheet() {
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={active}
-          onKeyDown={readSelected}
+          onKeyDown={onKeyDown}
           autoComplete="off"
           spellCheck={false}
           placeholder={t('search.placeholder')}
@@ -99,7 +119,18 @@ export function SearchSheet() {
         />
         {phone && <CloseButton size="lg" aria-label={t('search.close')} onClick={() => actions.close()} />}
       </Group>
-      <Spotlight.ActionsList id={listId} role="listbox" aria-label={t('search.label')} data-testid="search-results">
+      {/* Not the Spotlight's list: that one hands the Spotlight its id, which then moves its own choice
+          in it on the arrow keys and clicks it on Enter, beside the sheet's. Same look. */}
+      <ScrollArea.Autosize
+        type="scroll"
+        scrollbarSize="var(--spotlight-actions-list-padding)"
+        offsetScrollbars="y"
+        className={Spotlight.classes.actionsList}
+        id={listId}
+        role="listbox"
+        aria-label={t('search.label')}
+        data-testid="search-results"
+      >
         {groups.map((group) => (
           <Spotlight.ActionsGroup
             key={group.kind}
@@ -119,6 +150,7 @@ export function SearchSheet() {
                   }}
                   role="option"
                   aria-selected={at === selected}
+                  data-selected={at === selected || undefined}
                   label={result.title}
                   description={result.context}
                   onClick={() => open(result)}
@@ -128,7 +160,7 @@ export function SearchSheet() {
             })}
           </Spotlight.ActionsGroup>
         ))}
-      </Spotlight.ActionsList>
+      </ScrollArea.Autosize>
       <Text size="sm" c="dimmed" px="md" py="sm" role="status" data-testid="search-status">
         {status ?? (shown.length > 0 ? t('search.found', { count: shown.length }) : '')}
       </Text>
