@@ -92,6 +92,26 @@ for (const locale of ['en', 'fr'] as const) {
       const { scrollWidth, innerWidth } = await pageWidth(page);
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     }
+
+    // the whole range again, on a phone: the table of days comes a page at a time, so the page stays
+    // a few screens tall (it was 20,000 px and more with a row per day as cards)
+    await page.getByTestId('analytics-from').fill(all.from);
+    await expect(page.getByTestId('analytics-total')).toHaveText(
+      t('analytics.total', { count: all.total, from: all.from, to: all.to }),
+    );
+    const overTime = page.getByTestId('analytics-over-time');
+    await expect(overTime.getByTestId('analytics-over-time-row')).toHaveCount(10);
+    await overTime.getByRole('button', { name: t('pagination.next') }).click();
+    await expect(page).toHaveURL(/[?&]days=2(&|$)/);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    test.info().annotations.push({ type: 'height at 390 px', description: String(height) });
+    expect(height, 'the analytics page at 390 px').toBeLessThan(8 * VIEWPORTS[1].height);
+
+    // the product page links its analytics, filtered on it
+    await page.goto(`/${locale}/products/${all.products[0].key}`);
+    await page.getByTestId('product-analytics').click();
+    await expect(page).toHaveURL(new RegExp(`/${locale}/analytics\\?product=${all.products[0].key}$`));
+    await expect(page.getByTestId('analytics-product')).toHaveValue(all.products[0].key);
   });
 }
 

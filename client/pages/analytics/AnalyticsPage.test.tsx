@@ -216,6 +216,70 @@ describe('AnalyticsPage', () => {
     );
   });
 
+  it('pages the table of days, ten a page, with the page and the breakdown in the address', async () => {
+    const days = Array.from({ length: 25 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`);
+    const long: DownloadAnalytics = {
+      ...answer,
+      from: days[0],
+      to: days[24],
+      total: 25,
+      breakdowns: {
+        ...answer.breakdowns,
+        product: {
+          series: [{ key: 'alpha', label: 'Alpha', total: 25 }],
+          points: days.map((day) => ({ day, key: 'alpha', downloads: 1 })),
+        },
+        platform: {
+          series: [{ key: 'osx', label: 'osx', total: 25 }],
+          points: days.map((day) => ({ day, key: 'osx', downloads: 1 })),
+        },
+      },
+    };
+    fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: long }) });
+    renderPage(
+      <>
+        <AnalyticsPage />
+        <CurrentLocation />
+      </>,
+      { path: `/en/analytics?from=${days[0]}&to=${days[24]}`, route: '/:locale/analytics' },
+    );
+    const dayColumn = () =>
+      cells(tableOf('analytics-over-time'))
+        .slice(1)
+        .map((row) => row[0]);
+    await waitFor(() => expect(dayColumn()).toEqual(days.slice(0, 10)));
+    const figure = within(screen.getByTestId('analytics-over-time'));
+    expect(figure.getByTestId('pagination').textContent).toContain('Page 1 of 3');
+    fireEvent.click(figure.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(dayColumn()).toEqual(days.slice(10, 20)));
+    expect(screen.getByTestId('location').getAttribute('data-search')).toBe(`?from=${days[0]}&to=${days[24]}&days=2`);
+    fireEvent.click(figure.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(dayColumn()).toEqual(days.slice(20)));
+
+    // another breakdown starts the table again at its first page, and the address says which
+    fireEvent.change(screen.getByTestId('analytics-breakdown'), { target: { value: 'platform' } });
+    await waitFor(() => expect(cells(tableOf('analytics-over-time'))[0]).toEqual(['Day', 'macOS', 'Total']));
+    expect(dayColumn()).toEqual(days.slice(0, 10));
+    expect(screen.getByTestId('location').getAttribute('data-search')).toBe(
+      `?from=${days[0]}&to=${days[24]}&by=platform`,
+    );
+  });
+
+  it('opens on the page and the breakdown a shared link names', async () => {
+    fakeApi({ 'GET /api/analytics/downloads': () => ({ status: 200, body: answer }) });
+    renderPage(<AnalyticsPage />, { path: '/en/analytics?by=platform&days=9', route: '/:locale/analytics' });
+    // a page past the last shows the last: here the only one
+    await waitFor(() =>
+      expect(cells(tableOf('analytics-over-time'))).toEqual([
+        ['Day', 'macOS', 'Unknown', 'Total'],
+        ['2026-03-01', '3', '0', '3'],
+        ['2026-03-03', '0', '2', '2'],
+      ]),
+    );
+    expect((screen.getByTestId('analytics-breakdown') as HTMLSelectElement).value).toBe('platform');
+    expect(screen.queryByTestId('pagination')).toBeNull();
+  });
+
   it('says when there are no downloads, and when they could not be loaded, in French too', async () => {
     const empty: DownloadAnalytics = {
       ...answer,

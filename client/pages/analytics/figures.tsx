@@ -1,10 +1,12 @@
 import { Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
-import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useId, useMemo } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { BREAKDOWNS, type BreakdownKind, type DownloadAnalytics } from '../../../common/api/analytics';
 import { useLocale, useLocalize } from '../../app/locale';
 import { DataTable } from '../../components/DataTable';
+import { Pagination } from '../../components/Pagination';
+import { usePageInAddress } from '../../components/use-searched-pages';
 import { type CsvCell, saveCsv, toCsv } from './csv';
 import { daysOf, OTHER, pivot } from './series';
 import { RankChart } from './RankChart';
@@ -21,6 +23,7 @@ function Figure({
   summary,
   chart,
   table,
+  pager,
   csv,
 }: {
   id: string;
@@ -28,6 +31,8 @@ function Figure({
   summary: string;
   chart: ReactNode;
   table: ReactNode;
+  /** the table's pages, when it has more than one */
+  pager?: ReactNode;
   csv: (() => { name: string; header: string[]; rows: CsvCell[][] }) | null;
 }) {
   const { t } = useTranslation();
@@ -57,6 +62,7 @@ function Figure({
         <Text size="sm">{summary}</Text>
         {chart}
         {table}
+        {pager}
       </Stack>
     </Card>
   );
@@ -65,9 +71,33 @@ function Figure({
 const fileName = (what: string, data: DownloadAnalytics) =>
   `downloads-${what}${data.productKey ? `-${data.productKey}` : ''}-${data.from}-${data.to}.csv`;
 
+/** Days of the table under the chart per page: a range of 90 days is no 90-row table, nor 90 cards on a phone. */
+export const DAYS_PAGE_LENGTH = 10;
+const DAYS_PAGE_PARAM = 'days';
+
+/** The breakdown of the chart over time, in the address (`by`), the product's when it names none. */
+function useBreakdownInAddress(): [BreakdownKind, (kind: BreakdownKind) => void] {
+  const [params, setParams] = useSearchParams();
+  const named = params.get('by');
+  const kind = BREAKDOWNS.find((value) => value === named) ?? 'product';
+  const setKind = (next: BreakdownKind) =>
+    setParams(
+      (current) => {
+        const changed = new URLSearchParams(current);
+        if (next === 'product') changed.delete('by');
+        else changed.set('by', next);
+        changed.delete(DAYS_PAGE_PARAM);
+        return changed;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  return [kind, setKind];
+}
+
 export function OverTimeFigure({ data }: FigureProps) {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<BreakdownKind>('product');
+  const [kind, setKind] = useBreakdownInAddress();
+  const { offset, setOffset } = usePageInAddress(DAYS_PAGE_PARAM, DAYS_PAGE_LENGTH);
   const days = useMemo(() => daysOf(data.from, data.to), [data.from, data.to]);
   const breakdown = data.breakdowns[kind];
   const grid = useMemo(() => pivot(breakdown, days, t('analytics.other')), [breakdown, days, t]);
@@ -81,7 +111,11 @@ export function OverTimeFigure({ data }: FigureProps) {
       grid.columns.map((c, i) => ({ label: label(c.key, c.label), values: grid.values[i], other: c.key === OTHER })),
     [grid, label],
   );
-  const shownDays = grid.days.map((day, i) => ({ day, i })).filter(({ i }) => grid.totals[i] > 0);
+  const daysWithDownloads = grid.days.map((day, i) => ({ day, i })).filter(({ i }) => grid.totals[i] > 0);
+  // a page past the last (a shorter range since) shows the last
+  const lastOffset = Math.max(0, Math.ceil(daysWithDownloads.length / DAYS_PAGE_LENGTH) - 1) * DAYS_PAGE_LENGTH;
+  const pageOffset = Math.min(offset, lastOffset);
+  const shownDays = daysWithDownloads.slice(pageOffset, pageOffset + DAYS_PAGE_LENGTH);
   const title = t('analytics.overTime.title');
   return (
     <Figure
@@ -144,6 +178,14 @@ export function OverTimeFigure({ data }: FigureProps) {
             </Table.Tbody>
           </DataTable>
         )
+      }
+      pager={
+        <Pagination
+          offset={pageOffset}
+          pageLength={DAYS_PAGE_LENGTH}
+          total={daysWithDownloads.length}
+          onChange={setOffset}
+        />
       }
       csv={() => {
         // the file has every series, not only those drawn

@@ -117,6 +117,16 @@ describe('ProductPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('version-row')).toHaveLength(2));
   });
 
+  it("links the product's download analytics for the roles that may read them", async () => {
+    open('productManager');
+    const link = await screen.findByRole('link', { name: 'Download analytics' });
+    expect(link.getAttribute('href')).toBe('/en/analytics?product=server');
+    cleanup();
+    open('supportEngineer');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Graph Server' })).toBeTruthy();
+    expect(screen.queryByTestId('product-analytics')).toBeNull();
+  });
+
   it('shows the setup icon to an admin', async () => {
     open('admin');
     expect(await screen.findByTestId('product-edit')).toBeTruthy();

@@ -9,6 +9,7 @@ import { ApiError } from '../../api/client';
 import { useLocalize } from '../../app/locale';
 import type { PrefetchPageData } from '../../app/prefetch-page-data';
 import { ROUTE_RULES, routeAccess } from '../../app/routing';
+import { useProfile } from '../../app/session';
 import { usePageTitle } from '../../app/title';
 import { DataTable } from '../../components/DataTable';
 import { DelayedLoader } from '../../components/DelayedLoader';
@@ -46,6 +47,8 @@ export function ProductPage() {
 function ProductView({ productKey }: { productKey: string }) {
   const { t } = useTranslation();
   const product = useQuery(productQuery(productKey));
+  const profile = useProfile();
+  const localize = useLocalize();
   const [edit, setEdit] = useState({ opened: false, formKey: 0 });
   usePageTitle(product.data?.name ?? t('products.title'));
   if (product.isError) {
@@ -64,17 +67,30 @@ function ProductView({ productKey }: { productKey: string }) {
         title={product.data.name}
         description={product.data.description}
         actions={
-          canEdit && (
-            <ActionIcon
-              variant="subtle"
-              size="lg"
-              aria-label={t('catalogue.editProduct', { name: product.data.name })}
-              onClick={() => setEdit((e) => ({ opened: true, formKey: e.formKey + 1 }))}
-              data-testid="product-edit"
-            >
-              <PencilIcon size={18} />
-            </ActionIcon>
-          )
+          <>
+            {/* where staff read a product's versions, its downloads are a link away */}
+            {profile.data?.can.viewDownloadAnalytics && (
+              <Button
+                component={Link}
+                to={`${localize('/analytics')}?${new URLSearchParams({ product: productKey })}`}
+                variant="default"
+                data-testid="product-analytics"
+              >
+                {t('catalogue.analytics')}
+              </Button>
+            )}
+            {canEdit && (
+              <ActionIcon
+                variant="subtle"
+                size="lg"
+                aria-label={t('catalogue.editProduct', { name: product.data.name })}
+                onClick={() => setEdit((e) => ({ opened: true, formKey: e.formKey + 1 }))}
+                data-testid="product-edit"
+              >
+                <PencilIcon size={18} />
+              </ActionIcon>
+            )}
+          </>
         }
       />
       {canEdit && (
