@@ -142,6 +142,36 @@ describe('AccountPage: loading and not found', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' })).toBeTruthy();
   });
 
+  it("keeps every section when the page's one answer fails: each list is asked for on its own, and the one failing shows its error and a retry that works", async () => {
+    const empty = { status: 200, body: { data: [], offset: 0, total: 0, totalCapped: false } } as const;
+    const body = customer('businessOwner');
+    let licences: FakeAnswer = apiError(503, 'unavailable', 'Licences are unavailable');
+    const api = fakeApi({
+      'GET /api/customers/7/page': () => apiError(503, 'unavailable', 'The page is unavailable'),
+      'GET /api/customers/7': () => ({ status: 200, body }),
+      'GET /api/customers/7/licenses': () => licences,
+      'GET /api/customers/7/members': () => empty,
+      'GET /api/invitations': () => empty,
+      'GET /api/customers/7/logs': () => empty,
+      'GET /api/customers/7/instances': () => empty,
+    });
+    renderPage(<AccountPage />, { path: '/en/accounts/7', route: '/:locale/accounts/:id', profile: clientProfile });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' })).toBeTruthy();
+    const failed = await screen.findByTestId('licences-load-error');
+    expect(failed.textContent).toContain('Licences are unavailable');
+    expect(screen.queryByTestId('error-page')).toBeNull();
+    // the other sections are there, with what their own calls answered
+    expect(await screen.findByTestId('recent-actions-section')).toBeTruthy();
+    expect(screen.getByTestId('members-section')).toBeTruthy();
+    expect(screen.queryByTestId('recent-actions-error')).toBeNull();
+    expect(api.calls('GET /api/customers/7/logs').length).toBeGreaterThan(0);
+
+    licences = { status: 200, body: { data: [], offset: 0, total: 0, totalCapped: false } };
+    fireEvent.click(within(failed).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByTestId('licences-load-error')).toBeNull());
+    expect(api.calls('GET /api/customers/7/licenses').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('remembers the customer once it is shown (the next sign-in leads back to it)', async () => {
     openAccount({ status: 200, body: customer('technicalContact') }, '/en/accounts/7', clientProfile);
     await screen.findByRole('heading', { level: 1, name: 'Acme Analytics' });

@@ -55,9 +55,15 @@ function AccountView({ customerId }: { customerId: number }) {
   // One answer brings the customer and the first page of each list its role sees (decision 052);
   // the customer is then read from its own key, where the page's changes to it land.
   const first = useQuery(customerPageQuery(queryClient, customerId));
-  const access = useCustomerAccess(customerId, { enabled: first.isSuccess, staleTime: FIRST_SCREEN_FRESH_MS });
+  // The page's one answer failed, other than by not finding the customer: the page asks for the
+  // customer alone, and each section for its own list, which fails on its own with its retry.
+  const pageFailed = first.isError && !(first.error instanceof ApiError && first.error.status === 404);
+  const access = useCustomerAccess(customerId, {
+    enabled: first.isSuccess || pageFailed,
+    staleTime: FIRST_SCREEN_FRESH_MS,
+  });
   const { query } = access;
-  const customer = first.isSuccess ? access.customer : null;
+  const customer = first.isSuccess || pageFailed ? access.customer : null;
   const shownOnce = useDeferredValue(customer);
   usePageTitle(customer?.name ?? t('account.title'));
 
@@ -79,7 +85,7 @@ function AccountView({ customerId }: { customerId: number }) {
     if (customer) storage.set(STORAGE_KEYS.customer, String(customer.id));
   }, [customer]);
 
-  const failed = first.isError ? first : query.isError ? query : null;
+  const failed = first.isError && !pageFailed ? first : query.isError ? query : null;
   // the customer does not exist or the user holds no role in it: the server does not tell which
   if (failed?.error instanceof ApiError && failed.error.status === 404) return <AccountNotFound />;
   if (failed) {

@@ -161,6 +161,38 @@ describe('ProductPage', () => {
     expect(screen.getByTestId('version-add')).toBeTruthy();
   });
 
+  it('says with a heading that the product could not be loaded, and its retry loads it', async () => {
+    let fail = true;
+    const api = fakeApi({
+      'GET /api/products/server': () =>
+        fail
+          ? apiError(503, 'unavailable', 'Try later')
+          : {
+              status: 200,
+              body: {
+                key: 'server',
+                name: 'Graph Server',
+                description: 'The database',
+                customizationType: 'none',
+                isSaas: false,
+                can: productCan('productManager'),
+              } satisfies Product,
+            },
+      'GET /api/products/server/versions': () => ({
+        status: 200,
+        body: { data: [], offset: 0, total: 0, totalCapped: false },
+      }),
+      'GET /api/products/server/tokens': () => ({ status: 200, body: { data: [] } }),
+    });
+    renderPage(<ProductPage />, { path: '/en/products/server', route: '/:locale/products/:key' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Error 503' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('Try later');
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Graph Server' })).toBeTruthy();
+    expect(api.calls('GET /api/products/server')).toHaveLength(2);
+  });
+
   it('answers an unknown product with the not-found view', async () => {
     open('productManager', 'gone');
     expect(await screen.findByTestId('product-not-found')).toBeTruthy();

@@ -23,6 +23,7 @@ import { ProductTokensSection } from './ProductTokensSection';
 import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { VersionModal } from './VersionModal';
+import { ErrorPage } from '../error/ErrorPage';
 import '../account/versions/versions.css';
 
 /**
@@ -53,10 +54,14 @@ function ProductView({ productKey }: { productKey: string }) {
   usePageTitle(product.data?.name ?? t('products.title'));
   if (product.isError) {
     if (product.error instanceof ApiError && product.error.status === 404) return <ProductNotFound />;
+    // the page's heading says what failed, with a retry, as every page that could not load
+    const { error } = product;
     return (
-      <Alert color="red" role="alert" my="md">
-        {t('catalogue.productError', { error: apiErrorText(product.error, t) })}
-      </Alert>
+      <ErrorPage
+        statusCode={error instanceof ApiError && error.status >= 400 ? error.status : undefined}
+        message={t('catalogue.productError', { error: apiErrorText(error, t) })}
+        onRetry={() => void product.refetch()}
+      />
     );
   }
   if (!product.data) return <DelayedLoader testId="product-loader" />;
