@@ -16,7 +16,8 @@ export interface Route {
   name: string;
   /** The HTML page that serves the route (a manifest key); the first entry when left out. */
   entry?: string;
-  budgetKb: number;
+  /** Enforced; left out, the route has only a goal, printed. */
+  budgetKb?: number;
   /** Where the route should get to; printed, not enforced. */
   goalKb?: number;
   lazy: string[];
@@ -24,7 +25,7 @@ export interface Route {
 export interface Row extends Sizes {
   name: string;
   files: string[];
-  budgetKb: number;
+  budgetKb?: number;
   goalKb?: number;
   over: boolean;
   /** another HTML page's entry chunk among the route's files: that page's code would run in this one */

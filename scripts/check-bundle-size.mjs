@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 const KB = 1024;
+/** Issue 32's critical-path budget for a signed-in page on a median phone; a goal while no page meets it. */
+const SIGNED_IN_GOAL_KB = 150;
 
 /**
  * Routes the budget watches: the page (HTML entry) that serves them and the lazy modules each needs
@@ -32,7 +34,32 @@ const ROUTES = [
     budgetKb: 120,
     lazy: ['client/pages/sign-up/SignUpPage.tsx', 'client/i18n/en.json?sign-in'],
   },
+  ...signedInPages(),
 ];
+
+/**
+ * A signed-in page's critical path: what must have arrived before it paints (decision 091). The
+ * application's entry with its static imports, the page's code with its own, both halves of the
+ * language's texts (main.tsx waits for them before the first render) and the top bar, which the
+ * shell asks for at start (Shell.tsx preloadTopBar). The same code serves every role on a page.
+ * Printed against the 150 KB that a median phone affords (issue 32), not enforced until every
+ * page gets there.
+ */
+function signedInPages() {
+  const pages = [
+    ['/en/accounts/:id (customer page)', 'client/pages/account/AccountPage.tsx'],
+    ['/en/customers', 'client/pages/customers/CustomersPage.tsx'],
+    ['/en/products/:key (versions)', 'client/pages/products/ProductPage.tsx'],
+    ['/en/users', 'client/pages/users/UsersPage.tsx'],
+    ['/en/settings', 'client/pages/settings/SettingsPage.tsx'],
+  ];
+  return pages.map(([name, page]) => ({
+    name,
+    entry: 'index.html',
+    goalKb: SIGNED_IN_GOAL_KB,
+    lazy: [page, 'client/app/TopBar.tsx', 'client/i18n/en.json?sign-in', 'client/i18n/en.json?app'],
+  }));
+}
 const APP_BUDGET_KB = 400;
 /** Printed, not enforced: the margin to keep under the whole app's budget (decision 054). */
 const APP_GOAL_KB = 350;
@@ -111,7 +138,8 @@ export function measure({
     ...sum(jsFiles, sizeOf),
     strays: [],
   });
-  for (const row of rows) row.over = row.gzip > row.budgetKb * KB;
+  // A route with a goal and no budget yet is printed, never failed.
+  for (const row of rows) row.over = row.budgetKb !== undefined && row.gzip > row.budgetKb * KB;
   return rows;
 }
 
@@ -128,8 +156,8 @@ export function formatTable(rows, sizeOf, { details = true } = {}) {
       kb(row.raw),
       kb(row.gzip),
       kb(row.brotli),
-      `${row.budgetKb} KB`,
-      row.over ? 'OVER' : 'ok',
+      row.budgetKb === undefined ? '—' : `${row.budgetKb} KB`,
+      row.budgetKb === undefined ? 'goal only' : row.over ? 'OVER' : 'ok',
       row.goalKb ? `${row.goalKb} KB${row.gzip > row.goalKb * KB ? ' (not yet)' : ''}` : '',
     ]);
   }

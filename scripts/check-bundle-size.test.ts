@@ -78,6 +78,16 @@ describe('bundle size check', () => {
     expect(table).toMatch(/whole app .* 400 KB +ok +200 KB$/m);
   });
 
+  it('prints a route with a goal and no budget without ever failing it', () => {
+    const routes = [{ name: '/en/users', entry: 'index.html', goalKb: 100, lazy: ['users.tsx', 'en.json'] }];
+    const [users] = measure({ manifest, jsFiles, sizeOf, routes });
+    expect(users.gzip).toBe(139 * KB);
+    expect(users.over).toBe(false);
+    expect(formatTable([users], sizeOf, { details: false })).toMatch(
+      /\/en\/users .* 139\.0 KB .* — +goal only +100 KB \(not yet\)/,
+    );
+  });
+
   it('names another page’s entry a route would load (a light page starting the application)', () => {
     const crossing: Manifest = {
       ...manifest,
