@@ -41,6 +41,10 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     only: { type: 'string' },
     warmup: { type: 'string', default: '1' },
+    // as production runs: the portal logs at info (to a file, as a log collector would take it)
+    'log-level': { type: 'string', default: 'info' },
+    // what a browser sends; '' asks for answers uncompressed
+    encoding: { type: 'string', default: 'gzip, deflate, br, zstd' },
     'show-sql': { type: 'boolean', default: false },
   },
 });
@@ -116,6 +120,18 @@ async function prepare(env: Record<string, string>): Promise<{ routes: Route[]; 
         url: '/api/customers?pageLength=10',
         cookie: adminCookie,
       },
+      {
+        name: 'owner-customers',
+        label: 'the customer list (its owner)',
+        url: '/api/customers?pageLength=10',
+        cookie: ownerCookie,
+      },
+      {
+        name: 'search',
+        label: 'the staff search (admin)',
+        url: '/api/search?q=bench%20cust',
+        cookie: adminCookie,
+      },
     ];
     const captured: CapturedRoute[] = [];
     for (const route of routes) {
@@ -136,12 +152,18 @@ async function prepare(env: Record<string, string>): Promise<{ routes: Route[]; 
 /** `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof). */
 const PROFILE = values.profile ?? null;
 
+const ENCODING = values.encoding ? { 'accept-encoding': values.encoding } : {};
+
 async function load(url: string, headers: Record<string, string>, duration = SECONDS) {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
+  const result = await autocannon({ url, headers: { ...ENCODING, ...headers }, connections: CONNECTIONS, duration });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
   }
-  return { perSecond: result.requests.average, p99: result.latency.p99 };
+  return {
+    perSecond: result.requests.average,
+    p99: result.latency.p99,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
 }
 
 async function main() {
@@ -161,6 +183,9 @@ async function main() {
   };
   const envFile = path.join(work, 'env.json');
   fs.writeFileSync(envFile, JSON.stringify(env));
+  // the portal's process logs as production does; the data above was prepared without a log
+  const portalEnvFile = path.join(work, 'portal-env.json');
+  fs.writeFileSync(portalEnvFile, JSON.stringify({ ...env, LOG_LEVEL: values['log-level'] }));
   const { routes, captured } = await prepare(env);
   if (values['show-sql']) {
     for (const route of captured) {
@@ -171,14 +196,19 @@ async function main() {
   const routesFile = path.join(work, 'routes.json');
   fs.writeFileSync(routesFile, JSON.stringify(captured));
 
-  const portal = await startServer(['portal', envFile], PROFILE ?? undefined);
+  const portal = await startServer(['portal', portalEnvFile], {
+    profileDir: PROFILE ?? undefined,
+    outputFile: path.join(work, 'portal.log'),
+  });
   const bare = await startServer(['bare', envFile, routesFile]);
   try {
     console.log(
-      `\n${DIALECT}: ${CUSTOMERS} customers; ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds (mean)`,
+      `\n${DIALECT}: ${CUSTOMERS} customers; ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds (mean); portal log level ${values['log-level']}, Accept-Encoding ${values.encoding || 'none'}`,
     );
-    console.log('| route | queries | portal req/s | bare, same SQL req/s | ratio | portal p99 ms | bare p99 ms |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      '| route | queries | portal req/s | bare, same SQL req/s | ratio | portal p99 ms | bare p99 ms | portal bytes/answer |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const route of routes.filter((r) => !values.only || r.name.includes(values.only))) {
       // Both servers run the route a moment before it is measured: the compiler's warm-up is not measured.
       if (Number(values.warmup) > 0) {
@@ -191,12 +221,12 @@ async function main() {
         portalRuns.push(await load(`http://127.0.0.1:${portal.port}${route.url}`, { cookie: route.cookie }));
         bareRuns.push(await load(`http://127.0.0.1:${bare.port}/${route.name}`, {}));
       }
-      const mean = (runs: { perSecond: number; p99: number }[], key: 'perSecond' | 'p99') =>
+      const mean = (runs: Awaited<ReturnType<typeof load>>[], key: 'perSecond' | 'p99' | 'bytes') =>
         runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
       const ratio = mean(portalRuns, 'perSecond') / mean(bareRuns, 'perSecond');
       const queries = captured.find((c) => c.name === route.name)!.queries.length;
       console.log(
-        `| ${route.label} | ${queries} | ${mean(portalRuns, 'perSecond').toFixed(0)} | ${mean(bareRuns, 'perSecond').toFixed(0)} | ${ratio.toFixed(2)}x | ${mean(portalRuns, 'p99').toFixed(1)} | ${mean(bareRuns, 'p99').toFixed(1)} |`,
+        `| ${route.label} | ${queries} | ${mean(portalRuns, 'perSecond').toFixed(0)} | ${mean(bareRuns, 'perSecond').toFixed(0)} | ${ratio.toFixed(2)}x | ${mean(portalRuns, 'p99').toFixed(1)} | ${mean(bareRuns, 'p99').toFixed(1)} | ${mean(portalRuns, 'bytes').toFixed(0)} |`,
       );
     }
   } finally {

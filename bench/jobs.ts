@@ -151,7 +151,7 @@ const passwordReset = (i: number) => ({
 function portalProcess(env: Record<string, string>) {
   const envFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-jobs-')), 'env.json');
   fs.writeFileSync(envFile, JSON.stringify(env));
-  return startServer(['portal-jobs', envFile], values.profile);
+  return startServer(['portal-jobs', envFile], { profileDir: values.profile });
 }
 
 /**
