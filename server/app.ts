@@ -46,7 +46,7 @@ import { oidcRoutes } from './modules/oidc/routes';
 import { ensureOidcSigningKey } from './modules/oidc/signing-keys';
 import { accessRules } from './plugins/access';
 import { bodies } from './plugins/bodies';
-import { serializeRequest } from './log';
+import { RequestLog, serializeRequest } from './log';
 import { clientErrorHandler, errors, frameworkErrorHandler } from './plugins/errors';
 import { apiCompression } from './plugins/compression';
 import { idempotency } from './plugins/idempotency';
@@ -107,6 +107,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             serializers: { req: serializeRequest },
             redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
           },
+    // one line per response (server/log.ts RequestLog, decision 090)
+    ...(config.logLevel === 'silent' ? {} : { logController: new RequestLog() }),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // /api/users/ and /api/users are the same route

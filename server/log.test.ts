@@ -1,7 +1,7 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from './app';
-import { REDACTED, redactUrl } from './log';
+import { REDACTED, RequestLog, redactUrl, SLOW_REQUEST_MS } from './log';
 import { solvedCaptcha } from './modules/auth/test-helpers';
 import { createCustomer, createInvitation, createUser, TEST_PASSWORD } from './test/factories';
 import { createTestApp, request, sessionCookieOf, type TestApp } from './test/harness';
@@ -157,5 +157,57 @@ describe('request logs', () => {
     expect(text).toContain('mail kept in the local mailbox');
     expect(text).toContain('/en/reset-password/[redacted]');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('the request log', () => {
+  it('writes one line per response, with the method, the URL without its secrets, the status and the time', async () => {
+    const before = lines.length;
+    const answer = await request(app, null, {
+      url: '/api/auth/check-password-reset?passwordResetToken=ONE-LINE-TOKEN',
+    });
+    const written = lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      method: 'GET',
+      url: `/api/auth/check-password-reset?passwordResetToken=${REDACTED}`,
+      statusCode: answer.statusCode,
+      remoteAddress: '127.0.0.1',
+    });
+    expect(written[0].responseTime).toEqual(expect.any(Number));
+    expect(written[0].reqId).toEqual(expect.any(String));
+  });
+
+  const logger = (level: string) => {
+    const levels = ['trace', 'debug', 'info', 'warn', 'error'];
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
+    return Object.assign(log, { isLevelEnabled: (l: string) => levels.indexOf(l) >= levels.indexOf(level) });
+  };
+  const requestOf = (log: ReturnType<typeof logger>) =>
+    ({ method: 'GET', url: '/api/customers', ip: '10.0.0.1', log }) as unknown as FastifyRequest;
+  const replyOf = (log: ReturnType<typeof logger>, elapsedTime: number) =>
+    ({ statusCode: 200, elapsedTime, log }) as unknown as FastifyReply;
+
+  it('writes a slow response at warn and a failed one at error, which LOG_LEVEL=warn keeps alone', () => {
+    const log = logger('warn');
+    const requestLog = new RequestLog();
+    requestLog.requestCompleted(null, requestOf(log), replyOf(log, 3));
+    requestLog.requestCompleted(null, requestOf(log), replyOf(log, SLOW_REQUEST_MS + 1));
+    requestLog.requestCompleted(new Error('socket hang up'), requestOf(log), replyOf(log, 2));
+    expect(log.info).not.toHaveBeenCalled();
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ url: '/api/customers', statusCode: 200, responseTime: SLOW_REQUEST_MS + 1 }),
+      'slow request',
+    );
+    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ err: expect.any(Error) }), 'request errored');
+  });
+
+  it('notes a request on its arrival at debug only', () => {
+    const log = logger('info');
+    new RequestLog().incomingRequest(requestOf(log), replyOf(log, 0));
+    expect(log.info).not.toHaveBeenCalled();
+    expect(log.debug).toHaveBeenCalledWith(expect.anything(), 'incoming request');
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -68,13 +68,51 @@ export function redactUrl(url: string, route?: { pattern: string; secretParams: 
 
 /** Fastify's request serializer, with the URL's secrets removed. Headers are not logged at all. */
 export function serializeRequest(request: FastifyRequest) {
-  const secretParams = request.routeOptions?.config?.secretParams;
-  const pattern = request.routeOptions?.url;
   return {
     method: request.method,
-    url: redactUrl(request.url, secretParams && pattern ? { pattern, secretParams } : undefined),
+    url: urlToLog(request),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/** A response that took this long is logged at warn, so that LOG_LEVEL=warn still shows it. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * The request log (docs/operations.md, decision 090): one line per response, written when it is
+ * sent, instead of Fastify's two (one on arrival, one on completion), with flat fields that go
+ * through neither a serializer nor the redaction of nested objects. Level by outcome: info for an
+ * answer, warn for one slower than SLOW_REQUEST_MS, error for a response that failed to be sent;
+ * the server errors are logged with their cause by plugins/errors.ts. An operator who wants only the
+ * slow and failed requests sets LOG_LEVEL=warn. The arrival line stays, at debug: with it a request
+ * that never completes can be found.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const ms = reply.elapsedTime;
+    // nothing is put together for a line the level leaves out (LOG_LEVEL=warn: only the slow and failed)
+    if (!error && ms < SLOW_REQUEST_MS && !reply.log.isLevelEnabled('info')) return;
+    const line = {
+      method: request.method,
+      url: urlToLog(request),
+      statusCode: reply.statusCode,
+      responseTime: Math.round(ms * 10) / 10,
+      remoteAddress: request.ip,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (ms >= SLOW_REQUEST_MS) reply.log.warn(line, 'slow request');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+function urlToLog(request: FastifyRequest): string {
+  const secretParams = request.routeOptions?.config?.secretParams;
+  const pattern = request.routeOptions?.url;
+  return redactUrl(request.url, secretParams && pattern ? { pattern, secretParams } : undefined);
 }
