@@ -206,7 +206,7 @@ describe('the request log', () => {
 
   it('notes a request on its arrival at debug only', () => {
     const log = logger('info');
-    new RequestLog().incomingRequest(requestOf(log), replyOf(log, 0));
+    new RequestLog().incomingRequest(requestOf(log));
     expect(log.info).not.toHaveBeenCalled();
     expect(log.debug).toHaveBeenCalledWith(expect.anything(), 'incoming request');
   });

@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -97,7 +97,7 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const ms = reply.elapsedTime;
     // nothing is put together for a line the level leaves out (LOG_LEVEL=warn: only the slow and failed)
-    if (!error && ms < SLOW_REQUEST_MS && !reply.log.isLevelEnabled('info')) return;
+    if (!error && ms < SLOW_REQUEST_MS && !infoEnabled(reply.log)) return;
     const line = {
       method: request.method,
       url: urlToLog(request),
@@ -110,6 +110,10 @@ export class RequestLog extends LogController {
     else reply.log.info(line, 'request completed');
   }
 }
+
+/** Pino's loggers say whether a level is written; a logger that cannot say is taken to write it. */
+const infoEnabled = (log: FastifyBaseLogger) =>
+  (log as Partial<{ isLevelEnabled(level: string): boolean }>).isLevelEnabled?.('info') ?? true;
 
 function urlToLog(request: FastifyRequest): string {
   const secretParams = request.routeOptions?.config?.secretParams;
