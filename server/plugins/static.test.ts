@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, signedIn } from '../test/factories';
 import { createTestApp, request, type TestApp } from '../test/harness';
 import { access } from './access';
-import { COMPRESS_THRESHOLD_BYTES } from './compression';
+import { COMPRESS_IN_ONE_CALL_BYTES, COMPRESS_THRESHOLD_BYTES } from './compression';
 
 // A built client as vite.config.ts writes it: each text file with its brotli and gzip twins, a
 // source map next to the script, the build manifest, and a small file left uncompressed.
@@ -188,6 +188,12 @@ describe('static files and compression', () => {
     const body = zlib.brotliDecompressSync(large.rawPayload);
     expect(body.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
     expect(large.rawPayload.length).toBeLessThan(body.length / 4);
+    // Above the size @fastify/compress would stream on two cores, still compressed in one call: it
+    // has a length instead of going chunked.
+    expect(body.length).toBeGreaterThan(8 * 1024);
+    expect(body.length).toBeLessThan(COMPRESS_IN_ONE_CALL_BYTES);
+    expect(large.headers['content-length']).toBe(String(large.rawPayload.length));
+    expect(large.headers['transfer-encoding']).toBeUndefined();
     expect(JSON.parse(body.toString())).toEqual({ items: LARGE_ROWS });
 
     const gzip = await t.app.inject({ url: '/api/test/large', headers: { 'accept-encoding': 'gzip' } });
