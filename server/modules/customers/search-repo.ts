@@ -91,8 +91,9 @@ export async function searchCustomers(
   const { text, showAll } = parseCustomerFilter(page.filter);
   const { member } = page;
   const postgres = isPostgres(db);
-  // The staff's list without a search (an admin's landing page): compiled once (server/db/prepared.ts).
+  // The lists without a search (an admin's or a client's landing page): compiled once (server/db/prepared.ts).
   if (!text && !member) return staffList(db, page, showAll);
+  if (!text && member) return memberList(db, page, member);
   let query = db.selectFrom('customers');
   // A member's customers come from the unique (user_id, customer_id) index: an `in` list drives the
   // query from the member's few memberships rather than probing every customer (server/scope.ts).
@@ -224,6 +225,68 @@ async function staffList(
     offset: page.offset,
     capPlusOne: cap + 1,
   };
+  const [rows, counted] = await Promise.all([queries.page(db, params), queries.count.first(db, params)]);
+  const n = Number(counted?.n ?? 0);
+  return result(rows, { total: Math.min(n, cap), capped: n > cap });
+}
+
+/**
+ * A member's list without a search: the same page and capped count as below, compiled once per set of
+ * roles (a client's, an account executive's), the member's id a parameter.
+ */
+const memberListQueries = (roles: readonly MemberRole[]) => {
+  type Params = { userId: number; length: number; offset: number; capPlusOne: number };
+  const base = (db: DB, param: <K extends keyof Params>(name: K) => Params[K]) =>
+    db.selectFrom('customers').where('customers.id', 'in', memberCustomerIds(db, { memberId: param('userId'), roles }));
+  return {
+    page: preparedQuery<Params>()((db: DB, param) =>
+      base(db, param)
+        .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
+        .select((eb) =>
+          eb
+            .selectFrom('memberships')
+            .whereRef('memberships.customerId', '=', 'customers.id')
+            .where('memberships.userId', '=', param('userId'))
+            .select('memberships.role')
+            .as('role'),
+        )
+        .select(sql<number | null>`null`.as('matches'))
+        .orderBy(
+          isPostgres(db)
+            ? sql`lower(${sql.ref('customers.name')}) collate "C"`
+            : sql`lower(${sql.ref('customers.name')})`,
+        )
+        .orderBy('customers.id')
+        .limit(param('length'))
+        .offset(param('offset')),
+    ),
+    count: preparedQuery<Params>()((db: DB, param) =>
+      db
+        .selectFrom(
+          base(db, param)
+            .select(sql`1`.as('one'))
+            .limit(param('capPlusOne'))
+            .as('capped'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('n')),
+    ),
+  };
+};
+const MEMBER_LISTS = new Map<string, ReturnType<typeof memberListQueries>>();
+
+async function memberList(
+  db: DB,
+  page: { offset: number; length: number },
+  member: MemberScope,
+): Promise<CustomerSearchResult> {
+  const rolesKey = member.roles.join(',');
+  let queries = MEMBER_LISTS.get(rolesKey);
+  if (!queries) {
+    queries = memberListQueries([...member.roles]);
+    MEMBER_LISTS.set(rolesKey, queries);
+  }
+  const cap = countCap(page.offset, page.length);
+  const params = { userId: member.userId, length: page.length, offset: page.offset, capPlusOne: cap + 1 };
   const [rows, counted] = await Promise.all([queries.page(db, params), queries.count.first(db, params)]);
   const n = Number(counted?.n ?? 0);
   return result(rows, { total: Math.min(n, cap), capped: n > cap });
