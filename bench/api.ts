@@ -154,8 +154,24 @@ const PROFILE = values.profile ?? null;
 
 const ENCODING = values.encoding ? { 'accept-encoding': values.encoding } : {};
 
-async function load(url: string, headers: Record<string, string>, duration = SECONDS) {
+/**
+ * The CPU time (user and system, every thread) a process has used, in microseconds, from
+ * /proc/<pid>/stat; null where there is none (not Linux).
+ */
+function cpuMicros(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line, in clock ticks of 10 ms (USER_HZ is 100 on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+async function load(url: string, headers: Record<string, string>, duration = SECONDS, pid?: number) {
+  const cpuBefore = pid ? cpuMicros(pid) : null;
   const result = await autocannon({ url, headers: { ...ENCODING, ...headers }, connections: CONNECTIONS, duration });
+  const cpuAfter = pid ? cpuMicros(pid) : null;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
   }
@@ -163,6 +179,10 @@ async function load(url: string, headers: Record<string, string>, duration = SEC
     perSecond: result.requests.average,
     p99: result.latency.p99,
     bytes: result.throughput.total / Math.max(1, result.requests.total),
+    // CPU time the server spent per answer: unlike requests per second, it holds on a machine whose
+    // other work takes the cores away from both servers in turn
+    cpuPerRequest:
+      cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / Math.max(1, result.requests.total) : NaN,
   };
 }
 
@@ -206,9 +226,9 @@ async function main() {
       `\n${DIALECT}: ${CUSTOMERS} customers; ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds (mean); portal log level ${values['log-level']}, Accept-Encoding ${values.encoding || 'none'}`,
     );
     console.log(
-      '| route | queries | portal req/s | bare, same SQL req/s | ratio | portal p99 ms | bare p99 ms | portal bytes/answer |',
+      '| route | queries | portal req/s | bare, same SQL req/s | ratio | portal CPU µs/req | bare CPU µs/req | CPU ratio | portal p99 ms | bare p99 ms | portal bytes/answer |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const route of routes.filter((r) => !values.only || r.name.includes(values.only))) {
       // Both servers run the route a moment before it is measured: the compiler's warm-up is not measured.
       if (Number(values.warmup) > 0) {
@@ -218,15 +238,22 @@ async function main() {
       const portalRuns = [];
       const bareRuns = [];
       for (let round = 0; round < ROUNDS; round++) {
-        portalRuns.push(await load(`http://127.0.0.1:${portal.port}${route.url}`, { cookie: route.cookie }));
-        bareRuns.push(await load(`http://127.0.0.1:${bare.port}/${route.name}`, {}));
+        portalRuns.push(
+          await load(
+            `http://127.0.0.1:${portal.port}${route.url}`,
+            { cookie: route.cookie },
+            SECONDS,
+            portal.child.pid,
+          ),
+        );
+        bareRuns.push(await load(`http://127.0.0.1:${bare.port}/${route.name}`, {}, SECONDS, bare.child.pid));
       }
-      const mean = (runs: Awaited<ReturnType<typeof load>>[], key: 'perSecond' | 'p99' | 'bytes') =>
+      const mean = (runs: Awaited<ReturnType<typeof load>>[], key: 'perSecond' | 'p99' | 'bytes' | 'cpuPerRequest') =>
         runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
       const ratio = mean(portalRuns, 'perSecond') / mean(bareRuns, 'perSecond');
       const queries = captured.find((c) => c.name === route.name)!.queries.length;
       console.log(
-        `| ${route.label} | ${queries} | ${mean(portalRuns, 'perSecond').toFixed(0)} | ${mean(bareRuns, 'perSecond').toFixed(0)} | ${ratio.toFixed(2)}x | ${mean(portalRuns, 'p99').toFixed(1)} | ${mean(bareRuns, 'p99').toFixed(1)} | ${mean(portalRuns, 'bytes').toFixed(0)} |`,
+        `| ${route.label} | ${queries} | ${mean(portalRuns, 'perSecond').toFixed(0)} | ${mean(bareRuns, 'perSecond').toFixed(0)} | ${ratio.toFixed(2)}x | ${mean(portalRuns, 'cpuPerRequest').toFixed(0)} | ${mean(bareRuns, 'cpuPerRequest').toFixed(0)} | ${(mean(bareRuns, 'cpuPerRequest') / mean(portalRuns, 'cpuPerRequest')).toFixed(2)}x | ${mean(portalRuns, 'p99').toFixed(1)} | ${mean(bareRuns, 'p99').toFixed(1)} | ${mean(portalRuns, 'bytes').toFixed(0)} |`,
       );
     }
   } finally {
