@@ -69,6 +69,45 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 }
 
 /**
+ * No word of the wizard's step names and choices is broken across lines at 390 px ("Datab-ase"), and
+ * none overflows its box: each word's text lies on one line (one box of the same top for all its
+ * letters), the page as wide as the screen. The viewport is set back afterwards.
+ */
+async function expectWholeWordsAt390(page: Page, where: string) {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await expectNoSidewaysScroll(page, `${where} at 390 px`);
+    const broken = await page.evaluate(() => {
+      const found: string[] = [];
+      const boxes = document.querySelectorAll('.signup-step, .signup-choice');
+      for (const box of boxes) {
+        if (box.scrollWidth > box.clientWidth + 1) found.push(`overflows: ${box.textContent}`);
+        const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          for (const match of text.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            if (tops.size > 1) found.push(match[0]);
+          }
+        }
+        const style = getComputedStyle(box);
+        if (style.hyphens === 'auto' || style.wordBreak === 'break-all' || style.overflowWrap === 'anywhere')
+          found.push(`breaks anywhere: ${box.textContent}`);
+      }
+      return { count: boxes.length, found };
+    });
+    expect(broken.count, `step names and choices on ${where}`).toBeGreaterThan(0);
+    expect(broken.found, `words broken on ${where}`).toEqual([]);
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
+
+/**
  * Spec 2, the self-service trial: a visitor signs up, follows the mailed link, goes through the
  * wizard, the EULA and the GDPR notice, and lands signed in on the new customer's page in trial,
  * where the trial's cloud instance becomes Ready.
@@ -99,6 +138,7 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
   await expect(page.getByRole('heading', { level: 1, name: text.wizard })).toBeVisible();
   await expect(page.getByTestId('signup-summary')).toContainText(company);
   await expectNoSidewaysScroll(page, 'the confirmation wizard');
+  await expectWholeWordsAt390(page, `the ${locale} wizard, use cases`);
   expectNoViolations(await scan(page, `${locale} confirmation, use cases`));
 
   // by the keyboard: the choice, then Next
@@ -107,6 +147,7 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
   await expect(page.getByLabel(text.useCase, { exact: true })).toBeChecked();
   await page.getByRole('button', { name: text.next, exact: true }).focus();
   await page.keyboard.press('Enter');
+  await expectWholeWordsAt390(page, `the ${locale} wizard, graph databases`);
   await page.getByLabel(text.graphDb, { exact: true }).check();
   await page.getByRole('button', { name: text.next, exact: true }).click();
 

@@ -174,17 +174,20 @@ export function PublicApp({
   translator,
   session,
   location,
+  hydrating,
 }: {
   /** The texts, in the page's language to start with (the other one is fetched on a switch). */
   translator: Translator;
   session: PublicSession;
   /** Where to render when there is no browser (the build's pre-rendering). */
   location?: PublicLocation;
+  /** The page on screen was rendered at build time and is being hydrated (PublicRouter). */
+  hydrating?: boolean;
 }) {
   return (
     <TranslatorProvider translator={translator}>
       <PublicSessionProvider session={session}>
-        <PublicRouter initial={location}>
+        <PublicRouter initial={location} hydrating={hydrating}>
           <Localized translator={translator} />
         </PublicRouter>
       </PublicSessionProvider>

@@ -22,7 +22,11 @@ Promise.all([texts, prerendered || stylesLoaded()]).then(
   () => {
     const app = (
       <StrictMode>
-        <PublicApp translator={new Translator(locale, loadedTranslations())} session={session} />
+        <PublicApp
+          translator={new Translator(locale, loadedTranslations())}
+          session={session}
+          hydrating={prerendered}
+        />
       </StrictMode>
     );
     if (prerendered) {

@@ -48,14 +48,32 @@ function currentLocation(): PublicLocation {
   return { pathname, search, hash, state: window.history.state as unknown };
 }
 
-/** `initial`: the address to render at where there is no browser (the build's pre-rendering). */
-export function PublicRouter({ children, initial }: { children: ReactNode; initial?: PublicLocation }) {
-  const [location, setLocation] = useState(() => initial ?? currentLocation());
+/**
+ * `initial`: the address to render at where there is no browser (the build's pre-rendering).
+ * `hydrating`: the page on screen was rendered at build time, for its path alone: the first render
+ * draws that (no query, no history state), or React refuses the markup (error #418) and draws the
+ * page again; the address's query and state come in the render after.
+ */
+export function PublicRouter({
+  children,
+  initial,
+  hydrating = false,
+}: {
+  children: ReactNode;
+  initial?: PublicLocation;
+  hydrating?: boolean;
+}) {
+  const [location, setLocation] = useState(
+    () =>
+      initial ??
+      (hydrating ? { pathname: window.location.pathname, search: '', hash: '', state: null } : currentLocation()),
+  );
   useEffect(() => {
+    if (hydrating) setLocation(currentLocation());
     const onPopState = () => setLocation(currentLocation());
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
-  }, []);
+  }, [hydrating]);
   const navigate = useCallback((to: string, { replace = false, state = null }: NavigateOptions = {}) => {
     const url = new URL(to, window.location.href);
     if (url.origin !== window.location.origin || !isPublicPage(url.pathname)) {

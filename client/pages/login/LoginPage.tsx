@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
 import { LoginBody, type Profile } from '../../../common/api/auth';
 import type { SecondFactorMethod } from '../../../common/api/two-factor';
@@ -41,7 +41,10 @@ export function LoginPage() {
   const config = usePublicConfig().data;
   const given = (location.state as LoginLocationState | null) ?? {};
   const givenEmail = given.email ?? '';
-  const [ssoTarget, setSsoRedirect] = useState(() => takeSsoTarget(location.search));
+  // Read after the first render: the page drawn at build time knows neither the address's ?sso= nor
+  // what the browser stored, and its hydration must draw the same markup (decision 024).
+  const [ssoTarget, setSsoRedirect] = useState<string | null>(null);
+  useEffect(() => setSsoRedirect(takeSsoTarget(location.search)), [location.search]);
   // Without a support desk set up there is no support site to sign in to: no switch, no target kept.
   const supportDesk = config?.supportDesk !== false;
   const ssoRedirect = supportDesk ? ssoTarget : null;

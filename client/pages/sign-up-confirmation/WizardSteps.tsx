@@ -58,7 +58,7 @@ export function StepNav({ current, onStep }: { current: number; onStep: (step: n
                   <span className="signup-step-number" aria-hidden="true">
                     {index + 1}
                   </span>
-                  <span>{t(`signUpConfirmation.steps.${step}`)}</span>
+                  <span className="signup-step-label">{t(`signUpConfirmation.steps.${step}`)}</span>
                   <VisuallyHidden>{` (${t(`signUpConfirmation.stepState.${state}`)})`}</VisuallyHidden>
                 </UnstyledButton>
               </li>
