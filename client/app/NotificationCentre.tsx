@@ -73,11 +73,12 @@ function useMarkRead() {
  * The popover keeps the focus while open (Escape or its close button give it back to the bell). It
  * opens on "Mark all read" when something is unread, else on its close button, which it always holds.
  */
-export function NotificationCentre() {
+/** `defaultOpened`: its bell was pressed while this code was on its way (TopBar.tsx). */
+export function NotificationCentre({ defaultOpened = false }: { defaultOpened?: boolean } = {}) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n.language);
   const queryClient = useQueryClient();
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useState(defaultOpened);
   const notifications = useInfiniteQuery(notificationsQuery());
   const items = loadedNotifications(notifications.data);
   const count = unreadOf(notifications.data);

@@ -1,18 +1,25 @@
-import { Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Burger, Button, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { Link, useLocation, useMatch } from 'react-router';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
-import { ChevronDownIcon, MailIcon } from '../components/icons';
+import { MailIcon } from '../components/icons';
 import { useCompactTopBar, useSmallScreen } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
-import { NotificationCentre } from './NotificationCentre';
 import { StaffSearch } from './search/StaffSearch';
 import { type TopBarLinks, topBarLinks } from './navigation';
 import { storage } from './storage';
+import { BellButton, openOnArrival, UserMenuButton } from './top-bar-buttons';
+
+// The user menu and the notification centre open over the page (Menu, Popover and floating-ui
+// under them): their code comes after the bar's, in its place a button of the same size that
+// opens the real one once it has arrived if it was pressed meanwhile (decision 091).
+const loadMenus = () => import('./TopBarMenus');
+const UserMenu = lazy(() => loadMenus().then((module) => ({ default: module.UserMenu })));
+const NotificationCentre = lazy(() => loadMenus().then((module) => ({ default: module.NotificationCentre })));
 
 interface NavItem {
   to: string;
@@ -106,66 +113,6 @@ function AccountExecutiveContact({
   );
 }
 
-function UserMenu({
-  profile,
-  myProjects,
-  webhooks,
-  compact,
-}: {
-  profile: Profile;
-  myProjects: boolean;
-  webhooks: boolean;
-  compact: boolean;
-}) {
-  const { t } = useTranslation();
-  const localize = useLocalize();
-  return (
-    // In the header rather than at the end of the body: the menu belongs to the banner landmark, as
-    // every content of the page belongs to one (axe's `region`).
-    <Menu position="bottom-end" shadow="md" width={220} withinPortal={false}>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          size="compact-md"
-          rightSection={<ChevronDownIcon size={14} />}
-          aria-label={t('nav.userMenu', { email: profile.email })}
-          title={profile.email}
-          data-testid="user-menu"
-          // A long address is cut short on a phone rather than pushing the bar past the screen, its
-          // whole text in the title and the name: the one label that may shorten (app.css).
-          maw={compact ? 220 : 320}
-          styles={{ root: { minWidth: 0 }, inner: { minWidth: 0 }, label: { minWidth: 0 } }}
-          data-shortens
-        >
-          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{profile.email}</span>
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {myProjects && (
-          <Menu.Item component={Link} to={localize('/select-account')} data-testid="menu-my-projects">
-            {t('nav.myProjects')}
-          </Menu.Item>
-        )}
-        <Menu.Item component={Link} to={localize('/settings')} data-testid="menu-settings">
-          {t('nav.settings')}
-        </Menu.Item>
-        {webhooks && (
-          <Menu.Item component={Link} to={localize('/webhooks')} data-testid="menu-webhooks">
-            {t('nav.webhooks')}
-          </Menu.Item>
-        )}
-        <Menu.Item component={Link} to={localize('/about')} data-testid="menu-about">
-          {t('nav.about')}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item component={Link} to={localize('/logout')} data-testid="menu-logout">
-          {t('nav.logout')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 /**
  * Spec 2 "Top bar": links by the signed-in user's role (profile.yourRole), per the capability table.
  * On a phone or a narrow window the links and the account executive's contact move into a burger menu
@@ -215,8 +162,14 @@ export function TopBar({ profile }: { profile: Profile }) {
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
         {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
         {links.search && <StaffSearch compact={compact} />}
-        <NotificationCentre />
-        <UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
+        <Suspense fallback={<BellButton onClick={() => openOnArrival.want('notifications')} />}>
+          <NotificationCentre />
+        </Suspense>
+        <Suspense
+          fallback={<UserMenuButton email={profile.email} compact={phone} onClick={() => openOnArrival.want('user')} />}
+        >
+          <UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
+        </Suspense>
       </Group>
       {compact && hasMenu && (
         <Drawer
