@@ -274,6 +274,8 @@ export default defineConfig({
               // which a phone's network pays in round trips more than in bytes (decision 053).
               name: 'components',
               priority: 0,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 16 * 1024,
               test: (id) =>
                 /[\\/]node_modules[\\/](@mantine[\\/]core|@floating-ui)[\\/]/.test(id) &&
                 !pageModules.public.initial.has(id),
