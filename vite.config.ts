@@ -269,9 +269,11 @@ export default defineConfig({
                 !pageModules.public.all.has(id),
             },
             {
-              // The interface components the pages load later, in one file rather than one per
+              // The interface components the pages load later, in a few files rather than one per
               // component: a page's first visit made about thirty requests of 1 to 4 KB for them,
-              // which a phone's network pays in round trips more than in bytes (decision 053).
+              // which a phone's network pays in round trips more than in bytes (decision 053). Split
+              // by the pages that load them (those under 16 KB merged with a neighbour): in one file,
+              // every page waited for every page's components, the menus' and dialogs' too (decision 091).
               name: 'components',
               priority: 0,
               entriesAware: true,
