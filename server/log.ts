@@ -118,5 +118,7 @@ const infoEnabled = (log: FastifyBaseLogger) =>
 function urlToLog(request: FastifyRequest): string {
   const secretParams = request.routeOptions?.config?.secretParams;
   const pattern = request.routeOptions?.url;
-  return redactUrl(request.url, secretParams && pattern ? { pattern, secretParams } : undefined);
+  // the address as it came: a route that hands the request on (the OpenID Connect provider) rewrites
+  // request.url, which by the time the answer is logged has lost the prefix the redaction keys on
+  return redactUrl(request.originalUrl ?? request.url, secretParams && pattern ? { pattern, secretParams } : undefined);
 }
