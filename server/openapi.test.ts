@@ -159,6 +159,31 @@ describe('transformRoute', () => {
     expect((renamed.schema.params as { properties: object }).properties).not.toHaveProperty('id');
   });
 
+  it("describes an invitation's key and link as optional fields for admins, in every answer that lists invitations", () => {
+    type Schema = { properties: Record<string, { type?: string; description?: string }>; required: string[] };
+    const listed = (path: string, method: string, status: string, pick: (schema: never) => Schema) =>
+      pick((document.paths[path][method].responses[status].content!['application/json'] as { schema: never }).schema);
+    const invitationSchemas = [
+      listed(
+        '/api/invitations',
+        'get',
+        '200',
+        (s: { properties: { data: { items: Schema } } }) => s.properties.data.items,
+      ),
+      listed('/api/invitations', 'post', '201', (s: Schema) => s),
+      listed('/api/invitations/{id}/resend', 'post', '200', (s: Schema) => s),
+    ];
+    for (const schema of invitationSchemas) {
+      for (const field of ['key', 'invitationLink']) {
+        expect(schema.properties[field]).toMatchObject({
+          type: 'string',
+          description: expect.stringMatching(/only to admins/),
+        });
+        expect(schema.required).not.toContain(field);
+      }
+    }
+  });
+
   it('describes a customer rule with an optional customer', () => {
     expect(describeAccess(access.customerIfGiven('viewTeam', 'query.customerId'))).toMatch(
       /^Access: with `customerId`, signed-in users whose role in the customer holds `viewTeam` \(.*\)[^\n]* Without it, any signed-in user/,

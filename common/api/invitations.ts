@@ -7,8 +7,10 @@ import { Email, IdParam, listOf, MAX_ID, PageQuery, RequiredText, wholeNumber } 
 
 /**
  * A pending invitation as the members section lists it (spec section 3, "Invitation"): `status` is
- * expired once `expiresAt` has passed. The link is not part of it: only an admin may ask for it
- * (`GET /api/invitations/{id}/link`).
+ * expired once `expiresAt` has passed. `key` and `invitationLink` (the link the mail carries) come
+ * only to a caller who may copy the link (admins, spec section 6), and only while it works: not for
+ * an expired invitation (spec section 4), nor for one whose key was sealed under another server
+ * secret (docs/decisions/087).
  */
 export const Invitation = z.object({
   id: z.int(),
@@ -24,6 +26,24 @@ export const Invitation = z.object({
   locale: z.enum(LOCALES),
   sentAt: z.string(),
   expiresAt: z.string(),
+  key: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          'The invitation key (the credential its link carries): only to admins, and only while the link works (not expired)',
+        ),
+      ),
+  ),
+  invitationLink: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          'The link the invitation mail carries: only to admins (who copy it), and only while it works (not expired)',
+        ),
+      ),
+  ),
   /** what the caller may do with this invitation (server/modules/invitations/policy.ts) */
   can: InvitationAbilities,
 });

@@ -37,7 +37,7 @@ export async function invitationRoutes(app: FastifyInstance) {
         tags,
         summary: 'Pending invitations, expired ones included (status expired), newest first',
         description:
-          "With customerId, that customer's (every one unless pageLength is given). Without it, those of every customer where the caller sees the team (every customer for admins and support engineers, their own for account executives and business owners, none for the other roles), ten at a time unless pageLength is given.",
+          "With customerId, that customer's (every one unless pageLength is given). Without it, those of every customer where the caller sees the team (every customer for admins and support engineers, their own for account executives and business owners, none for the other roles), ten at a time unless pageLength is given. An admin also gets the key and the invitationLink of each invitation whose link works (not an expired one); other roles never do.",
         querystring: InvitationListQuery,
         response: { 200: InvitationList, 404: ErrorBody },
       },
@@ -58,7 +58,7 @@ export async function invitationRoutes(app: FastifyInstance) {
         tags,
         summary: 'Invite someone to a customer; they receive a mail with the link (valid 7 days)',
         description:
-          'The role must be one the caller may offer (spec section 6); only an account executive or an admin may give a locale.',
+          'The role must be one the caller may offer (spec section 6); only an account executive or an admin may give a locale. The answer carries the key and the invitationLink to an admin only.',
         body: CreateInvitationBody,
         response: { 201: Invitation, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },

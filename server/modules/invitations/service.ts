@@ -37,10 +37,23 @@ const refusal = (status: number, code: (typeof ERROR_CODES)[keyof typeof ERROR_C
 
 const isExpired = (row: { expiresAt: string }, now = Date.now()) => Date.parse(row.expiresAt) <= now;
 
-function toApiInvitation(row: repo.InvitationRow, access: { role: Role } | null): Invitation {
+/**
+ * An invitation as its answers carry it. `key` and `invitationLink` reach only a caller who may copy
+ * the link (admins), and only while the link works (decision 087): `issuedKey` is the key just
+ * issued (invite, resend), else the stored one is unsealed.
+ */
+function toApiInvitation(
+  ctx: AppContext,
+  row: repo.InvitationRow,
+  access: { role: Role } | null,
+  issuedKey?: string,
+): Invitation {
+  const can = invitationAbilities(access);
+  const expired = isExpired(row);
+  const key = can.copyLink && !expired ? (issuedKey ?? storedKey(ctx, row)) : null;
   return {
     id: row.id,
-    status: isExpired(row) ? 'expired' : 'pending',
+    status: expired ? 'expired' : 'pending',
     customerId: row.customerId,
     customerName: row.customerName,
     role: row.role,
@@ -51,9 +64,14 @@ function toApiInvitation(row: repo.InvitationRow, access: { role: Role } | null)
     locale: row.locale,
     sentAt: row.sentAt,
     expiresAt: row.expiresAt,
-    can: invitationAbilities(access),
+    ...(key ? { key, invitationLink: invitationLink(ctx.config.baseUrl, row.locale, key) } : {}),
+    can,
   };
 }
+
+/** The key sealed with the invitation, or null when none was stored or another secret sealed it. */
+const storedKey = (ctx: AppContext, row: { keySealed: string | null }) =>
+  row.keySealed ? unsealInvitationKey(ctx.config.sealSecrets, row.keySealed) : null;
 
 export async function listInvitations(
   ctx: AppContext,
@@ -72,7 +90,12 @@ export async function listInvitations(
     filter: query.filter || undefined,
     sort: query.sort,
   });
-  return { data: rows.map((row) => toApiInvitation(row, access)), offset: query.pageOffset, total, totalCapped: false };
+  return {
+    data: rows.map((row) => toApiInvitation(ctx, row, access)),
+    offset: query.pageOffset,
+    total,
+    totalCapped: false,
+  };
 }
 
 /** A pending invitation of the route's customer (an accepted or cancelled one is gone for these routes). */
@@ -166,7 +189,7 @@ export async function createInvitation(
         action: 'inviteMember',
         data: { invitedEmail: row.invitedEmail, invitedFullName: row.invitedFullName, role: row.role },
       });
-      return toApiInvitation(row, customerAccess);
+      return toApiInvitation(ctx, row, customerAccess, key);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -208,7 +231,7 @@ export async function resendInvitation(
         wasExpired: isExpired(row, now.getTime()),
       },
     });
-    return toApiInvitation(renewed, input.customerAccess);
+    return toApiInvitation(ctx, renewed, input.customerAccess, key);
   });
 }
 
@@ -244,7 +267,7 @@ export async function getInvitationLink(
 ): Promise<InvitationLink> {
   const row = await pendingInvitation(ctx.db, input.customerAccess, input.id);
   if (isExpired(row)) throw new HttpError(409, ERROR_CODES.invitationExpired, INVITATION_EXPIRED);
-  const key = row.keySealed ? unsealInvitationKey(ctx.config.sealSecrets, row.keySealed) : null;
+  const key = storedKey(ctx, row);
   if (!key) throw new HttpError(409, ERROR_CODES.linkUnavailable, LINK_UNAVAILABLE);
   return { invitationLink: invitationLink(ctx.config.baseUrl, row.locale, key) };
 }

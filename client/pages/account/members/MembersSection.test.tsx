@@ -66,6 +66,18 @@ const membersSeenBy = (role: Role, rows: MemberRow[]): Member[] =>
 const invitationsSeenBy = (role: Role, rows: InvitationRow[]): Invitation[] =>
   rows.map((i) => ({ ...i, can: invitationCan(role) }));
 
+/** The answer an admin gets: each pending invitation with its key and link (decision 087). */
+const withLinks = (role: Role): Invitation[] =>
+  invitationsSeenBy(role, invitations).map((i) =>
+    i.status === 'pending'
+      ? { ...i, key: `key-${i.id}`, invitationLink: `http://portal.test/en/invitation/key-${i.id}` }
+      : i,
+  );
+const listed = (data: Invitation[]) => ({
+  status: 200,
+  body: { data, offset: 0, total: data.length, totalCapped: false },
+});
+
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en') {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
@@ -231,31 +243,38 @@ describe('MembersSection', () => {
 
   it('lets an admin copy a pending link, says "Clipboard not available" without a clipboard', async () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
-    const api = open('admin', {
-      'GET /api/invitations/80/link': () => ({
-        status: 200,
-        body: { invitationLink: 'http://portal.test/en/invitation/k' },
-      }),
-    });
+    open('admin', { 'GET /api/invitations': () => listed(withLinks('admin')) });
     expect(within(await rowOf('Eve Expired')).queryByTestId('invitation-copy')).toBeNull();
     fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
     await waitFor(() =>
       expect(toastHistory.getSnapshot()[0]).toMatchObject({ status: 'error', message: 'Clipboard not available' }),
     );
-    expect(api.calls('GET /api/invitations/80/link')).toHaveLength(1);
   });
 
-  it('copies the link where a clipboard exists', async () => {
+  it("copies the link the list's answer carries, without asking the server again", async () => {
     const writeText = vi.fn(async () => undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-    open('admin', {
-      'GET /api/invitations/80/link': () => ({
-        status: 200,
-        body: { invitationLink: 'http://portal.test/en/invitation/k' },
-      }),
+    const api = open('admin', { 'GET /api/invitations': () => listed(withLinks('admin')) });
+    fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('http://portal.test/en/invitation/key-80'));
+    expect(api.calls('GET /api/invitations/80/link')).toHaveLength(0);
+  });
+
+  it('asks the link route when the answer carries no link, and shows why it cannot be copied', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const api = open('admin', {
+      'GET /api/invitations/80/link': () =>
+        apiError(
+          409,
+          'link_unavailable',
+          'The link of this invitation cannot be shown again: resend it to get a new one',
+        ),
     });
     fireEvent.click(within(await rowOf('Pia Pending')).getByTestId('invitation-copy'));
-    await waitFor(() => expect(writeText).toHaveBeenCalledWith('http://portal.test/en/invitation/k'));
+    await waitFor(() => expect(api.calls('GET /api/invitations/80/link')).toHaveLength(1));
+    await waitFor(() => expect(toastHistory.getSnapshot()[0]).toMatchObject({ status: 'error' }));
+    expect(writeText).not.toHaveBeenCalled();
   });
 
   it('cancels an invitation only after confirmation', async () => {
