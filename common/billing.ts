@@ -30,14 +30,25 @@ export const TEST_CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as
 export type TestCheckoutSessionStatus = (typeof TEST_CHECKOUT_SESSION_STATUSES)[number];
 
 /**
- * What a tester does on a page of the built-in test checkout. On a checkout: pay, have the card
- * declined (the session stays open, as Stripe Checkout's does), or go back without paying. On the
- * billing portal: the next renewal paid or failed, cancelling at the period's end or resuming,
- * cancelling now. On the payment-method page: a new card, which pays what is due.
+ * What a tester does on a page of the built-in test checkout. On a checkout: pay, pay by a slow
+ * method (the payment stays processing until the tester says it went through or failed), have the
+ * card declined (the session stays open, as Stripe Checkout's does), or go back without paying. On
+ * the billing portal: the next renewal paid or failed, cancelling at the period's end or resuming,
+ * cancelling now; once a renewal failed, every retry failing (unpaid) or the portal's grace ending
+ * now (past due). On the payment-method page: a new card, which pays what is due.
  */
 export const TEST_CHECKOUT_ACTIONS = {
-  checkout: ['pay', 'decline', 'abandon'],
-  portal: ['renewalPaid', 'renewalFailed', 'cancelAtPeriodEnd', 'resume', 'cancelNow', 'back'],
+  checkout: ['pay', 'payProcessing', 'decline', 'abandon', 'paymentClears', 'paymentFails'],
+  portal: [
+    'renewalPaid',
+    'renewalFailed',
+    'retriesFail',
+    'graceOver',
+    'cancelAtPeriodEnd',
+    'resume',
+    'cancelNow',
+    'back',
+  ],
   paymentMethodUpdate: ['saveCard', 'back'],
 } as const satisfies Record<TestCheckoutKind, readonly string[]>;
 export type TestCheckoutAction = (typeof TEST_CHECKOUT_ACTIONS)[TestCheckoutKind][number];

@@ -1,5 +1,7 @@
-import { type APIRequestContext, type Page, request } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
 import { expect, test } from './fixtures';
+import type { InstanceList } from '../common/api/instances';
+import { formatDayMonthYear } from '../common/format';
 import type { Locale } from '../common/roles';
 import { newPassword, uniqueEmail } from './helpers/api';
 import { expectNoViolations, resize, scan, VIEWPORTS } from './helpers/axe';
@@ -8,12 +10,16 @@ import { linkIn, waitForMail } from './helpers/mailbox';
 import { pageWidth, signInThroughApi } from './helpers/session';
 import { textsOf } from './helpers/texts';
 
+type TFunction = Awaited<ReturnType<typeof textsOf>>;
+
 /**
  * Paying by card through the built-in test checkout (docs/billing.md): a self-service customer's
  * project manager, in trial after the sign-up, subscribes and pays, comes back to the customer page,
  * which verifies the payment and shows the subscription paid; then a renewal fails on the billing
- * portal (a new tab) and the page shows the payment issue with the grace warning. In English at
- * 1280 px and in French at 390 px; axe finds nothing on each new page.
+ * portal (a new tab) and the page shows the payment issue with the grace warning. The other statuses
+ * of spec section 4 each get their journey: a slow payment's waiting screen (processing), the grace
+ * ended unpaid (past due, the instance disabled with the day its data goes), every retry failed
+ * (unpaid). In English at 1280 px and in French at 390 px; axe finds nothing on each new page.
  */
 
 const CONFIRMATION_LINK = /\/(en|fr)\/sign-up\/confirmation\/[A-Za-z0-9_-]+$/;
@@ -144,5 +150,140 @@ for (const [locale, viewport] of [
       await expect(status).toContainText(t('billing.subscription.phrases.paid'), { timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
     await expect(issue).toHaveCount(0);
+  });
+}
+
+/** The customer page asked again until `check` holds: the provider's events reach the portal as jobs. */
+async function untilAfterJobs(page: Page, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.reload();
+    await check();
+  }).toPass({ timeout: 30_000 });
+}
+
+/** From the trial: the subscription block's checkout, paid on the test checkout with `button`. */
+async function subscribeAndPay(page: Page, t: TFunction, locale: Locale, customerId: number, button: string) {
+  await page.goto(`/${locale}/accounts/${customerId}`);
+  await page.getByRole('button', { name: t('billing.subscription.subscribe') }).click();
+  await page.waitForURL(new RegExp(`/${locale}/test-checkout/cs_test_`));
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await page.waitForURL(new RegExp(`/${locale}/accounts/${customerId}$`));
+}
+
+/** The test billing portal, opened from the subscription block in a new tab. */
+async function billingPortal(page: Page, context: BrowserContext, t: TFunction, locale: Locale) {
+  const [portal] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: new RegExp(t('billing.subscription.manage')) }).click(),
+  ]);
+  await portal.waitForURL(new RegExp(`/${locale}/test-checkout/bps_test_`));
+  return portal;
+}
+
+async function act(portal: Page, t: TFunction, action: string) {
+  await portal.getByRole('button', { name: t(`billing.testCheckout.${action}`) }).click();
+  await expect(portal.getByTestId('notification-success').last()).toContainText(t('billing.testCheckout.done'));
+}
+
+for (const [locale, viewport] of [
+  ['en', VIEWPORTS[0]],
+  ['fr', VIEWPORTS[1]],
+] as const) {
+  test(`a slow payment shows the waiting screen until it goes through (${locale}, ${viewport.width} px)`, async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(150_000);
+    const t = await textsOf(locale);
+    const { customerId, credentials } = await trialCustomer(locale);
+    await resize(page, viewport);
+    await signInThroughApi(page, credentials);
+    const where = `${locale} ${viewport.width} px`;
+
+    // paid, then cancelled now on the billing portal: the page offers to subscribe again
+    await subscribeAndPay(page, t, locale, customerId, t('billing.testCheckout.pay'));
+    await expect(page.getByTestId('subscription-status')).toContainText(t('billing.subscription.phrases.paid'));
+    const portal = await billingPortal(page, context, t, locale);
+    await act(portal, t, 'cancelNow');
+    await portal.close();
+    const issue = page.getByTestId('payment-issue-status');
+    await untilAfterJobs(page, () => expect(issue).toContainText(t('billing.issue.canceled'), { timeout: 2_000 }));
+
+    // subscribing again by a slow method: the waiting screen, which asks again by itself
+    await page.getByRole('button', { name: t('billing.issue.subscribeAgain') }).click();
+    await page.waitForURL(new RegExp(`/${locale}/test-checkout/cs_test_`));
+    const checkoutUrl = page.url();
+    await page.getByRole('button', { name: t('billing.testCheckout.payProcessing') }).click();
+    await page.waitForURL(new RegExp(`/${locale}/accounts/${customerId}$`));
+    const waiting = page.getByTestId('payment-waiting');
+    await untilAfterJobs(page, () => expect(waiting).toBeVisible({ timeout: 2_000 }));
+    await expect(waiting.getByRole('heading', { name: t('billing.payment.waitingTitle') })).toBeVisible();
+    await expect(waiting.getByRole('status')).toHaveText(t('billing.payment.waiting'));
+    await expect(page.getByTestId('licences-section')).toHaveCount(0);
+    await expectNoSidewaysScroll(page, `the waiting screen, ${where}`);
+    expectNoViolations(await scan(page, `customer page, payment processing, ${where}`));
+
+    // the tester says the payment went through (another tab): the waiting page moves on by itself
+    const tester = await context.newPage();
+    await tester.goto(checkoutUrl);
+    await expect(tester.getByTestId('test-checkout-price')).toHaveText(t('billing.testCheckout.processing'));
+    await act(tester, t, 'paymentClears');
+    await tester.close();
+    await expect(page.getByTestId('subscription-status')).toContainText(t('billing.subscription.phrases.paid'), {
+      timeout: 30_000,
+    });
+    await expect(waiting).toHaveCount(0);
+  });
+
+  test(`a failed renewal left unpaid past its grace: past due, the instance disabled with its deletion day, then unpaid (${locale}, ${viewport.width} px)`, async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(150_000);
+    const t = await textsOf(locale);
+    const { customerId, credentials } = await trialCustomer(locale);
+    await resize(page, viewport);
+    await signInThroughApi(page, credentials);
+    const where = `${locale} ${viewport.width} px`;
+
+    // the trial's instance is ready before the service is suspended
+    await page.goto(`/${locale}/accounts/${customerId}`);
+    await expect(page.getByTestId('instance-status').first()).toHaveText(t('instances.status.provisioned'), {
+      timeout: 30_000,
+    });
+    await subscribeAndPay(page, t, locale, customerId, t('billing.testCheckout.pay'));
+    await expect(page.getByTestId('subscription-status')).toContainText(t('billing.subscription.phrases.paid'));
+
+    const portal = await billingPortal(page, context, t, locale);
+    await act(portal, t, 'renewalFailed');
+    const issue = page.getByTestId('payment-issue-status');
+    await untilAfterJobs(page, () => expect(issue).toContainText(t('billing.issue.grace'), { timeout: 2_000 }));
+
+    // the grace ends unpaid: past due, the main sections held back, the instance disabled
+    await portal.reload();
+    await act(portal, t, 'graceOver');
+    await untilAfterJobs(page, () => expect(issue).toContainText(t('billing.issue.pastDue'), { timeout: 2_000 }));
+    await expect(page.getByTestId('licences-section')).toHaveCount(0);
+    const instances = (await (await page.request.get(`/api/customers/${customerId}/instances`)).json()) as InstanceList;
+    const archived = instances.data.find((instance) => instance.status === 'archived')!;
+    expect(archived.deleteDataAt).not.toBeNull();
+    await expect(page.getByTestId('payment-archived')).toHaveText(
+      t('billing.issue.archived', {
+        name: archived.name,
+        date: formatDayMonthYear(archived.deleteDataAt!, locale),
+      }),
+    );
+    await expect(page.getByRole('button', { name: t('billing.issue.updateMethod') })).toBeVisible();
+    await expectNoSidewaysScroll(page, `the customer page past due, ${where}`);
+    expectNoViolations(await scan(page, `customer page, past due, ${where}`));
+
+    // every retry fails: unpaid
+    await portal.reload();
+    await act(portal, t, 'retriesFail');
+    await portal.close();
+    await untilAfterJobs(page, () => expect(issue).toContainText(t('billing.issue.unpaid'), { timeout: 2_000 }));
+    await expect(page.getByTestId('payment-archived')).toBeVisible();
+    await expect(page.getByRole('button', { name: t('billing.issue.updateMethod') })).toBeVisible();
+    expectNoViolations(await scan(page, `customer page, unpaid, ${where}`));
   });
 }

@@ -230,7 +230,9 @@ describe('the payment-issue section', () => {
       instances: [archivedInstance],
       routes: { 'POST /api/signup/payment': () => ({ status: 200, body: { url: 'https://checkout.example/2' } }) },
     });
-    expect((await screen.findByTestId('payment-archived')).textContent).toContain('The cloud instance is disabled');
+    expect((await screen.findByTestId('payment-archived')).textContent).toBe(
+      'The cloud instance acme-analytics is disabled until the payment is settled; its data will be deleted on 01 Apr 2031.',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Subscribe again' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/2'));
   });

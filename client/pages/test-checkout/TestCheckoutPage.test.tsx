@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestCheckoutSession } from '../../../common/api/test-checkout';
 import { browser } from '../../api/billing';
@@ -89,6 +89,51 @@ describe('TestCheckoutPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next renewal fails' }));
     await waitFor(() => expect(toastHistory.getSnapshot()[0]).toMatchObject({ status: 'success' }));
     expect(api.calls('GET /api/test-checkout/bps_test_1').length).toBeGreaterThan(1);
+  });
+
+  it('offers a slow payment, then how it ends once it is processing', async () => {
+    open(checkout);
+    await screen.findByRole('heading', { level: 1, name: 'Pay for Acme Analytics' });
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Pay',
+      'Pay by bank debit (the payment stays processing)',
+      'Decline the card',
+      'Go back without paying',
+    ]);
+    cleanup();
+    const processing: TestCheckoutSession = {
+      ...checkout,
+      status: 'complete',
+      subscription: { status: 'incomplete', cancelAtPeriodEnd: false, currentPeriodEnd: '2031-03-09T10:00:00Z' },
+    };
+    const api = open(processing, {
+      'POST /api/test-checkout/cs_test_1': () => ({ status: 200, body: { url: null, declined: false } }),
+    });
+    expect((await screen.findByTestId('test-checkout-price')).textContent).toBe(
+      'The payment is processing: say how it ends.',
+    );
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'The payment goes through',
+      'The payment fails',
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'The payment goes through' }));
+    await waitFor(() =>
+      expect(api.calls('POST /api/test-checkout/cs_test_1')[0]?.body).toEqual({ action: 'paymentClears' }),
+    );
+  });
+
+  it('offers every retry failing and the end of grace once a renewal failed', async () => {
+    open({ ...portal, subscription: { ...portal.subscription!, status: 'past_due' } });
+    await screen.findByTestId('test-checkout-status');
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Next renewal paid',
+      'Next renewal fails',
+      'Every retry fails (unpaid)',
+      'End the grace period now (past due)',
+      'Cancel at the end of the period',
+      'Cancel now',
+      'Back to the portal',
+    ]);
   });
 
   it('speaks French', async () => {

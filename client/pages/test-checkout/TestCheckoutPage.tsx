@@ -25,15 +25,32 @@ export function priceText(amountCents: number, currency: string, locale: Locale)
   );
 }
 
+/** The outcomes that leave the customer owing or without the service, in red. */
+const DANGEROUS: readonly TestCheckoutAction[] = [
+  'cancelNow',
+  'renewalFailed',
+  'decline',
+  'paymentFails',
+  'retriesFail',
+  'graceOver',
+];
+
 /** The actions a session's page offers, in order, with the one first the page is for. */
 function actionsOf(session: TestCheckoutSession): TestCheckoutAction[] {
-  if (session.kind === 'checkout') return session.status === 'open' ? [...TEST_CHECKOUT_ACTIONS.checkout] : [];
+  if (session.kind === 'checkout') {
+    const slow: TestCheckoutAction[] = ['paymentClears', 'paymentFails'];
+    if (session.status === 'open') return TEST_CHECKOUT_ACTIONS.checkout.filter((action) => !slow.includes(action));
+    // a slow payment still processing: the tester says how it ends
+    return session.subscription?.status === 'incomplete' ? slow : [];
+  }
   if (session.kind === 'paymentMethodUpdate') return [...TEST_CHECKOUT_ACTIONS.paymentMethodUpdate];
   const running = session.subscription !== null && session.subscription.status !== 'canceled';
   const ending = session.subscription?.cancelAtPeriodEnd === true;
+  const pastDue = session.subscription?.status === 'past_due';
   return TEST_CHECKOUT_ACTIONS.portal.filter((action) => {
     if (action === 'back') return true;
     if (!running) return false;
+    if (action === 'retriesFail' || action === 'graceOver') return pastDue;
     if (action === 'cancelAtPeriodEnd') return !ending;
     if (action === 'resume') return ending;
     return true;
@@ -42,7 +59,8 @@ function actionsOf(session: TestCheckoutSession): TestCheckoutAction[] {
 
 /**
  * A page of the built-in test checkout (docs/billing.md), where a tester plays the payment provider:
- * pays, has the card declined or goes back; later, on the billing portal, has a renewal paid or failed,
+ * pays, pays slowly (then says whether it went through), has the card declined or goes back; later,
+ * on the billing portal, has a renewal paid or failed, then every retry failing or the grace ending,
  * cancels or resumes; gives a new card. What they do reaches the portal as the provider's signed
  * events would.
  */
@@ -90,7 +108,7 @@ export function TestCheckoutPage() {
               <Button
                 key={action}
                 variant={index === 0 ? 'filled' : 'default'}
-                color={action === 'cancelNow' || action === 'renewalFailed' || action === 'decline' ? 'red' : undefined}
+                color={DANGEROUS.includes(action) ? 'red' : undefined}
                 onClick={() => act.mutate(action)}
                 loading={act.isPending && act.variables === action}
                 disabled={act.isPending && act.variables !== action}
@@ -114,7 +132,9 @@ function SessionFacts({ session, locale }: { session: TestCheckoutSession; local
       <Text data-testid="test-checkout-price">
         {session.status === 'open'
           ? t('billing.testCheckout.price', { amount: priceText(session.amountCents, session.currency, locale) })
-          : t('billing.testCheckout.closed')}
+          : session.subscription?.status === 'incomplete'
+            ? t('billing.testCheckout.processing')
+            : t('billing.testCheckout.closed')}
       </Text>
     );
   }

@@ -300,7 +300,11 @@ export function createBuiltinProvider(deps: {
         row: s,
         ...subscriptionOf(s),
       }));
-      const current = row.kind === 'checkout' ? null : currentOf(subscriptions);
+      // a checkout shows the subscription it made (a slow payment's, still processing), a portal the current one
+      const current =
+        row.kind === 'checkout'
+          ? (subscriptions.find((s) => s.id === row.subscriptionId) ?? null)
+          : currentOf(subscriptions);
       return {
         id: row.id,
         kind: row.kind,
@@ -329,16 +333,19 @@ export function createBuiltinProvider(deps: {
         const successUrl = session.returnUrl.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));
 
         switch (action) {
-          case 'pay': {
+          case 'pay':
+          case 'payProcessing': {
             // paid once: a second click (or a second tab) leads to the same place
             if (session.status === 'complete') return leave(successUrl);
             if (session.status !== 'open') return leave(session.cancelUrl ?? successUrl);
             const now = new Date().toISOString();
+            // a slow method (a bank debit) leaves the first invoice open: Stripe's `incomplete`
+            const processing = action === 'payProcessing';
             const subscription = await store.insertSubscription(trx, {
               id: randomId('sub'),
               customerId: session.customerId,
               providerCustomerId: session.providerCustomerId,
-              status: 'active',
+              status: processing ? 'incomplete' : 'active',
               cancelAtPeriodEnd: 0,
               currentPeriodStart: now,
               currentPeriodEnd: monthAfter(now),
@@ -346,11 +353,36 @@ export function createBuiltinProvider(deps: {
             await store.updateSession(trx, session.id, { status: 'complete', subscriptionId: subscription.id });
             const completed = { ...session, status: 'complete' as const, subscriptionId: subscription.id };
             await emit(trx, [
-              ['checkout.session.completed', stripeCheckoutSession(completed)],
+              [
+                'checkout.session.completed',
+                { ...stripeCheckoutSession(completed), ...(processing ? { payment_status: 'unpaid' } : {}) },
+              ],
               ['customer.subscription.created', stripeSubscription(subscription)],
-              ['invoice.paid', stripeInvoice(subscription, true)],
+              ...(processing
+                ? []
+                : [['invoice.paid', stripeInvoice(subscription, true)] as [string, Record<string, unknown>]]),
             ]);
             return leave(successUrl);
+          }
+          case 'paymentClears':
+          case 'paymentFails': {
+            // the slow payment's outcome: the subscription runs, or its first invoice expires unpaid
+            const rows = session.subscriptionId
+              ? await store.subscriptionsOf(trx, session.providerCustomerId, { lock: true })
+              : [];
+            const own = rows.find((row) => row.id === session.subscriptionId);
+            if (own?.status !== 'incomplete') return stay;
+            const clears = action === 'paymentClears';
+            const updated = await store.updateSubscription(
+              trx,
+              own.id,
+              clears ? { status: 'active' } : { status: 'incomplete_expired' },
+            );
+            await emit(trx, [
+              ...(clears ? [['invoice.paid', stripeInvoice(updated, true)] as [string, Record<string, unknown>]] : []),
+              ['customer.subscription.updated', stripeSubscription(updated)],
+            ]);
+            return stay;
           }
           case 'decline':
             // Stripe Checkout keeps the page open after a declined card, and nothing is created
@@ -367,6 +399,15 @@ export function createBuiltinProvider(deps: {
             await onSubscription(trx, session, (current) =>
               current.status === 'canceled' ? null : { changes: { status: 'past_due' }, invoice: 'failed' },
             );
+            return stay;
+          case 'retriesFail':
+            // Stripe's retries of a past-due invoice all failed: the subscription is left unpaid
+            await onSubscription(trx, session, (current) =>
+              current.status === 'past_due' ? { changes: { status: 'unpaid' } } : null,
+            );
+            return stay;
+          case 'graceOver':
+            // the portal's own clock, not the provider's: modules/billing/test-checkout.ts ends the grace
             return stay;
           case 'cancelAtPeriodEnd':
           case 'resume':

@@ -195,10 +195,10 @@ export async function billingRoutes(app: FastifyInstance) {
         tags,
         summary: 'What a tester does on a page of the built-in test checkout: pay, decline, abandon, renew…',
         description:
-          'The outcome produces the events Stripe would send, delivered signed to the webhook code. Answers where the page goes next (null: it stays).',
+          "The outcome produces the events Stripe would send, delivered signed to the webhook code. Answers where the page goes next (null: it stays). graceOver ends the portal's grace now, as its end would (409 when the customer is not in grace).",
         params: SessionParams,
         body: TestCheckoutActionBody,
-        response: { 200: TestCheckoutOutcome, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: TestCheckoutOutcome, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) =>

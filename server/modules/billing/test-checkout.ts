@@ -2,10 +2,12 @@ import { TEST_CHECKOUT_ACTIONS, type TestCheckoutAction } from '../../../common/
 import type { TestCheckoutOutcome, TestCheckoutSession } from '../../../common/api/test-checkout';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
-import { badRequest, forbidden, notFound } from '../../http-error';
+import { badRequest, conflict, forbidden, notFound } from '../../http-error';
 import { type BuiltinPaymentProvider, isBuiltinPayments } from '../../integrations/payments';
 import type { CustomerAccess } from '../../plugins/access';
 import { mayUseTestCheckout } from './policy';
+import { findSubscription } from './repo';
+import { GRACE_END_JOB } from './sync';
 
 /**
  * The pages of the built-in test checkout (docs/billing.md): what a session shows and what a tester
@@ -14,6 +16,7 @@ import { mayUseTestCheckout } from './policy';
  */
 
 const NOT_FOUND = 'Test checkout session not found';
+const NOT_IN_GRACE = 'The customer is not in grace: have a renewal fail first';
 
 async function sessionFor(ctx: AppContext, access: CustomerAccess, sessionId: string) {
   if (!isBuiltinPayments(ctx.payments) || !ctx.config.payments.available) throw notFound(NOT_FOUND);
@@ -42,5 +45,18 @@ export async function actOnTestCheckoutSession(
   if (!allowed.includes(input.action)) {
     throw badRequest(`This page offers: ${allowed.join(', ')}`, [{ path: 'action', message: 'billing.errors.action' }]);
   }
+  if (input.action === 'graceOver') return endGraceNow(ctx, input.customerAccess.customer.id);
   return payments.act(input.sessionId, input.action);
+}
+
+/**
+ * The tester's "end the grace period now": the portal's own clock, which no provider moves. The
+ * grace's end runs now, as its job would at `graceUntil` (it reads the provider first, then makes
+ * the customer past due and suspends the service).
+ */
+async function endGraceNow(ctx: AppContext, customerId: number): Promise<TestCheckoutOutcome> {
+  const row = await findSubscription(ctx.db, customerId);
+  if (row?.status !== 'grace' || !row.graceUntil) throw conflict(NOT_IN_GRACE);
+  await ctx.jobs.enqueue(ctx.db, GRACE_END_JOB, { customerId, graceUntil: row.graceUntil });
+  return { url: null, declined: false };
 }

@@ -2,6 +2,8 @@ import { Alert, Group, Loader, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
+import { formatDayMonthYear } from '../../../../common/format';
+import { useLocale } from '../../../app/locale';
 import { subscriptionQuery } from '../../../api/billing';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { customerQuery } from '../../../api/customers';
@@ -21,7 +23,8 @@ export const WAITING_POLL_MS = 5_000;
  * The payment or payment-issue screen of a self-service customer (spec 4, `paymentScreen`), for the
  * roles that may pay: the pay button that leads to the provider's checkout; the waiting screen while
  * the payment is confirmed; the payment issue (grace, past due, unpaid, cancelled) with the way to a new
- * card, the grace warning and the warning that the instance is disabled (archived).
+ * card, the grace warning and the warning that the instance is disabled (archived), with the day its
+ * data will be deleted (the instance's `deleteDataAt`, in the licences' DD MMM YYYY).
  */
 export function PaymentSection({ customer, screen }: { customer: Customer; screen: Exclude<PaymentScreen, null> }) {
   if (screen === 'waiting') return <WaitingScreen customer={customer} />;
@@ -59,7 +62,8 @@ function PaymentIssue({ customer }: { customer: Customer }) {
   const subscription = useQuery({ ...subscriptionQuery(customer.id), staleTime: FIRST_SCREEN_FRESH_MS }).data;
   // the first page of instances came with the page's answer (every role sees them)
   const instances = useQuery({ ...instancesQuery(customer.id, 0), staleTime: FIRST_SCREEN_FRESH_MS }).data;
-  const archived = instances?.data.some((instance) => instance.status === 'archived') ?? false;
+  const archived = instances?.data.filter((instance) => instance.status === 'archived') ?? [];
+  const locale = useLocale();
   const update = usePaymentMethodUpdate(customer.id);
   const checkout = useCheckout(customer.id);
   const status = customer.paymentStatus;
@@ -73,11 +77,16 @@ function PaymentIssue({ customer }: { customer: Customer }) {
           </Text>
         )}
       </Alert>
-      {archived && (
-        <Alert color="red" mt="sm" data-testid="payment-archived">
-          {t('billing.issue.archived')}
+      {archived.map((instance) => (
+        <Alert color="red" mt="sm" key={instance.id} data-testid="payment-archived">
+          {instance.deleteDataAt
+            ? t('billing.issue.archived', {
+                name: instance.name,
+                date: formatDayMonthYear(instance.deleteDataAt, locale),
+              })
+            : t('billing.issue.archivedNoDate', { name: instance.name })}
         </Alert>
-      )}
+      ))}
       {status === 'canceled' ? (
         <RedirectButton
           action={checkout}
