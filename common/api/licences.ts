@@ -56,7 +56,7 @@ export const Licence = z.object({
   latestDownload: z.nullable(z.string()),
   /**
    * the release date of the newest published version the licence's access level allows that has
-   * files to download; null when there is none (the versions list opens on the product with the newest)
+   * files to download; null when there is none
    */
   latestFilesReleased: z.nullable(z.string()),
   /** what the caller may do with this licence (server/modules/licences/policy.ts) */

@@ -32,7 +32,7 @@ import { RecentActionsSection } from './sections/RecentActionsSection';
 import { ResourcesSection } from './sections/ResourcesSection';
 import { SubscriptionSection } from './sections/SubscriptionSection';
 import { VersionsSection } from './sections/VersionsSection';
-import { newestWithFiles, PRODUCT_PARAM } from './versions/preselect';
+import { firstProduct, PRODUCT_PARAM } from './versions/preselect';
 
 /** The id of the address, or null when it cannot name a customer (then the page is not found). */
 function customerIdOf(param: string | undefined): number | null {
@@ -74,7 +74,7 @@ function AccountView({ customerId }: { customerId: number }) {
   useEffect(() => {
     if (!customer || customer.yourRole !== 'technicalContact') return;
     const licences = queryClient.getQueryData(licencesQuery(customer.id, 0).queryKey)?.data ?? [];
-    const productKey = chosenProduct ?? newestWithFiles(licences.filter((licence) => !licence.isSaas))?.productKey;
+    const productKey = chosenProduct ?? firstProduct(licences)?.productKey;
     if (productKey) void queryClient.prefetchQuery(versionsQueryOptions(productKey, { customerId: customer.id }));
   }, [customer, chosenProduct, queryClient]);
 

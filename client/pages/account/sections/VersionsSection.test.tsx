@@ -182,22 +182,26 @@ describe('VersionsSection: products and versions', () => {
     expect(api.calls('GET /api/customers/7/licenses').map((c) => c.query.get('pageLength'))).toEqual(['10']);
   });
 
-  it('opens on the product with the newest release that has files, not merely the first', async () => {
-    open('technicalContact', {
+  it('opens on the first product of the list, whichever has the newest release (spec 4)', async () => {
+    const api = open('technicalContact', {
       'GET /api/customers/7/licenses': () => ({
         status: 200,
         body: {
           data: licencesFor('technicalContact', [
+            licence('cloud', 'Graph Cloud', { isSaas: true, latestFilesReleased: '2026-11-01' }),
             licence('server', 'Graph Server', { latestFilesReleased: null }),
             licence('viewer', 'Graph Viewer', { latestFilesReleased: '2026-10-01' }),
           ]),
           offset: 0,
-          total: 2,
+          total: 3,
           totalCapped: false,
         },
       }),
+      'GET /api/products/server/versions': pageOf([], 'technicalContact'),
     });
-    await waitFor(() => expect((screen.getByLabelText('Product') as HTMLSelectElement).value).toBe('viewer'));
+    await waitFor(() => expect((screen.getByLabelText('Product') as HTMLSelectElement).value).toBe('server'));
+    await waitFor(() => expect(api.calls('GET /api/products/server/versions').length).toBeGreaterThan(0));
+    expect(api.calls('GET /api/products/viewer/versions')).toHaveLength(0);
   });
 
   it('offers the products of every licence when the customer holds more than a page of them', async () => {

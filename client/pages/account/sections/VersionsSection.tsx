@@ -14,7 +14,7 @@ import { LoadError } from '../../../components/LoadError';
 import { AccountSection } from '../AccountSection';
 import { useArtifactDownload } from '../versions/use-artifact-download';
 import { VersionCard } from '../versions/VersionCard';
-import { newestWithFiles, PRODUCT_PARAM } from '../versions/preselect';
+import { firstProduct, PRODUCT_PARAM } from '../versions/preselect';
 import { type ScriptAccess, ScriptAccessPanel, useScriptAccess } from '../versions/script-access';
 import { SincePicker } from '../versions/SincePicker';
 import { type AccessLevel, PLATFORMS } from '../../../../common/domain';
@@ -23,8 +23,8 @@ import { type AccessLevel, PLATFORMS } from '../../../../common/domain';
  * Versions of the customer's products with their downloads (spec 2 "Versions list"). The products
  * are those of the customer's licences, SaaS ones left out: they run at the vendor and have nothing
  * to download. A technical contact finds a product selected once the licences are in (spec 4
- * "Customer page load"): the one whose newest release with files is the newest, else the first; the
- * others choose one, and only then are its versions asked for.
+ * "Customer page load"): the first product of the list; the others choose one, and only then are its
+ * versions asked for.
  */
 export function VersionsSection({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
@@ -49,7 +49,7 @@ export function VersionsSection({ customer }: { customer: Customer }) {
       },
       { replace: true, preventScrollReset: true },
     );
-  const preselect = customer.yourRole === 'technicalContact' ? (newestWithFiles(products)?.productKey ?? null) : null;
+  const preselect = customer.yourRole === 'technicalContact' ? (firstProduct(products)?.productKey ?? null) : null;
   const selected = products.find((licence) => licence.productKey === (chosen ?? preselect)) ?? null;
 
   return (
