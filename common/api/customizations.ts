@@ -46,8 +46,26 @@ export const CreateCustomizationBody = z.strictObject({
 export type CreateCustomizationBody = z.infer<typeof CreateCustomizationBody>;
 export type CreateCustomizationInput = z.input<typeof CreateCustomizationBody>;
 
-export const ValidateCustomizationBody = CreateCustomizationBody;
-export type ValidateCustomizationBody = CreateCustomizationBody;
+/**
+ * `POST /api/customizations/validate`: spec section 7's body (versionType, customConfig, enabled) and
+ * the customer whose licence it is for. `productKey`, which picks the schema, is optional: without
+ * it the schema is the one of the customization type the customer's licences offer, when they offer
+ * exactly one (400 on productKey when they offer none or several).
+ */
+export const ValidateCustomizationBody = z.strictObject({
+  customerId: CreateCustomizationBody.shape.customerId,
+  productKey: z.optional(
+    CreateCustomizationBody.shape.productKey.check(
+      z.describe(
+        "Optional: the product whose customization type's schema applies. Left out, the one customization type the customer's licences offer is used (400 on productKey when they offer none or several).",
+      ),
+    ),
+  ),
+  versionType: CreateCustomizationBody.shape.versionType,
+  customConfig: CreateCustomizationBody.shape.customConfig,
+  enabled: CreateCustomizationBody.shape.enabled,
+});
+export type ValidateCustomizationBody = z.infer<typeof ValidateCustomizationBody>;
 
 /** `PATCH /api/customizations/{id}`: version type and configuration required, enabled optional. */
 export const UpdateCustomizationBody = z.strictObject({

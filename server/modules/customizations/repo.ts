@@ -37,6 +37,19 @@ export async function findLicensedProduct(
   return row ? { ...row, licensed: Boolean(row.licensed) } : null;
 }
 
+/** The customization types (none left out) of the products the customer holds a licence of. */
+export async function licensedCustomizationTypes(db: DB, customerId: number): Promise<CustomizationType[]> {
+  const rows = await db
+    .selectFrom('licences')
+    .innerJoin('products', 'products.key', 'licences.productKey')
+    .select('products.customizationType')
+    .distinct()
+    .where('licences.customerId', '=', customerId)
+    .where('products.customizationType', '!=', 'none')
+    .execute();
+  return rows.map((row) => row.customizationType);
+}
+
 export type CustomizationRow = Selectable<CustomizationsTable> & {
   customerName: string;
   productName: string;

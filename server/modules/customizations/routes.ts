@@ -40,7 +40,7 @@ export async function customizationRoutes(app: FastifyInstance) {
         tags,
         summary: "Check a configuration against its product's schema, storing nothing",
         description:
-          'A configuration that breaks the schema answers 200 with valid false and its problems (JSON Pointer and message). 404 when the customer holds no licence of the product, 400 when the product offers no customization.',
+          "Spec section 7's body (versionType, customConfig, enabled) with the customer (customerId). productKey is optional: left out, the schema is that of the one customization type the customer's licences offer (400 on productKey when they offer none or several). A configuration that breaks the schema answers 200 with valid false and its problems (JSON Pointer and message). 404 when the customer holds no licence of the product named, 400 when the product offers no customization.",
         body: ValidateCustomizationBody,
         response: { 200: ConfigValidation, ...errorResponses(400, 403, 404) },
       },

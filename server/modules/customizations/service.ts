@@ -21,7 +21,7 @@ import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomization } from '../licences/repo';
 import { customizationAbilities, offersCustomization } from './policy';
 import * as repo from './repo';
-import { type CustomizableType, validateConfig } from './schemas';
+import { type CustomizableType, isCustomizable, validateConfig } from './schemas';
 
 const LICENCE_NOT_FOUND = 'License not found';
 const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
@@ -48,6 +48,7 @@ function toApiCustomization(row: repo.CustomizationRow, access: CustomerAccess):
 /** A message key (client/i18n), as every field's problem. */
 const NOT_CUSTOMIZABLE = 'customization.errors.notCustomizable';
 const notCustomizable = () => invalidField('productKey', NOT_CUSTOMIZABLE);
+const WHICH_PRODUCT = 'customization.errors.whichProduct';
 
 /**
  * The customization type of a product the route's customer holds a licence of: 404 when the
@@ -59,6 +60,17 @@ async function customizableTypeOf(db: DB, customerId: number, productKey: string
   if (!product?.licensed) throw notFound(LICENCE_NOT_FOUND);
   if (!offersCustomization(product)) throw notCustomizable();
   return product.customizationType;
+}
+
+/**
+ * The schema a validation without a product uses: the customization type the customer's licences
+ * offer, when there is exactly one; none or several, the product must be named.
+ */
+async function onlyTypeOf(db: DB, customerId: number): Promise<CustomizableType> {
+  const types = (await repo.licensedCustomizationTypes(db, customerId)).filter(isCustomizable);
+  if (types.length === 0) throw invalidField('productKey', NOT_CUSTOMIZABLE);
+  if (types.length > 1) throw invalidField('productKey', WHICH_PRODUCT);
+  return types[0];
 }
 
 /** A create or update with an invalid configuration: 400 with one detail per problem, under customConfig. */
@@ -83,7 +95,11 @@ export async function validateCustomization(
   input: { customerAccess: CustomerAccess; body: ValidateCustomizationBody },
 ): Promise<ConfigValidation> {
   const { user } = signedInUser(actor);
-  const type = await customizableTypeOf(ctx.db, input.customerAccess.customer.id, input.body.productKey);
+  const customerId = input.customerAccess.customer.id;
+  const { productKey } = input.body;
+  const type = productKey
+    ? await customizableTypeOf(ctx.db, customerId, productKey)
+    : await onlyTypeOf(ctx.db, customerId);
   const problems = validateConfig(type, input.body.customConfig, user.preferredLocale);
   return { valid: problems.length === 0, problems };
 }

@@ -12,6 +12,7 @@ import { AccountSection } from '../AccountSection';
 import { RedirectButton } from '../billing/RedirectButton';
 import { useCheckout, usePaymentMethodUpdate } from '../billing/use-billing-actions';
 import type { PaymentScreen } from '../sections';
+import './payment.css';
 
 /** Spec 8: "Failed to redirect to payment. Please try again." */
 export const FAILED = 'billing.payment.failed';
@@ -50,7 +51,7 @@ function WaitingScreen({ customer }: { customer: Customer }) {
   return (
     <AccountSection title={t('billing.payment.waitingTitle')} testId="payment-waiting">
       <Group mt="xs" gap="sm" wrap="nowrap" role="status">
-        <Loader size="sm" aria-hidden />
+        <Loader size="sm" aria-hidden className="payment-waiting-loader" />
         <Text>{t('billing.payment.waiting')}</Text>
       </Group>
     </AccountSection>
