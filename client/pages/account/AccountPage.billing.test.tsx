@@ -186,7 +186,13 @@ describe('the payment section', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let status: PaymentStatus = 'processing';
     const { api } = openPage(customer('businessOwner', 'processing'), {
-      routes: { 'GET /api/customers/7': () => ({ status: 200, body: customer('businessOwner', status) }) },
+      routes: {
+        'GET /api/customers/7': () => ({ status: 200, body: customer('businessOwner', status) }),
+        'GET /api/customers/7/subscription': () => ({
+          status: 200,
+          body: subscriptionOf(customer('businessOwner', status)),
+        }),
+      },
     });
     expect((await screen.findByTestId('payment-waiting')).textContent).toContain('The payment is being confirmed');
     status = 'paid';
@@ -194,6 +200,10 @@ describe('the payment section', () => {
     await waitFor(() => expect(shown('payment-waiting')).toBe(false));
     expect(api.calls('GET /api/customers/7').length).toBeGreaterThan(0);
     expect(shown('licences-section')).toBe(true);
+    // the subscription block reads the subscription again: paid, not the cached "being confirmed"
+    await waitFor(() =>
+      expect(screen.getByTestId('subscription-status').textContent).toBe('Active, renews on 09 Mar 2031'),
+    );
   });
 });
 

@@ -1,10 +1,11 @@
 import { Alert, Group, Loader, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import type { Customer } from '../../../../common/api/customers';
 import { formatDayMonthYear } from '../../../../common/format';
 import { useLocale } from '../../../app/locale';
-import { subscriptionQuery } from '../../../api/billing';
+import { billingKeys, subscriptionQuery } from '../../../api/billing';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { customerQuery } from '../../../api/customers';
 import { instancesQuery } from '../../../api/instances';
@@ -46,8 +47,14 @@ function CheckoutScreen({ customer }: { customer: Customer }) {
 
 function WaitingScreen({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
-  // the customer is asked for again until the payment is confirmed: the page then changes by itself
+  // the customer is asked for again until the payment is confirmed: the page then changes by itself,
+  // and the subscription block it shows reads the subscription as it now is, not as it was cached
   useQuery({ ...customerQuery(customer.id), refetchInterval: WAITING_POLL_MS });
+  const queryClient = useQueryClient();
+  useEffect(
+    () => () => void queryClient.invalidateQueries({ queryKey: billingKeys.subscription(customer.id) }),
+    [queryClient, customer.id],
+  );
   return (
     <AccountSection title={t('billing.payment.waitingTitle')} testId="payment-waiting">
       <Group mt="xs" gap="sm" wrap="nowrap" role="status">
