@@ -7,6 +7,7 @@ import { readAndAccept } from './helpers/invitations';
 import { linkIn, waitForMail } from './helpers/mailbox';
 import { pageWidth, signInThroughApi } from './helpers/session';
 import { textsOf } from './helpers/texts';
+import { formatDayMonthYear } from '../common/format';
 
 /** The link of a sign-up's mail: /{locale}/sign-up/confirmation/{key}. */
 const CONFIRMATION_LINK = /\/(en|fr)\/sign-up\/confirmation\/[A-Za-z0-9_-]+$/;
@@ -166,7 +167,16 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
 
   // the confirmation went by itself: signed in, on the new customer's page
   await expect(page).toHaveURL(new RegExp(`/${locale}/accounts/\\d+$`));
-  await expect(page.getByRole('heading', { level: 1, name: company })).toBeVisible();
+  const title = page.getByRole('heading', { level: 1, name: company });
+  await expect(title).toBeVisible();
+  const t = await textsOf(locale);
+  // the welcome says the trial started, not that it is ready (its instance is still being made),
+  // and it hides not the page's title
+  const welcome = page.getByTestId('notification-success');
+  await expect(welcome).toHaveText(t('signUpConfirmation.created', { company }));
+  expect(overlap((await welcome.boundingBox())!, (await title.boundingBox())!), 'the welcome over the title').toBe(
+    false,
+  );
   const customerId = Number(new URL(page.url()).pathname.split('/').pop());
   const customer = await page.request.get(`/api/customers/${customerId}`);
   expect(await customer.json()).toMatchObject({
@@ -177,10 +187,32 @@ async function signUpAndConfirm(page: Page, locale: Locale) {
   });
   await expectNoSidewaysScroll(page, 'the new customer page');
 
+  // the trial's page opens on its instance and its subscription, with the trial's end; no empty
+  // licence or version card
+  const instances = page.getByTestId('instances-section');
+  const subscription = page.getByTestId('subscription-section');
+  await expect(instances).toBeVisible();
+  await expect(page.getByTestId('licences-section')).toHaveCount(0);
+  await expect(page.getByTestId('versions-section')).toHaveCount(0);
+  const below = (a: { y: number }, b: { y: number }) => a.y > b.y;
+  expect(
+    below((await subscription.boundingBox())!, (await instances.boundingBox())!),
+    'subscription under the instance',
+  ).toBe(true);
+  expect(below((await page.getByTestId('resources-section').boundingBox())!, (await subscription.boundingBox())!)).toBe(
+    true,
+  );
+  const { currentPeriodEnd } = (await (await page.request.get(`/api/customers/${customerId}/subscription`)).json()) as {
+    currentPeriodEnd: string;
+  };
+  await expect(page.getByTestId('subscription-status')).toHaveText(
+    t('billing.subscription.phrases.trialOn', { date: formatDayMonthYear(currentPeriodEnd, locale) }),
+  );
+  await expect(subscription.getByRole('button', { name: t('billing.subscription.subscribe') })).toBeVisible();
+
   // its trial instance, ordered with the confirmation, becomes Ready by itself (the page polls while it
   // is in progress; each status's look is the section's unit tests' concern)
-  const t = await textsOf(locale);
-  const status = page.getByTestId('instances-section').getByTestId('instance-status');
+  const status = instances.getByTestId('instance-status');
   await expect(status).toHaveText(t('instances.status.provisioned'), { timeout: 20_000 });
   expectNoViolations(await scan(page, `${locale} the new customer page in trial`));
 
@@ -242,3 +274,6 @@ test('the carousel moves on by itself for a visitor who does not ask for less mo
   await page.waitForTimeout(3_500);
   await expect(page.getByTestId('carousel-slide-2')).toBeVisible();
 });
+
+const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -156,8 +156,9 @@ const overlap = (a: { x: number; y: number; width: number; height: number }, b: 
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
- * A toast (copying a download key) stays visible while the licence modal opens, then while the
- * notification centre opens: it is over neither the modal's header nor the centre's list.
+ * A toast (copying a download key) is not over the page's title, and stays visible while the licence
+ * modal opens, then while the notification centre opens: it is over neither the modal's header nor
+ * the centre's list.
  */
 async function expectToastsClear(page: Page, locale: Locale): Promise<void> {
   const t = await textsOf(locale);
@@ -169,6 +170,9 @@ async function expectToastsClear(page: Page, locale: Locale): Promise<void> {
   await licence.getByTestId('licence-copy-key').click();
   const toast = page.locator('.mantine-Notifications-root [data-testid^="notification-"]').first();
   await expect(toast).toBeVisible();
+  // nor the page's title, just below the bar
+  const title = page.getByRole('heading', { level: 1 });
+  expect(overlap((await toast.boundingBox())!, (await title.boundingBox())!), 'toast over the page title').toBe(false);
 
   await licence.getByTestId('licence-renew').click();
   const modal = page.getByRole('dialog');

@@ -165,6 +165,7 @@ const EnvSchema = z
       .refine((value) => /^https?:\/\/[^/]+\/?$/.test(value), 'must be http(s)://host[:port] without a path')
       .optional(),
     PAYMENT_GRACE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+    PAYMENT_TRIAL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     PAYMENT_TEST_CHECKOUT: bool.optional(),
     // self-service sign-up: on by default outside production (development, the demo, the tests)
     SELF_SERVICE_SIGNUP: bool.optional(),
@@ -430,6 +431,8 @@ export interface PaymentsConfig {
   available: boolean;
   /** how long a customer whose payment failed keeps the service (PAYMENT_GRACE_DAYS, default 14) */
   graceDays: number;
+  /** how long a self-service customer's free trial lasts (PAYMENT_TRIAL_DAYS, default 30) */
+  trialDays: number;
 }
 
 /** STRIPE_API_URL as the Stripe client's host, port and protocol options. */
@@ -595,6 +598,7 @@ export function loadConfig(
       testCheckoutSecret: e.STRIPE_SECRET_KEY ? null : (e.STRIPE_WEBHOOK_SECRET ?? null),
       available: paymentsAvailableOf(e),
       graceDays: e.PAYMENT_GRACE_DAYS,
+      trialDays: e.PAYMENT_TRIAL_DAYS,
     },
     instances: {
       deleteDataDelayInDays: e.INSTANCE_DELETE_DATA_DELAY_DAYS,

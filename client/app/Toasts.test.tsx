@@ -30,8 +30,8 @@ describe('Toasts', () => {
     expect(await toastPosition()).toBe('bottom-center');
   });
 
-  it('shows them at the top centre, below the bar, on a wide screen', async () => {
+  it('shows them at the bottom right on a wide screen, off the bar and the page title', async () => {
     window.matchMedia = fakeMatchMedia(() => false);
-    expect(await toastPosition()).toBe('top-center');
+    expect(await toastPosition()).toBe('bottom-right');
   });
 });

@@ -23,11 +23,11 @@ export function useCompactTopBar(): boolean {
 }
 
 /**
- * Toasts at the top centre, just below the top bar (layout.css): they cover neither the bar (user
- * menu, notification centre) nor the last columns of a table. While a modal or the notification
- * centre is open they move to the bottom (layout.css), off the modal's header and the centre's list.
+ * Toasts at the bottom right: they cover neither the bar (user menu, notification centre), nor the
+ * page's title just below it (a toast at the top hid the heading of the page a form led to), nor a
+ * modal's header.
  */
-export const NOTIFICATIONS_PLACEMENT = { position: 'top-center', containerWidth: 420 } as const;
+export const NOTIFICATIONS_PLACEMENT = { position: 'bottom-right', containerWidth: 420 } as const;
 
 /**
  * On a phone, toasts at the bottom, across the screen: the top holds the bar, the notification

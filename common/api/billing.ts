@@ -33,6 +33,7 @@ export const Subscription = z.object({
   selfService: z.boolean(),
   status: z.nullable(z.enum(PAYMENT_STATUSES)),
   provider: z.nullable(z.enum(PAYMENT_PROVIDERS)),
+  /** the end of the current period: the next renewal, the end of a cancelled one, or the trial's end */
   currentPeriodEnd: z.nullable(z.string()),
   graceUntil: z.nullable(z.string()),
   graceDaysLeft: z.nullable(z.int()),

@@ -23,6 +23,7 @@ import {
 import { defineInstanceJobs } from '../modules/instances/jobs';
 import { TEST_CHECKOUT_EVENT_JOB } from '../integrations/payments';
 import { endGrace, GRACE_END_JOB } from '../modules/billing/sync';
+import { endTrial, TRIAL_END_JOB } from '../modules/billing/trial';
 import { deliverTestCheckoutEvent } from '../modules/billing/webhooks';
 import { createPgBossStore } from './pg-boss-store';
 import { createJobRunner } from './runner';
@@ -124,6 +125,12 @@ export function createJobs(deps: {
     retryLimit: 10,
     retryDelaySeconds: 60,
     run: (ctx, actor, payload) => endGrace(ctx, actor, payload),
+  });
+  jobs.define({
+    name: TRIAL_END_JOB,
+    retryLimit: 10,
+    retryDelaySeconds: 60,
+    run: (ctx, actor, payload) => endTrial(ctx, actor, payload),
   });
   jobs.define({
     name: TEST_CHECKOUT_EVENT_JOB,

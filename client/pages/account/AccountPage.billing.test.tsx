@@ -199,7 +199,8 @@ describe('the payment section', () => {
     await act(() => vi.advanceTimersByTimeAsync(5_500));
     await waitFor(() => expect(shown('payment-waiting')).toBe(false));
     expect(api.calls('GET /api/customers/7').length).toBeGreaterThan(0);
-    expect(shown('licences-section')).toBe(true);
+    // the main sections (a trial customer without licences: its subscription block)
+    expect(shown('subscription-section')).toBe(true);
     // the subscription block reads the subscription again: paid, not the cached "being confirmed"
     await waitFor(() =>
       expect(screen.getByTestId('subscription-status').textContent).toBe('Active, renews on 09 Mar 2031'),
@@ -326,7 +327,7 @@ describe('back from the checkout', () => {
     expect(api.calls('GET /api/stripe/verify-session/cs_test_42')).toHaveLength(1);
     await waitFor(() => expect(shown('payment-section')).toBe(false));
     expect(api.calls('GET /api/customers/7').length).toBeGreaterThan(0);
-    expect(await screen.findByTestId('licences-section')).toBeTruthy();
+    expect(await screen.findByTestId('subscription-section')).toBeTruthy();
   });
 
   it('says when the session cannot be verified, and still cleans the address', async () => {

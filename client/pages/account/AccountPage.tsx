@@ -108,7 +108,19 @@ function AccountView({ customerId }: { customerId: number }) {
 
 function AccountContent({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
-  const sections = accountSections(customer);
+  // the licences' first page came with the page's answer: its total says whether there are any
+  const licenceTotal = useQuery({
+    ...licencesQuery(customer.id, 0),
+    staleTime: FIRST_SCREEN_FRESH_MS,
+    enabled: customer.can.viewLicences,
+  }).data?.total;
+  const sections = accountSections(customer, { licenceTotal });
+  const service = (
+    <>
+      {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
+      {sections.subscription && <SubscriptionSection customer={customer} />}
+    </>
+  );
   const [edit, setEdit] = useState({ opened: false, formKey: 0 });
   // The first screen (the header, the payment screen, the licences) is committed and painted on its
   // own; the sections below it follow in a second background render. One commit of the whole page
@@ -137,14 +149,14 @@ function AccountContent({ customer }: { customer: Customer }) {
           {t('account.subscriptionNotice')}
         </Alert>
       )}
+      {sections.serviceFirst && service}
       {sections.licences && <LicencesSection customer={customer} />}
       {below ? (
         <>
           {sections.versions && <VersionsSection customer={customer} />}
           {sections.members && <MembersSection customer={customer} />}
           {sections.recentActions && <RecentActionsSection customer={customer} />}
-          {sections.cloudInstances && <CloudInstancesSection customer={customer} />}
-          {sections.subscription && <SubscriptionSection customer={customer} />}
+          {!sections.serviceFirst && service}
           {sections.nothingToManage && <NothingToManageSection customer={customer} />}
           {sections.resources && <ResourcesSection customer={customer} />}
           <AccountFooter customer={customer} />

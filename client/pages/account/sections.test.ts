@@ -127,6 +127,22 @@ describe('accountSections: a self-service customer (spec 4 "Main sections shown 
     }
   });
 
+  it('opens on the cloud instances and the subscription, and shows no empty licence cards to who cannot add one', () => {
+    expect(rolesWhere((r) => sectionsAs(selfService('trial'), r).serviceFirst)).toEqual([...ROLES]);
+    expect(rolesWhere((r) => sectionsAs(salesLed, r).serviceFirst)).toEqual([]);
+    const withoutLicence = (role: Role) =>
+      accountSections({ ...selfService('trial'), can: customerCan(role) }, { licenceTotal: 0 });
+    // those who may add a licence still see the empty table, with its Add button
+    expect(rolesWhere((r) => withoutLicence(r).licences)).toEqual(['admin', 'accountExecutive', 'productManager']);
+    expect(rolesWhere((r) => withoutLicence(r).versions)).toEqual(['admin', 'accountExecutive', 'productManager']);
+    const withLicence = (role: Role) =>
+      accountSections({ ...selfService('trial'), can: customerCan(role) }, { licenceTotal: 1 });
+    expect(rolesWhere((r) => withLicence(r).licences)).toEqual(rolesWhere((r) => sectionsAs(salesLed, r).licences));
+    // a sales-led customer without a licence keeps its (empty) table
+    const salesWithout = (role: Role) => accountSections({ ...salesLed, can: customerCan(role) }, { licenceTotal: 0 });
+    expect(rolesWhere((r) => salesWithout(r).licences)).toEqual(rolesWhere((r) => sectionsAs(salesLed, r).licences));
+  });
+
   it('the payment screen only for project managers, admins and support engineers', () => {
     const payers = ['admin', 'supportEngineer', 'businessOwner'];
     expect(rolesWhere((r) => sectionsAs(selfService(null), r).payment === 'checkout')).toEqual(payers);

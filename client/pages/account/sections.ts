@@ -36,6 +36,11 @@ export interface AccountSections {
   payment: PaymentScreen;
   /** the main sections are held back by the subscription and this role cannot act on it: say so */
   subscriptionNotice: boolean;
+  /**
+   * a self-service customer's page opens on its cloud instance and its subscription (what the trial
+   * is), before the licences
+   */
+  serviceFirst: boolean;
   licences: boolean;
   versions: boolean;
   members: boolean;
@@ -51,11 +56,15 @@ export interface AccountSections {
 /**
  * Which parts of the customer page the user sees (spec 2 "Customer page", 4 "Main sections shown if" and
  * "Customer page load", 6), from what the customer's policy says they may do there (`can`) and the
- * subscription's state: the one place the page's layout is decided. A section that is not shown is not
+ * subscription's state (and, once known, how many licences it holds): the one place the page's layout is
+ * decided. A section that is not shown is not
  * rendered, so what it loads is never asked for (members, logs and invitations for a technical contact
  * or an end user; licences for an end user).
  */
-export function accountSections(customer: Pick<Customer, 'selfService' | 'paymentStatus' | 'can'>): AccountSections {
+export function accountSections(
+  customer: Pick<Customer, 'selfService' | 'paymentStatus' | 'can'>,
+  data: { licenceTotal?: number } = {},
+): AccountSections {
   const abilities = customer.can;
   const can = (ability: CustomerAbility) => abilities[ability];
   const status = customer.paymentStatus;
@@ -63,6 +72,9 @@ export function accountSections(customer: Pick<Customer, 'selfService' | 'paymen
     !customer.selfService || can('viewUnpaidAccount') || (status !== null && ACTIVE_STATUSES.includes(status));
   const screen = paymentScreen(customer);
   const payment = can('pay') ? screen : null;
+  // a self-service customer without a licence (a trial's is its cloud instance): no empty licence
+  // and version cards for those who cannot add one
+  const noLicenceToShow = customer.selfService && data.licenceTotal === 0 && !can('addLicence');
   return {
     header: {
       edit: can('edit'),
@@ -72,8 +84,9 @@ export function accountSections(customer: Pick<Customer, 'selfService' | 'paymen
     },
     payment,
     subscriptionNotice: !main && payment === null,
-    licences: main && can('viewLicences'),
-    versions: main && can('viewLicences'),
+    serviceFirst: customer.selfService,
+    licences: main && can('viewLicences') && !noLicenceToShow,
+    versions: main && can('viewLicences') && !noLicenceToShow,
     members: main && can('viewTeam'),
     recentActions: main && can('viewRecentActions'),
     cloudInstances: main,

@@ -11,7 +11,7 @@ const STRIPE = {
 const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail:25' };
 
 describe('payment settings', () => {
-  it('use Stripe with its three keys, the test checkout without, and 14 days of grace by default', () => {
+  it('use Stripe with its three keys, the test checkout without, 14 days of grace and 30 of trial by default', () => {
     expect(loadConfig(STRIPE).payments).toEqual({
       stripe: { secretKey: 'sk_test_abc', webhookSecret: 'whsec_abc', priceId: 'price_abc' },
       stripeApi: null,
@@ -25,6 +25,14 @@ describe('payment settings', () => {
       testCheckoutSecret: null,
       available: true,
       graceDays: 14,
+      trialDays: 30,
+    });
+    expect(loadConfig({}).payments).toEqual({
+      stripe: null,
+      stripeApi: null,
+      testCheckoutSecret: null,
+      graceDays: 14,
+      trialDays: 30,
     });
   });
 
@@ -58,10 +66,12 @@ describe('payment settings', () => {
     expect(() => loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' })).toThrow(/STRIPE_API_URL/);
   });
 
-  it('take PAYMENT_GRACE_DAYS from 1 to 365', () => {
+  it('take PAYMENT_GRACE_DAYS and PAYMENT_TRIAL_DAYS from 1 to 365', () => {
     expect(loadConfig({ PAYMENT_GRACE_DAYS: '30' }).payments.graceDays).toBe(30);
+    expect(loadConfig({ PAYMENT_TRIAL_DAYS: '14' }).payments.trialDays).toBe(14);
     expect(() => loadConfig({ PAYMENT_GRACE_DAYS: '0' })).toThrow(/PAYMENT_GRACE_DAYS/);
     expect(() => loadConfig({ PAYMENT_GRACE_DAYS: '366' })).toThrow(/PAYMENT_GRACE_DAYS/);
+    expect(() => loadConfig({ PAYMENT_TRIAL_DAYS: '0' })).toThrow(/PAYMENT_TRIAL_DAYS/);
   });
 
   it('never let production take payments through the test checkout unless told to', () => {

@@ -19,7 +19,7 @@ import { insertCustomer, updateCustomer as storeCustomerChanges } from './store'
 import type { AppContext } from '../../context';
 import { emitWebhook } from '../webhooks/deliver';
 import type { CustomerAccess } from '../../plugins/access';
-import { insertSubscription } from '../billing/repo';
+import { startTrial } from '../billing/trial';
 import { customerScopeOf } from '../../scope';
 import { customerAbilities, type Integrations, integrationsOf, mayReadBillingContact } from './policy';
 import * as repo from './repo';
@@ -158,17 +158,7 @@ export async function addCustomer(
   });
   // A self-service customer starts in trial, as one made by the sign-up does (decisions.md):
   // without a payment status its contacts would be sent to pay with no way to.
-  if (selfService) {
-    await insertSubscription(trx, {
-      customerId: created.id,
-      provider: 'builtin',
-      providerCustomerId: null,
-      providerSubscriptionId: null,
-      status: 'trial',
-      currentPeriodEnd: null,
-      graceUntil: null,
-    });
-  }
+  if (selfService) await startTrial(ctx, trx, created.id);
   await insertAuditEntry(trx, {
     customerId: created.id,
     by,

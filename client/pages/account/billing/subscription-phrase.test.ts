@@ -24,13 +24,15 @@ describe('subscriptionPhrase: the subscription block’s status phrase (spec 2)'
     }
   });
 
-  it('gives the date that matters: the renewal, the end of grace, the end of a subscription set to end', () => {
+  it('gives the date that matters: the trial’s end, the renewal, the end of grace, the end of a subscription set to end', () => {
+    expect(phrase('trial')).toBe('Free trial until 09 Mar 2031');
+    expect(phrase('trial', 'fr')).toBe('Essai gratuit jusqu’au 09 mars 2031');
     expect(phrase('paid')).toBe('Active, renews on 09 Mar 2031');
     expect(phrase('grace')).toBe('Payment failed: the service runs until 12 Mar 2031');
     expect(phrase('toBeCanceled')).toBe('Ends on 09 Mar 2031');
     expect(phrase('toBeCanceled', 'fr')).toBe('Se termine le 09 mars 2031');
     expect(phrase('paid', 'en', false)).toBe('Active');
-    expect(phrase('trial')).toBe('Free trial');
+    expect(phrase('trial', 'en', false)).toBe('Free trial');
     expect(phrase(null)).toBe('No subscription yet');
   });
 

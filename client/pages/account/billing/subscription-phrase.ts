@@ -4,8 +4,13 @@ import type { Locale } from '../../../../common/roles';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
-/** The statuses whose phrase names a date, and which: the next renewal, the end of grace, the end. */
-const DATES = { paid: 'currentPeriodEnd', grace: 'graceUntil', toBeCanceled: 'currentPeriodEnd' } as const;
+/** The statuses whose phrase names a date, and which: the trial's end, the next renewal, the end of grace, the end. */
+const DATES = {
+  trial: 'currentPeriodEnd',
+  paid: 'currentPeriodEnd',
+  grace: 'graceUntil',
+  toBeCanceled: 'currentPeriodEnd',
+} as const;
 
 /**
  * The subscription block's status phrase (spec 2), one per payment status, with the date that matters
