@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createInvitation, signedIn } from '../../test/factories';
 import { BASE_URL, createTestApp, request, type TestApp } from '../../test/harness';
+import { withText } from '../../test/outbox';
 
 /**
  * Spec section 3's invitation carries `key` and `invitationLink`; spec section 6 gives copying the
@@ -33,12 +34,16 @@ const rowOf = async (cookie: string, url: string, id: number): Promise<Listed | 
   const data: Listed[] = url.includes('/page') ? response.json().invitations.data : response.json().data;
   return data.find((row) => row.id === id);
 };
-const mailedLink = async (email: string) => {
-  const [mail] = await t.app.ctx.db
+const mailsTo = (email: string) =>
+  t.app.ctx.db
     .selectFrom('mailOutbox')
-    .select('textBody')
+    .selectAll()
     .where('toAddress', '=', email)
-    .execute();
+    .orderBy('id', 'desc')
+    .execute()
+    .then((rows) => rows.map(withText(t.app.ctx)));
+const mailedLink = async (email: string) => {
+  const [mail] = await mailsTo(email);
   return mail.textBody.match(new RegExp(`${BASE_URL}/(en|fr)/invitation/[A-Za-z0-9_-]+`))?.[0];
 };
 
@@ -116,12 +121,7 @@ describe("an invitation's key and link in the answers", () => {
     });
     expect(resent.statusCode).toBe(200);
     expect(resent.json().key).not.toBe(byAdmin.json().key);
-    const mails = await t.app.ctx.db
-      .selectFrom('mailOutbox')
-      .select('textBody')
-      .where('toAddress', '=', 'linked-admin@example.com')
-      .orderBy('id', 'desc')
-      .execute();
+    const mails = await mailsTo('linked-admin@example.com');
     expect(mails[0].textBody).toContain(resent.json().invitationLink);
     // the listed link is the one just sent, and the link route agrees
     expect(await rowOf(admin.cookie, `/api/invitations?customerId=${customer.id}`, resent.json().id)).toMatchObject({
