@@ -33,6 +33,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/plugins/platform.test.ts',
   'server/db/sqlite-statements.test.ts',
   'server/jobs/crash.test.ts',
+  'server/jobs/sqlite-store.test.ts',
   'server/mail/crash.test.ts',
   // the database only stands behind what is tested
   'server/modules/legal/legal.test.ts',

@@ -3,6 +3,7 @@ import { type Actor, jobActor } from '../actor';
 import type { AppContext, Logger } from '../context';
 import type { DB } from '../db';
 import { coalesce } from '../db/coalesce';
+import { createPace } from './pace';
 import * as schedulesStore from './schedules-store';
 import type { JobStore, KindSettings, FetchedJob } from './store';
 import {
@@ -78,6 +79,8 @@ export function createJobRunner(deps: {
   let wakeAgain = false;
   let lastMaintenance = 0;
   let lastFiring = 0;
+  // requests go between jobs: on SQLite nothing else lets them (pace.ts)
+  const pace = createPace();
 
   const track = (work: Promise<void>) => {
     inFlight.add(work);
@@ -105,6 +108,7 @@ export function createJobRunner(deps: {
 
   /** One attempt: completed, or failed (to be retried, or for good with the kind's hook). */
   async function attempt(kind: Kind, job: FetchedJob): Promise<void> {
+    await pace();
     const { name } = kind.settings;
     const ctx = deps.context();
     const actor = jobActor(name);
@@ -155,6 +159,7 @@ export function createJobRunner(deps: {
 
   /** Fetches and starts what this node has room for of one kind; the attempts started. */
   async function fill(kind: Kind, wait: boolean): Promise<Promise<void>[]> {
+    await pace();
     // a drain (tests, the command line) runs everything at full width; requests come first otherwise
     const width = !wait && kind.yieldsToRequests && deps.busy?.() ? 1 : kind.concurrency;
     const room = width - kind.running - kind.reserved;
