@@ -7,8 +7,11 @@
  * The budget (DESIGN.md section 6): every first page at 100k within 2x of the same at 1k.
  * Calls the repository functions the routes call (rows and capped count), no HTTP in between.
  *
+ * Then the built portal starts on each database with its job runner on, and `/api/health` is timed
+ * while the jobs its first start queues run (bench/scale-portal.ts).
+ *
  * Run: npm run bench:scale [-- --sizes 1000,100000 --iterations 200 --databases sqlite,postgres
- *   --only 'analytics' --downloading-customers 2000]
+ *   --only 'analytics' --downloading-customers 2000 --portal-seconds 20]
  * The downloads are seeded only when a query that reads them is run (`--only 'customers:'` skips them).
  * PostgreSQL is measured when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set: a scratch database
  * is created on it and dropped after.
@@ -48,6 +51,7 @@ import { search } from '../server/modules/search/service';
 import type { Actor } from '../server/actor';
 import type { StaffType } from '../common/roles';
 import { SEARCH_EXECUTIVE_EMAIL } from './scale-seed';
+import { disposeBuiltPortal, measurePortal, type PortalReading } from './scale-portal';
 
 const { values } = parseArgs({
   options: {
@@ -57,12 +61,20 @@ const { values } = parseArgs({
     /** only the queries whose name holds this text */
     only: { type: 'string', default: '' },
     'downloading-customers': { type: 'string', default: String(DOWNLOADING_CUSTOMERS) },
+    /** how long /api/health is timed on the built portal while its jobs run; 0: the portal is not started */
+    'portal-seconds': { type: 'string', default: '20' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
 const ITERATIONS = Number(values.iterations);
 const DOWNLOADING = Number(values['downloading-customers']);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const PORTAL_SECONDS = Number(values['portal-seconds']);
+const PORTAL_START = 'portal: from its start to the first /api/health answer (built, jobs on)';
+const PORTAL_RUN = 'portal: /api/health while the daily licence end run queues a job per licence it tells of';
+const PORTAL_HEALTH = 'portal: /api/health while those jobs run';
+const PORTAL_ROWS = [PORTAL_START, PORTAL_RUN, PORTAL_HEALTH];
+const WITH_PORTAL = PORTAL_SECONDS > 0 && PORTAL_ROWS.some((name) => name.includes(values.only));
 
 // Filters whose matches exist at every size: built from the words of a row seeded early.
 const NAME_PART = `${FIRST_NAMES[0].slice(-3)} ${LAST_NAMES[2].slice(0, 4)}`.toLowerCase();
@@ -332,13 +344,16 @@ async function measure(handles: DatabaseHandle[], query: Query) {
 }
 
 /** A fresh database: a temporary SQLite file, or a scratch PostgreSQL database. */
-async function freshDatabase(dialect: DialectName): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> {
+async function freshDatabase(
+  dialect: DialectName,
+): Promise<{ handle: DatabaseHandle; url: string; dispose: () => Promise<void> }> {
   const name = `portal_bench_scale_${crypto.randomBytes(4).toString('hex')}`;
   if (dialect === 'sqlite') {
     const file = path.join(os.tmpdir(), `${name}.db`);
     const handle = openDatabase(`sqlite:${file}`);
     return {
       handle,
+      url: `sqlite:${file}`,
       dispose: async () => {
         await handle.close();
         for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
@@ -360,6 +375,7 @@ async function freshDatabase(dialect: DialectName): Promise<{ handle: DatabaseHa
   const handle = openDatabase(url.toString());
   return {
     handle,
+    url: url.toString(),
     dispose: async () => {
       await handle.close();
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -368,6 +384,8 @@ async function freshDatabase(dialect: DialectName): Promise<{ handle: DatabaseHa
 }
 
 type Timings = Map<string, { p50: number; p99: number }>;
+/** The built portal's readings, per database and size. */
+const portalReadings = new Map<DialectName, PortalReading[]>();
 
 /** Every size of one database side by side: seeded one after the other, measured together. */
 async function benchmark(dialect: DialectName): Promise<Timings[]> {
@@ -396,6 +414,28 @@ async function benchmark(dialect: DialectName): Promise<Timings[]> {
       );
       perSize.forEach((result, n) => timings[n].set(query.name, result));
     }
+    // last: the portal's first start writes notifications and jobs the queries above do not expect
+    if (WITH_PORTAL) {
+      const readings: PortalReading[] = [];
+      for (const [n, database] of databases.entries()) {
+        const reading = await measurePortal(database.handle, database.url, PORTAL_SECONDS);
+        readings.push(reading);
+        const start = reading.startMs ?? Number.NaN;
+        timings[n].set(PORTAL_START, { p50: start, p99: start });
+        timings[n].set(PORTAL_RUN, {
+          p50: percentile(reading.duringRun, 50) ?? Number.NaN,
+          p99: percentile(reading.duringRun, 99) ?? Number.NaN,
+        });
+        timings[n].set(PORTAL_HEALTH, {
+          p50: percentile(reading.latencies, 50) ?? Number.NaN,
+          p99: percentile(reading.latencies, 99) ?? Number.NaN,
+        });
+        console.error(
+          `${dialect} ${SIZES[n]}: portal answered after ${Math.round(start)} ms; ${reading.latencies.length} health requests, ${reading.queuedBefore} jobs queued, then ${reading.queuedAfter}`,
+        );
+      }
+      portalReadings.set(dialect, readings);
+    }
     return timings;
   } finally {
     for (const database of databases) await database.dispose();
@@ -405,7 +445,15 @@ async function benchmark(dialect: DialectName): Promise<Timings[]> {
 const WANTED = values.databases.split(',');
 const dialects = (['sqlite', 'postgres'] as const).filter((d) => WANTED.includes(d) && (d === 'sqlite' || ADMIN_URL));
 const results = new Map<DialectName, Timings[]>();
-for (const dialect of dialects) results.set(dialect, await benchmark(dialect));
+try {
+  for (const dialect of dialects) results.set(dialect, await benchmark(dialect));
+} finally {
+  disposeBuiltPortal();
+}
+const ROWS: { name: string; firstPage: boolean }[] = [
+  ...QUERIES,
+  ...(WITH_PORTAL ? PORTAL_ROWS.map((name) => ({ name, firstPage: false })) : []),
+];
 
 const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
@@ -425,7 +473,7 @@ console.log(
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 let overBudget = 0;
 for (const [dialect, perSize] of results) {
-  for (const query of QUERIES) {
+  for (const query of ROWS) {
     const a = perSize[0].get(query.name)!;
     const b = perSize[perSize.length - 1].get(query.name)!;
     const ratio = b.p50 / a.p50;
@@ -437,4 +485,14 @@ for (const [dialect, perSize] of results) {
   }
 }
 console.log(overBudget ? `\n${overBudget} first-page queries over the 2x budget` : '\nEvery first page within 2x.');
+for (const [dialect, readings] of portalReadings) {
+  const [a, b] = [readings[0], readings[readings.length - 1]];
+  const of = (r: PortalReading, size: number) =>
+    `${label(size)}: ${r.startMs === null ? 'no answer within 180 s' : `first answer after ${(r.startMs / 1000).toFixed(1)} s`}, ` +
+    `the daily run done ${r.runMs === null ? 'not within 300 s' : `${(r.runMs / 1000).toFixed(1)} s later`} ` +
+    `(${r.duringRun.length} health requests meanwhile, slowest ${ms(r.duringRun.at(-1) ?? Number.NaN)} ms), then ` +
+    `${r.latencies.length} health requests over ${PORTAL_SECONDS} s (slowest ${ms(r.latencies.at(-1) ?? Number.NaN)} ms) ` +
+    `while ${r.queuedBefore} jobs were queued (${r.queuedAfter} at the end, ${r.finished} finished meanwhile)`;
+  console.log(`${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} portal: ${of(a, small)}; ${of(b, large)}.`);
+}
 if (!ADMIN_URL && WANTED.includes('postgres')) console.log('PostgreSQL not measured: TEST_DATABASE_URL is not set');
