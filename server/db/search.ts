@@ -40,14 +40,8 @@ export function ftsPhrase(text: string): string {
 export function textMatch(db: DB, table: keyof typeof SEARCHED_COLUMNS, text: string): Expression<SqlBool> {
   const postgres = isPostgres(db);
   const columns = SEARCHED_COLUMNS[table];
-  const lowered = (column: string) =>
-    postgres ? sql`lower(${sql.ref(`${table}.${column}`)}) collate "C"` : sql`lower(${sql.ref(`${table}.${column}`)})`;
 
-  if ([...text].length < TRIGRAM_MIN_LENGTH) {
-    // [lower(text), lower(text) + the last code point): every string that starts with the text.
-    const high = postgres ? sql`lower(${text}) || chr(1114111)` : sql`lower(${text}) || char(1114111)`;
-    return anyOf(columns.map((c) => sql<SqlBool>`(${lowered(c)} >= lower(${text}) and ${lowered(c)} < ${high})`));
-  }
+  if (isPrefixFilter(text)) return anyOf(columns.map((c) => startsWith(db, `${table}.${c}`, text)));
   if (postgres) {
     const pattern = likePattern(text);
     return anyOf(
@@ -67,6 +61,23 @@ export function textMatch(db: DB, table: keyof typeof SEARCHED_COLUMNS, text: st
   return sql<SqlBool>`(${candidates(`${ftsPhrase(ends[0])} ${ftsPhrase(ends[1])}`)} and ${anyOf(
     columns.map((c) => sql<SqlBool>`instr(lower(${sql.ref(`${table}.${c}`)}), ${lowerText}) > 0`),
   )})`;
+}
+
+/** A filter too short for trigrams: it matches the start of the text (`textMatch`). */
+export function isPrefixFilter(text: string): boolean {
+  return [...text].length < TRIGRAM_MIN_LENGTH;
+}
+
+/**
+ * `column` starts with `text`, whatever the case: a range of its lower() index (in the "C"
+ * collation on PostgreSQL, migrations 002 and 018), which also gives that index's order.
+ */
+export function startsWith(db: DB, column: string, text: string): Expression<SqlBool> {
+  const postgres = isPostgres(db);
+  const lowered = postgres ? sql`lower(${sql.ref(column)}) collate "C"` : sql`lower(${sql.ref(column)})`;
+  // [lower(text), lower(text) + the last code point): every string that starts with the text.
+  const high = postgres ? sql`lower(${text}) || chr(1114111)` : sql`lower(${text}) || char(1114111)`;
+  return sql<SqlBool>`(${lowered} >= lower(${text}) and ${lowered} < ${high})`;
 }
 
 /**

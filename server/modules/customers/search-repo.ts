@@ -5,12 +5,14 @@ import type { MemberRole } from '../../../common/roles';
 import type { DB } from '../../db';
 import { preparedQuery } from '../../db/prepared';
 import { memberCustomerIds } from '../members/repo';
+import { prefixSearchPage } from './prefix-search-repo';
 import type { Database } from '../../db/schema';
 import {
   countUpTo,
   endTrigramsMatch,
   ftsMatch,
   isPostgres,
+  isPrefixFilter,
   rowTextMatch,
   sortOfMatches,
   textMatch,
@@ -51,7 +53,10 @@ export interface MemberScope {
  */
 const NAME_WALK_ROWS_PER_ROW = 100;
 
-/** `sortedMatches`: the page as it was before decision 049 (every match sorted), for bench:scale. */
+/**
+ * `sortedMatches`: the page as it was before decisions 049 and 089 (every match sorted), for
+ * bench:scale.
+ */
 export type CustomerSearchPlan = 'auto' | 'sortedMatches';
 
 export interface CustomerSearchResult {
@@ -126,6 +131,22 @@ export async function searchCustomers(
               .as('role')
           : sql<MemberRole | null>`null`.as('role'),
       );
+
+  // One or two characters, of the staff's list: the start of the name or key (decision 089), read in
+  // name order from the name index and up to the count's cap from the key index, never all of them.
+  if (text && !member && isPrefixFilter(text) && page.plan !== 'sortedMatches') {
+    const found = await prefixSearchPage(db, page, text, shown, cap);
+    const rows =
+      found.ids.length === 0
+        ? []
+        : await select(db.selectFrom('customers').where('customers.id', 'in', found.ids))
+            .orderBy(lowerName)
+            .orderBy('customers.id')
+            .limit(page.length)
+            .offset(page.offset)
+            .execute();
+    return result(rows, found);
+  }
 
   // A search of the staff's list through the trigram index (decision 049): its capped count comes
   // first, and says whether the matches are many. Many: the page walks the name order and stops

@@ -232,4 +232,46 @@ describe('searchCustomers', () => {
     }
     expect(await search('alpha')).toMatchObject({ total: 100, capped: true });
   });
+
+  it('gives the same pages and counts for one or two characters as when it sorts every match', async () => {
+    const now = nowIso();
+    const customer = (name: string, customerKey: string) => ({
+      name,
+      customerKey,
+      selfService: 0 as const,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const key = (prefix: string, n: number) => `${prefix}${String(n).padStart(10 - prefix.length, '0')}`;
+    // "s": 1,200 names (the name index's range) and 300 keys of names that sort first (the key index,
+    // past the cap: the walk of the name order meets them at once). "t": 5 names and 150 keys of names
+    // that sort last (the walk falls short: every match sorted). "q": 3 keys. "Sierra": name and key.
+    const rows = [
+      ...Array.from({ length: 1200 }, (_, i) => customer(`S ${String(i).padStart(4, '0')}`, key('ZZ', i))),
+      ...Array.from({ length: 300 }, (_, i) => customer(`Alpha ${String(i).padStart(4, '0')}`, key('SK', i))),
+      ...Array.from({ length: 150 }, (_, i) => customer(`Zulu ${String(i).padStart(4, '0')}`, key('TK', i))),
+      ...Array.from({ length: 5 }, (_, i) => customer(`Tango ${i}`, key('ZY', i))),
+      ...Array.from({ length: 3 }, (_, i) => customer(`Mike ${i}`, key('QK', i))),
+      customer('Sierra', key('SS', 0)),
+    ];
+    for (let i = 0; i < rows.length; i += 250)
+      await db
+        .insertInto('customers')
+        .values(rows.slice(i, i + 250))
+        .execute();
+    // some of each hidden from the default list
+    const ids = await db.selectFrom('customers').select(['id', 'name']).orderBy('id').execute();
+    for (const { id } of ids.filter((_, n) => n % 97 === 0)) await addLicence(id, '2020-01-01');
+    for (const filter of ['s', 'S', 't', 'q', 'sk', 'sk all!', 'zz', 's all!', 'x']) {
+      for (const offset of [0, 10, 100, 290, 1000]) {
+        const walked = await searchCustomers(db, { offset, length: 10, filter, today: TODAY });
+        const sorted = await searchCustomers(db, { offset, length: 10, filter, today: TODAY, plan: 'sortedMatches' });
+        expect(walked, `${filter} at ${offset}`).toEqual(sorted);
+      }
+    }
+    expect(await search('s')).toMatchObject({ total: 100, capped: true });
+    expect((await search('q')).rows.map((r) => r.name)).toEqual(['Mike 0', 'Mike 1', 'Mike 2']);
+    // 155 less the hidden: an exact count below the cap of that page (200)
+    expect(await search('t', 150)).toMatchObject({ total: 153, capped: false });
+  });
 });
