@@ -45,6 +45,7 @@ import { twoFactorMigration } from './migrations/028_two_factor';
 import { supportDeskAndCrmMigration } from './migrations/029_support_desk_and_crm';
 import { staffSearchMigration } from './migrations/030_staff_search';
 import { mailBodiesSealedMigration } from './migrations/031_mail_bodies_sealed';
+import { latestReleaseMigration } from './migrations/033_latest_release';
 import { oidcStateHashedMigration } from './migrations/036_oidc_state_hashed';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
@@ -108,6 +109,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '029_support_desk_and_crm': supportDeskAndCrmMigration(),
     '030_staff_search': staffSearchMigration(dialect),
     '031_mail_bodies_sealed': mailBodiesSealedMigration(),
+    '033_latest_release': latestReleaseMigration(),
     '036_oidc_state_hashed': oidcStateHashedMigration(),
   };
 }

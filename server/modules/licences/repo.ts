@@ -56,11 +56,15 @@ function licenceQuery(db: DB) {
         .select((d) => d.fn.max('downloads.createdAt').as('latest'))
         .whereRef('downloads.licenceId', '=', 'licences.id')
         .as('latestDownload'),
+      // the latest release date first, from the (product_key, published, release_date) index read
+      // backwards, stopping at the first version this licence sees that has files (migration 033):
+      // max() would read every version of the product (decision 089)
       eb
         .selectFrom('versions')
-        .select((v) => v.fn.max('versions.releaseDate').as('latest'))
+        .select('versions.releaseDate as latest')
         .whereRef('versions.productKey', '=', 'licences.productKey')
         .where('versions.published', '=', 1)
+        .where('versions.releaseDate', 'is not', null)
         .where((v) =>
           v.or(
             ACCESS_LEVELS.map((level) =>
@@ -76,6 +80,8 @@ function licenceQuery(db: DB) {
             v.selectFrom('artifacts').select('artifacts.id').whereRef('artifacts.versionId', '=', 'versions.id'),
           ),
         )
+        .orderBy('versions.releaseDate', 'desc')
+        .limit(1)
         .as('latestFilesReleased'),
     ]);
 }
