@@ -298,4 +298,49 @@ describe('the boundaries, on a controlled clock', () => {
       'The licence of Clocked Product for Clocked Corp has expired',
     ]);
   });
+
+  it('tells of every licence once when a run takes more than one batch, each batch its own transaction', async () => {
+    const product = await createProduct(ctx.db, { key: 'batched', name: 'Batched Product' });
+    const now = new Date().toISOString();
+    // 1,203 licences ending within three months of a far day: three batches of 500 and a remainder,
+    // two of them on the same end date as a batch's edge
+    const customers = await ctx.db
+      .insertInto('customers')
+      .values(
+        Array.from({ length: 1203 }, (_, n) => ({
+          name: `Batched ${n}`,
+          customerKey: `BATCH${String(n).padStart(5, '0')}`,
+          selfService: 0 as const,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    await ctx.db
+      .insertInto('licences')
+      .values(
+        customers.map(({ id }, n) => ({
+          customerId: id,
+          productKey: product.key,
+          startDate: '2040-01-01',
+          endDate: addDays('2041-01-10', Math.floor(n / 20)),
+          downloadSecret: `batched-${n}`,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .execute();
+    expect(await queueExpiryNotices(ctx, jobActor('test'), '2041-01-01')).toEqual({ expiresSoon: 1203, expired: 0 });
+    const noticed = await ctx.db
+      .selectFrom('licenceExpiryNotices')
+      .innerJoin('licences', 'licences.id', 'licenceExpiryNotices.licenceId')
+      .where('licences.productKey', '=', product.key)
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('licences.id').distinct().as('licences')])
+      .executeTakeFirstOrThrow();
+    expect([Number(noticed.n), Number(noticed.licences)]).toEqual([1203, 1203]);
+    // a second run the same day tells nothing new
+    expect(await queueExpiryNotices(ctx, jobActor('test'), '2041-01-01')).toEqual({ expiresSoon: 0, expired: 0 });
+    await settle();
+  });
 });
