@@ -161,7 +161,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
     from customers c
     cross join ${series(size.licencesPerCustomer)}
     join bench_words p on p.kind = 'product' and p.i = s.i % ${sql.lit(products.length)}`.execute(db);
-  await seedSearched(db, size, series, now);
+  await seedSearched(db, pg, size, series, now);
   // the customers' latest licence end, which the licences' triggers keep (SQLite) but this session
   // turns off (PostgreSQL)
   if (pg) await backfillLastLicenceEnd(db);
@@ -180,9 +180,15 @@ export const SEARCH_EXECUTIVE_CUSTOMERS = 20;
  * technical contact of one customer, an account executive of the first 20 customers, and (when
  * asked: the analytics read every version) one version per customer spread over the products
  * (majors 2 to 11: the downloads' are 1.x.0), so that a version prefix such as "2." matches a tenth
- * of them at every size and "4.45.0" one.
+ * of them at every size and "4.45.0" one, each with a file (a licence's list shows the latest).
  */
-async function seedSearched(db: DB, size: Size, series: (n: number) => ReturnType<typeof sql.raw>, now: string) {
+async function seedSearched(
+  db: DB,
+  pg: boolean,
+  size: Size,
+  series: (n: number) => ReturnType<typeof sql.raw>,
+  now: string,
+) {
   await sql`
     insert into memberships (user_id, customer_id, role, status, created_at)
     select users.id, 1 + (users.id - 1) % ${sql.lit(size.customers)}, 'technicalContact', 'enabled', ${now}
@@ -200,11 +206,17 @@ async function seedSearched(db: DB, size: Size, series: (n: number) => ReturnTyp
   if (!size.searchedVersions) return;
   // product i % 10 gets major 2 + i % 10: "2." is a tenth of the versions, "4.45.0" one, at every size
   const semVer = `(2 + s.i % 10) || '.' || (s.i / 10) || '.0'`;
+  // released a day apart in the order of their numbers, each with a file: a licence's latest release
+  // with files (its list) is the product's newest version
+  const released = pg ? `(date '2000-01-01' + s.i)::text` : `date('2000-01-01', '+' || s.i || ' days')`;
   await sql`
     insert into versions (product_key, title, type, sem_ver, description, release_date, published, created_at, updated_at)
-    select p.w, p.w || ' ' || ${sql.raw(semVer)}, 'stable', ${sql.raw(semVer)}, '', '2024-01-01', 1, ${now}, ${now}
+    select p.w, p.w || ' ' || ${sql.raw(semVer)}, 'stable', ${sql.raw(semVer)}, '', ${sql.raw(released)}, 1, ${now}, ${now}
     from ${series(size.customers)}
     join bench_words p on p.kind = 'product' and p.i = s.i % 10`.execute(db);
+  await sql`
+    insert into artifacts (version_id, platform, file_name, storage_key, size, sha256, created_at)
+    select id, 'linux', 'graph.tar.gz', 'bench/' || id, 1, '', ${now} from versions`.execute(db);
 }
 
 /** Audit entries per customer on average: 1M at 100k customers. */

@@ -58,7 +58,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '1000,100000' },
     iterations: { type: 'string', default: '200' },
     databases: { type: 'string', default: 'sqlite,postgres' },
-    /** only the queries whose name holds this text */
+    /** only the queries whose name holds this text (or one of these, separated by |) */
     only: { type: 'string', default: '' },
     'downloading-customers': { type: 'string', default: String(DOWNLOADING_CUSTOMERS) },
     /** how long /api/health is timed on the built portal while its jobs run; 0: the portal is not started */
@@ -70,11 +70,12 @@ const ITERATIONS = Number(values.iterations);
 const DOWNLOADING = Number(values['downloading-customers']);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PORTAL_SECONDS = Number(values['portal-seconds']);
+const selected = (name: string) => values.only.split('|').some((part) => name.includes(part));
 const PORTAL_START = 'portal: from its start to the first /api/health answer (built, jobs on)';
 const PORTAL_RUN = 'portal: /api/health while the daily licence end run queues a job per licence it tells of';
 const PORTAL_HEALTH = 'portal: /api/health while those jobs run';
 const PORTAL_ROWS = [PORTAL_START, PORTAL_RUN, PORTAL_HEALTH];
-const WITH_PORTAL = PORTAL_SECONDS > 0 && PORTAL_ROWS.some((name) => name.includes(values.only));
+const WITH_PORTAL = PORTAL_SECONDS > 0 && PORTAL_ROWS.some(selected);
 
 // Filters whose matches exist at every size: built from the words of a row seeded early.
 const NAME_PART = `${FIRST_NAMES[0].slice(-3)} ${LAST_NAMES[2].slice(0, 4)}`.toLowerCase();
@@ -173,6 +174,12 @@ const FIRST_NAME = FIRST_NAMES[0].toLowerCase();
 /** GET /api/search as the route runs it (every kind the caller reaches, five of each). */
 const staffSearch = (type: StaffType, q: string) => async (h: DatabaseHandle) =>
   search(ctxOf(h), await staffActor(h, type), { q, limit: 5 });
+/** A customer's licences where each product has a version per 10 customers (seeded with the version searches). */
+const LICENCES_WITH_VERSIONS: Query = {
+  name: "licences: a customer's first page, beside a version per customer (the latest with files)",
+  firstPage: true,
+  run: (h) => listLicences(h.db, BUSY_CUSTOMER_ID, { offset: 0, length: 10 }),
+};
 const SEARCH_QUERIES: Query[] = [
   {
     name: `search: admin, "${CUSTOMER_PART}" (a few customers)`,
@@ -219,6 +226,7 @@ const ALL_QUERIES: Query[] = [
     firstPage: true,
     run: (h) => listUsers(h.db, page(0, EMAIL_PREFIX)),
   },
+  { name: 'users: one letter "s"', firstPage: true, run: (h) => listUsers(h.db, page(0, 's')) },
   { name: 'users: first page', firstPage: true, run: (h) => listUsers(h.db, page(0)) },
   { name: 'users: tenth page', firstPage: false, run: (h) => listUsers(h.db, page(90)) },
   {
@@ -245,6 +253,21 @@ const ALL_QUERIES: Query[] = [
     name: `customers: dense search "${DENSE} all!", every match sorted (before decision 049)`,
     firstPage: false,
     run: (h) => searchCustomers(h.db, { ...page(0, `${DENSE} all!`), plan: 'sortedMatches' }),
+  },
+  {
+    name: 'customers: one letter "s" (the start of a name in six)',
+    firstPage: true,
+    run: (h) => searchCustomers(h.db, page(0, 's')),
+  },
+  {
+    name: 'customers: one letter "k" (the start of every customer key)',
+    firstPage: true,
+    run: (h) => searchCustomers(h.db, page(0, 'k')),
+  },
+  {
+    name: 'customers: one letter "s", every match sorted (before decision 089)',
+    firstPage: false,
+    run: (h) => searchCustomers(h.db, { ...page(0, 's'), plan: 'sortedMatches' }),
   },
   { name: 'customers: first page', firstPage: true, run: (h) => searchCustomers(h.db, page(0)) },
   {
@@ -281,6 +304,7 @@ const ALL_QUERIES: Query[] = [
   },
   ...ANALYTICS_QUERIES,
   ...SEARCH_QUERIES,
+  LICENCES_WITH_VERSIONS,
   {
     name: 'reference, no index: users name substring + exact count',
     firstPage: false,
@@ -288,18 +312,20 @@ const ALL_QUERIES: Query[] = [
     run: (h) => unindexedUserSearch(h, NAME_PART),
   },
 ];
-const SELECTED = ALL_QUERIES.filter((query) => query.name.includes(values.only));
+const SELECTED = ALL_QUERIES.filter((query) => selected(query.name));
 /** The 10M downloads take most of the seed: written only when a query reads them. */
 const WITH_DOWNLOADS = SELECTED.some((query) => ANALYTICS_QUERIES.includes(query));
 /**
  * The version searches need a version per customer, which the analytics read as a handful per
  * product (every version, to find each product's latest): the two are seeded and run apart.
  */
-const VERSION_SEARCHES = SEARCH_QUERIES.filter((query) => query.name.includes('version'));
+const VERSION_SEARCHES = [...SEARCH_QUERIES.filter((query) => query.name.includes('version')), LICENCES_WITH_VERSIONS];
 const QUERIES = WITH_DOWNLOADS ? SELECTED.filter((query) => !VERSION_SEARCHES.includes(query)) : SELECTED;
 const WITH_SEARCHED_VERSIONS = QUERIES.some((query) => VERSION_SEARCHES.includes(query));
 if (QUERIES.length < SELECTED.length)
-  console.error("the version searches run without the analytics' queries: -- --only 'search:'");
+  console.error(
+    "the version searches and the licences beside versions run without the analytics' queries: -- --only 'version'",
+  );
 
 /** The filter as it ran before migration 002: a scan (`|| ''` keeps any index out) and a full count. */
 async function unindexedUserSearch({ db }: DatabaseHandle, filter: string) {
