@@ -326,6 +326,9 @@ describe('the boundaries, on a controlled clock', () => {
           startDate: '2040-01-01',
           endDate: addDays('2041-01-10', Math.floor(n / 20)),
           downloadSecret: `batched-${n}`,
+          data: '{}',
+          hasEntityResolution: 0 as const,
+          accessLevel: 'stable' as const,
           createdAt: now,
           updatedAt: now,
         })),
@@ -341,6 +344,5 @@ describe('the boundaries, on a controlled clock', () => {
     expect([Number(noticed.n), Number(noticed.licences)]).toEqual([1203, 1203]);
     // a second run the same day tells nothing new
     expect(await queueExpiryNotices(ctx, jobActor('test'), '2041-01-01')).toEqual({ expiresSoon: 0, expired: 0 });
-    await settle();
-  });
+  }, 90_000);
 });
