@@ -75,11 +75,13 @@ test('signing in and reaching the settings with the keyboard alone', async ({ pa
   await page.keyboard.press('Enter');
   expect((await login).status(), `sign-in of ${account.email}`).toBe(200);
   await expect(page).toHaveURL(/\/en$/);
-  await expect(page.getByRole('heading', { name: `Welcome, ${account.fullName}` })).toBeVisible();
+  // after sign-in the focus is on the page's heading, not the body; the top bar comes just before it
+  const welcome = page.getByRole('heading', { level: 1, name: `Welcome, ${account.fullName}` });
+  await expect(welcome).toBeFocused();
 
   const userMenu = page.getByTestId('user-menu');
   const settings = page.getByTestId('menu-settings');
-  await tabTo(page, userMenu);
+  await page.keyboard.press('Shift+Tab');
   await expectFocusVisible(userMenu, 'the user menu button');
 
   await page.keyboard.press('Enter');
@@ -97,8 +99,17 @@ test('signing in and reaching the settings with the keyboard alone', async ({ pa
   await expectFocusVisible(settings, 'the Settings item, first in the menu');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/en\/settings$/);
-  await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
+  // a page change: the focus is on the new page's heading
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings', exact: true })).toBeFocused();
   await expect(settings).toBeHidden();
+  // and again from a link of the top bar, followed from the keyboard
+  await page.keyboard.press('Shift+Tab');
+  await expect(userMenu).toBeFocused();
+  const products = page.getByTestId('nav-products');
+  await products.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/en\/products$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
 });
 
 /** Relative luminance of a CSS rgb() colour, per WCAG. */

@@ -9,7 +9,7 @@ import type { Profile } from '../../common/api/auth';
 import { splitLocale } from './routing';
 import { useProfile } from './session';
 
-const MAIN_ID = 'main-content';
+export const MAIN_ID = 'main-content';
 
 // Signed-in users only: its menus and popovers stay out of the sign-in page's JavaScript (decision 020).
 const loadTopBar = () => import('./TopBar');

@@ -9,7 +9,8 @@ import { PageErrorBoundary } from './ErrorBoundary';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
-import { Shell } from './Shell';
+import { MAIN_ID, Shell } from './Shell';
+import { useFocusOnNavigation } from './focus-on-navigation';
 import { useInterfaceLocale } from './use-interface-locale';
 import { useProfile } from './session';
 import { LOCALE_STORAGE_KEY, storage } from './storage';
@@ -143,6 +144,7 @@ function Localized({ locale }: { locale: Locale }) {
   const location = useLocation();
   const profile = useProfile().data;
   useInterfaceLocale(i18n, locale);
+  useFocusOnNavigation(MAIN_ID);
   // A navigation asks for the next page's code and data as it renders, before the page suspends.
   const preloaded = useRef(location.pathname);
   if (preloaded.current !== location.pathname) {
