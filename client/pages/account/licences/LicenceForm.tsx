@@ -140,6 +140,17 @@ function CreateForm({ customerId }: { customerId: number }) {
   );
   const list = products.data?.data ?? [];
   const none = products.isSuccess && list.length === 0;
+  // a customer holding a licence of every product can be given none: the modal says why and offers
+  // no form that could only fail
+  if (none)
+    return (
+      <Stack gap="sm" data-testid="licence-create-none">
+        <Alert color="yellow">{t('licences.modal.noProduct')}</Alert>
+        <Group justify="flex-end">
+          <ModalCancelButton>{t('licences.modal.close')}</ModalCancelButton>
+        </Group>
+      </Stack>
+    );
   return (
     <form ref={ref} onSubmit={onSubmit((values) => save.mutate(values))} noValidate data-testid="licence-create-form">
       <Stack gap="sm">
@@ -148,12 +159,11 @@ function CreateForm({ customerId }: { customerId: number }) {
             {t('licences.modal.productsError', { error: apiErrorText(products.error, t) })}
           </Alert>
         )}
-        {none && <Alert color="yellow">{t('licences.modal.noProduct')}</Alert>}
         <NativeSelect
           label={t('licences.modal.product')}
           name="productKey"
           data-autofocus
-          disabled={!products.isSuccess || none}
+          disabled={!products.isSuccess}
           data={list.map((product) => ({ value: product.key, label: productLabel(t, product) }))}
           {...form.getInputProps('productKey')}
         />

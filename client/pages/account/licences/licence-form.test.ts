@@ -23,6 +23,12 @@ describe('the licence form schemas', () => {
     });
   });
 
+  it('accept a new licence as the form opens: the required data starts as an empty object', () => {
+    const opened = createValues('graph-server', today);
+    expect(opened.data).toBe('{}');
+    expect(CreateLicenceForm.safeParse(opened)).toMatchObject({ success: true, data: { data: {} } });
+  });
+
   it('say which rule the data breaks: required, JSON, an object', () => {
     expect(problems(CreateLicenceForm, { ...valid, data: '  ' })).toEqual({ data: 'errors.required' });
     expect(problems(CreateLicenceForm, { ...valid, data: '{"a": ' })).toEqual({ data: INVALID_JSON });

@@ -75,14 +75,17 @@ export const renewLicenceForm = (startDate: string) =>
     z.transform(withData),
   );
 
-/** A new licence starts today and runs a year; its data is left for the user to write. */
+/**
+ * A new licence starts today and runs a year; its data, required, starts as the empty object, so
+ * the form can be sent as it opens and the user adds what the licence carries.
+ */
 export function createValues(productKey: string, today: string = localToday()): LicenceFormValues {
   return {
     productKey,
     accessLevel: 'stable',
     startDate: today,
     endDate: addMonths(today, 12),
-    data: '',
+    data: '{}',
     hasEntityResolution: false,
   };
 }

@@ -272,6 +272,21 @@ describe('LicencesSection: downloads', () => {
 describe('LicencesSection: adding and renewing', () => {
   const today = localToday();
 
+  it('offers no licence form to a customer holding a licence of every product, and says why', async () => {
+    open('admin', { 'GET /api/customers/7/licensable-products': () => ({ status: 200, body: { data: [] } }) });
+    fireEvent.click(await screen.findByTestId('licence-add'));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a licence' });
+    expect(
+      await within(dialog).findByText(
+        'This customer already holds a licence of every product: renew one of them instead.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Add licence' })).toBeNull();
+    expect(within(dialog).queryByLabelText('Product')).toBeNull();
+    // the modal's own close button and the one under the message
+    expect(within(dialog).getAllByRole('button', { name: 'Close' })).toHaveLength(2);
+  });
+
   it('adds a licence: first product preselected, stable, today for a year; the data as a JSON object', async () => {
     let listed = 0;
     const api = open('accountExecutive', {
@@ -292,14 +307,16 @@ describe('LicencesSection: adding and renewing', () => {
     ).toEqual(['Graph Viewer', 'Graph Cloud (SaaS)']);
     expect((within(dialog).getByLabelText('Access level') as HTMLSelectElement).value).toBe('stable');
 
-    // the data is required, must be JSON, and a JSON object
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Add licence' }));
+    // the data starts as an empty object; it is required, must be JSON, and a JSON object
     const editor = await within(dialog).findByRole('textbox', { name: 'Licence data (JSON)' }, { timeout: 5000 });
+    await waitFor(() => expect((editor as HTMLTextAreaElement).value).toBe('{}'));
+    const type = (text: string) => fireEvent.input(editor, { target: { value: text } });
+    type('');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add licence' }));
     await waitFor(() => expect(editor.getAttribute('aria-invalid')).toBe('true'));
     expect(document.getElementById(editor.getAttribute('aria-describedby')!)?.textContent).toBe(
       'This field is required.',
     );
-    const type = (text: string) => fireEvent.input(editor, { target: { value: text } });
     type('{"licences": 5');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add licence' }));
     await waitFor(() =>
