@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchResult } from '../../../common/api/search';
 import { fakeApi } from '../../test/fake-api';
@@ -111,8 +111,11 @@ describe('SearchSheet', () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
     await act(() => vi.advanceTimersByTimeAsync(300));
     expect(screen.queryByTestId('location')?.textContent ?? '/en').toBe('/en');
-    const labs = await screen.findAllByRole('option');
-    expect(labs.map((o) => o.textContent)).toEqual(['Acme LabsACME000002']);
+    // the previous results stay on screen, none active, until the answer to the new text is in
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LabsACME000002']),
+    );
+    const labs = screen.getAllByRole('option');
     expect(input.getAttribute('aria-activedescendant')).toBe(labs[0].id);
 
     // the first text again, answered from the cache at once: its first result is active, not the one left
