@@ -12,12 +12,15 @@ import { detectLocale, splitLocale } from './app/routing';
 import { LOCALE_STORAGE_KEY, storage } from './app/storage';
 import { startI18n } from './i18n';
 import { stylesLoaded } from './app/styles-loaded';
+import { keepFocusThroughBusyControls } from './app/keep-focus';
 
 // Start in the locale of the address so the first paint is already in the right language.
 const locale =
   splitLocale(window.location.pathname).locale ??
   detectLocale(storage.get(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]);
 document.documentElement.lang = locale;
+// a busy button keeps the focus through its wait (app/keep-focus.ts)
+keepFocusThroughBusyControls();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

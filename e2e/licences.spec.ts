@@ -118,6 +118,13 @@ for (const locale of ['en', 'fr'] as const) {
       await row.getByTestId('licence-renew').click();
       const renew = page.getByRole('dialog', { name: t('licences.modal.renewTitle') });
       await expect(renew.getByRole('textbox', { name: t('licences.modal.data') })).toHaveValue(/"fixedLicenses": 3/);
+      // replacing the key: the question takes the focus on its safe answer, and the button has it back after
+      await renew.getByTestId('licence-replace-key').click();
+      await expect(renew.getByRole('button', { name: t('licences.modal.keepKey') })).toBeFocused();
+      await renew.getByTestId('licence-replace-key-yes').focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('notification-success').last()).toContainText(t('licences.modal.keyReplaced'));
+      await expect(renew.getByTestId('licence-replace-key')).toBeFocused();
       await renew.getByLabel(t('licences.modal.accessLevel')).selectOption('beta');
       // the end date through the browser's date picker: the 15th of the month after the current end,
       // in the browser's time zone (Europe/Paris), kept as that very calendar day and written below

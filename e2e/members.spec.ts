@@ -92,6 +92,14 @@ test('an admin invites a contact, who is mailed the link, and sees the pending r
   );
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
+  // resending from the keyboard: the button keeps the focus through its wait
+  await row.getByTestId('invitation-resend').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('notification-success').last()).toContainText(
+    `The invitation was sent again to ${email}.`,
+  );
+  await expect(row.getByTestId('invitation-resend')).toBeFocused();
+
   // cancelling asks first, then the row goes
   await row.getByTestId('invitation-cancel').click();
   await page.getByTestId('invitation-cancel-yes').click();

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import type { Licence } from '../../../../common/api/licences';
 import { ACCESS_LEVELS } from '../../../../common/domain';
@@ -183,6 +183,15 @@ function ReplaceDownloadKey({ licence }: { licence: Licence }) {
   const { t } = useTranslation();
   const reload = useReloadLicences(licence.customerId);
   const [confirming, setConfirming] = useState(false);
+  // the focus follows the question: on "keep" when it opens, back on the button when it closes
+  const button = useRef<HTMLButtonElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+    else if (asked.current) button.current?.focus();
+    asked.current = confirming;
+  }, [confirming]);
   const replace = useModalMutation(() => replaceDownloadSecret(licence.id), {
     onSuccess: async () => {
       setConfirming(false);
@@ -197,7 +206,13 @@ function ReplaceDownloadKey({ licence }: { licence: Licence }) {
   if (!confirming) {
     return (
       <Group>
-        <Button variant="light" color="orange" onClick={() => setConfirming(true)} data-testid="licence-replace-key">
+        <Button
+          ref={button}
+          variant="light"
+          color="orange"
+          onClick={() => setConfirming(true)}
+          data-testid="licence-replace-key"
+        >
           {t('licences.modal.replaceKey')}
         </Button>
       </Group>
@@ -208,7 +223,13 @@ function ReplaceDownloadKey({ licence }: { licence: Licence }) {
       <Stack gap="xs">
         <Text size="sm">{t('licences.modal.replaceKeyConfirm')}</Text>
         <Group gap="xs">
-          <Button variant="default" size="compact-sm" onClick={() => setConfirming(false)} disabled={replace.isPending}>
+          <Button
+            ref={keep}
+            variant="default"
+            size="compact-sm"
+            onClick={() => setConfirming(false)}
+            disabled={replace.isPending}
+          >
             {t('licences.modal.keepKey')}
           </Button>
           <Button
