@@ -132,6 +132,8 @@ describe('a PostgreSQL restart or outage', () => {
       SEED_DEMO_DATA: 'false',
       LOG_LEVEL: 'info',
       SMTP_URL: await peer.listen(),
+      // the portal and the process queuing the mail below share the secret that seals its body
+      SESSION_SECRET: 'outage-test-session-secret-long-enough-0',
     };
     portal = start(env);
     const alive = () => portal!.child.exitCode === null && portal!.child.signalCode === null;
@@ -155,7 +157,7 @@ describe('a PostgreSQL restart or outage', () => {
 
     // Another process of the same portal (as the command line is) queues a mail due in a few seconds:
     // it falls due while the database is down.
-    const config = loadConfig({ ...env, NODE_ENV: 'test', SESSION_SECRET: 'outage-test-session-secret-long-enough-0' });
+    const config = loadConfig({ ...env, NODE_ENV: 'test' });
     queuer = openDatabase(config.databaseUrl);
     const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as AppContext['log'];
     const ctx = createContext({ config, database: queuer, log: silent });
