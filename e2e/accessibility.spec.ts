@@ -731,6 +731,8 @@ for (const language of SCAN_LOCALES) {
           await openPage(page, locale, '/select-account');
           await expect(page).toHaveURL(/\/accounts\/\d+/);
           const section = page.getByTestId('versions-section');
+          // the product with several releases with files (the first product of the licences has one)
+          await section.getByTestId('versions-product').selectOption('graph-server');
           const card = section.getByTestId('version-card').first();
           await expect(card.getByTestId('version-artifact').first()).toBeVisible();
           await card.getByTestId('artifact-commands-toggle').first().click();

@@ -76,7 +76,8 @@ test('an account executive finds a customer with the picker’s search, opens it
   await expect(telemetry).toHaveAttribute('target', '_blank');
 
   await page.getByRole('button', { name: 'Sync with SalesForce' }).click();
+  // the journeys' CRM does not answer (e2e/helpers/run-state.ts): the spec's message with its cause
   await expect(page.getByTestId('notification-error')).toContainText(
-    'The customer could not be synced with SalesForce: The connection to SalesForce is not configured on this portal.',
+    /The customer could not be synced with SalesForce: .*(ECONNREFUSED|fetch failed)/,
   );
 });

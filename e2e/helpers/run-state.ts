@@ -33,6 +33,11 @@ export const PORTAL_ENV: Record<string, string> = {
   // The simulated provisioner plays each step of a new instance after this many seconds (5 by
   // default, so a demo shows them); the journeys wait for the end, not for the pace.
   INSTANCE_PROVISIONING_DELAY_SECONDS: '1',
+  // A CRM that does not answer (nothing listens on the discard port of this machine): the customer
+  // page offers the sync, which fails with the CRM's error, as when Salesforce is down
+  SALESFORCE_LOGIN_URL: 'http://127.0.0.1:9',
+  SALESFORCE_CLIENT_ID: 'e2e-client',
+  SALESFORCE_CLIENT_SECRET: 'e2e-secret',
   // the relying parties of e2e/oidc.spec.ts (e2e/helpers/relying-party.ts)
   OIDC_CLIENTS: E2E_OIDC_CLIENTS,
 };
