@@ -50,11 +50,11 @@ test('an admin reads a customer’s recent actions, filters them by action and e
   expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = csv.toString('utf8').slice(1).trimEnd().split('\r\n');
   expect(lines[0]).toBe(
-    'date,actorEmail,action,productName,productVersion,productPlatform,anonymousDownload,invitationFrom,details',
+    'date,actorEmail,actorKind,actorName,action,productName,productVersion,productPlatform,anonymousDownload,invitationFrom,details',
   );
   if (shown < 10) expect(lines.slice(1)).toHaveLength(shown);
   else expect(lines.length).toBeGreaterThan(10);
-  for (const line of lines.slice(1)) expect(line.split(',')[2]).toBe('acceptInvitation');
+  for (const line of lines.slice(1)) expect(line.split(',')[4]).toBe('acceptInvitation');
 });
 
 test('a project manager changes a notification flag, and finds it kept after a reload', async ({ page }) => {

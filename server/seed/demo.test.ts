@@ -288,16 +288,14 @@ describe('demo data', () => {
     expect(deliveries.length).toBeGreaterThan(0);
     expect(deliveries.filter((d) => d.status === 'pending')).toEqual([]);
     for (const type of WEBHOOK_EVENTS) {
-      const queued = await db
-        .transaction()
-        .execute((trx) =>
-          queueWebhookDeliveries(t.app.ctx, trx, {
-            id: crypto.randomUUID(),
-            type,
-            createdAt: new Date().toISOString(),
-            data: {},
-          }),
-        );
+      const queued = await db.transaction().execute((trx) =>
+        queueWebhookDeliveries(t.app.ctx, trx, {
+          id: crypto.randomUUID(),
+          type,
+          createdAt: new Date().toISOString(),
+          data: {},
+        }),
+      );
       expect(queued, type).toEqual([]);
     }
   });
