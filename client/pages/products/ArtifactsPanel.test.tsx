@@ -168,7 +168,8 @@ describe('ArtifactsPanel', () => {
 
     xhr.upload.onprogress?.({ lengthComputable: true, loaded: 6, total: 15 });
     const progress = await within(row).findByRole('progressbar', { name: 'Upload of the Windows artifact' });
-    expect(progress.getAttribute('aria-valuenow')).toBe('40');
+    // the bar shows from the start of the upload; the progress event moves it once rendered
+    await waitFor(() => expect(progress.getAttribute('aria-valuenow')).toBe('40'));
 
     xhr.answer(200, {
       id: 10,
