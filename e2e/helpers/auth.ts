@@ -11,6 +11,9 @@ export function isLoginCall(response: Response): boolean {
 }
 
 export async function fillLoginForm(page: Page, { email, password }: Credentials): Promise<void> {
+  // the pre-rendered form's button is enabled once the page is hydrated: fields typed into before
+  // that are kept by typed-before-hydration, but its hand-over is not what these journeys check
+  await expect(page.getByRole('button', { name: /^(Sign in|Se connecter)$/ })).toBeEnabled();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
 }
