@@ -1,7 +1,7 @@
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
-import { isPostgres, startsWith } from '../../db/search';
+import { countUpTo, isPostgres, startsWith } from '../../db/search';
 
 /**
  * The staff's customer search for one or two characters (decision 089): customers whose name or
@@ -50,7 +50,10 @@ export async function prefixSearchPage(
       .orderBy('customers.id')
       .limit(upTo)
       .execute(),
-    countOf(db, where(db.selectFrom('customers'), byName), cap),
+    // the matches up to cap + 1, as the sum below needs them
+    countUpTo(db, where(db.selectFrom('customers'), byName), cap).then(({ total, capped }) =>
+      capped ? cap + 1 : total,
+    ),
     // the key index drives it (the name order cannot serve the condition): no order, no more than the cap
     where(db.selectFrom('customers'), byKeyOnly)
       .select('customers.id')
@@ -62,20 +65,6 @@ export async function prefixSearchPage(
 
   const n = namesCount + Math.min(keys.length, cap + 1);
   return { ids: [...names.map((row) => row.id), ...keyIds], total: Math.min(n, cap), capped: n > cap };
-}
-
-/** Rows of `query` up to `cap` + 1. */
-async function countOf(db: DB, query: Customers, cap: number): Promise<number> {
-  const row = await db
-    .selectFrom(
-      query
-        .select(sql`1`.as('one'))
-        .limit(cap + 1)
-        .as('capped'),
-    )
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /**
