@@ -55,6 +55,35 @@ test.describe('the login page with parameters', () => {
   });
 });
 
+test('keeps the fields it drew, and what was typed into them, when the page’s code comes late', async ({ page }) => {
+  // The page's own code held back while its texts arrive: had React begun before it came, the
+  // router's first update (the address's query) would make it draw the form again in new fields.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/LoginPage-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const texts = page.waitForResponse(/\/assets\/en-[^/]+\.js$/);
+  const errors = collectErrors(page);
+  await page.goto('/en/login?redirect=%2Fen%2Fproducts', { waitUntil: 'domcontentloaded' });
+  const email = page.locator('input[name="email"]');
+  const drawn = await email.elementHandle();
+  await texts;
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await email.fill('early@example.com');
+  release();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  await hydrated(page);
+  await email.press('End');
+  await email.pressSequentially('.org');
+  await expect(email).toHaveValue('early@example.com.org');
+  expect(
+    await drawn!.evaluate((field) => field.isConnected && field === document.querySelector('input[name="email"]')),
+  ).toBe(true);
+  expect(errors).toEqual([]);
+});
+
 /** The focused field's outline, as the browser draws it. */
 async function focusRing(page: Page, selector: string) {
   await page.locator(selector).focus();

@@ -1,5 +1,5 @@
 import { withDeadline } from '../app/code-deadline';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { type ComponentProps, type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ErrorBoundary } from '../app/ErrorBoundaryBase';
 import { isChunkLoadError, reloadIfReleased, reloader } from '../app/reload';
 import { useInterfaceLocale } from '../app/use-interface-locale';
@@ -23,13 +23,31 @@ import { Button, DelayedLoader } from './ui';
 
 const pageCode = new Map<string, () => Promise<unknown>>();
 
+/**
+ * A sign-in page's code, loaded on demand. Once it has arrived, a page mounted from then on renders
+ * it at once instead of through React.lazy, which suspends on its first render whatever the state of
+ * the import: on a pre-rendered page (decision 024) that suspension left the page's markup
+ * dehydrated, and the router's first update after hydration (the address's query and state) then
+ * made React throw that markup away and draw it again, losing what the visitor typed meanwhile. The
+ * choice is made once per mount, so a page never changes component under its own state.
+ */
 function page<K extends string, M extends Record<K, ComponentType<any>>>(
   segment: string,
   load: () => Promise<M>,
   name: K,
 ) {
-  pageCode.set(segment, load);
-  return lazy(() => withDeadline(load()).then((module) => ({ default: module[name] as M[K] })));
+  let loaded: M[K] | null = null;
+  const loadAndKeep = () =>
+    load().then((module) => {
+      loaded = module[name];
+      return module;
+    });
+  pageCode.set(segment, loadAndKeep);
+  const Lazy = lazy(() => withDeadline(loadAndKeep()).then((module) => ({ default: module[name] })));
+  return function PageCode(props: ComponentProps<M[K]>) {
+    const [Component] = useState<ComponentType<any>>(() => loaded ?? Lazy);
+    return <Component {...props} />;
+  };
 }
 
 const LoginPage = page('login', () => import('../pages/login/LoginPage'), 'LoginPage');
@@ -46,12 +64,19 @@ const ResetPasswordPage = page(
   'ResetPasswordPage',
 );
 
-/** Starts fetching the page's code at once, beside its texts and the session. */
-export function preloadPublicPage(pathname: string): void {
+/**
+ * Starts fetching the page's code at once, beside its texts and the session; settles when it has come
+ * (or failed: the page's error boundary then says so), so that a pre-rendered page is hydrated with
+ * its code at hand.
+ */
+export function preloadPublicPage(pathname: string): Promise<void> {
   const segment = splitLocale(pathname).path.split('/')[1] ?? '';
-  pageCode
-    .get(segment)?.()
-    .catch(() => {});
+  // every other address shows the login page (Page)
+  const load = pageCode.get(segment) ?? pageCode.get('login');
+  return (load?.() ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 const MAIN_ID = 'main-content';

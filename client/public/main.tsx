@@ -13,12 +13,14 @@ import { PublicApp, preloadPublicPage } from './PublicApp';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-preloadPublicPage(window.location.pathname);
+const pageCode = preloadPublicPage(window.location.pathname);
 
 // A pre-rendered page (decision 024) is on screen already, styled: it is hydrated once its texts are
-// there. Otherwise public.html's own loading indicator stays until the texts and the style sheet arrive.
+// there with the page's code (a page still on its way would leave its markup to be drawn again, and what
+// is typed meanwhile lost). Otherwise public.html's own loading indicator stays until the texts and the
+// style sheet arrive.
 const prerendered = root.hasAttribute('data-prerendered');
-Promise.all([texts, prerendered || stylesLoaded()]).then(
+Promise.all([texts, prerendered ? pageCode : stylesLoaded()]).then(
   () => {
     const app = (
       <StrictMode>

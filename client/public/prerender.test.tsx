@@ -8,7 +8,7 @@ import { fakeApi } from '../test/fake-api';
 import { builtinConfig } from '../test/render';
 import { keepTypedValues } from '../components/typed-before-hydration';
 import { renderSignInPage } from './prerender';
-import { PublicApp } from './PublicApp';
+import { PublicApp, preloadPublicPage } from './PublicApp';
 
 describe('the sign-in pages rendered at build time', () => {
   for (const [locale, path, heading] of [
@@ -95,6 +95,43 @@ describe('the sign-in pages rendered at build time', () => {
       password: 'typed-while-hydrating',
     });
     expect(screen.queryByText('This field is required.')).toBeNull();
+    act(() => reactRoot!.unmount());
+    root.remove();
+  });
+
+  it('adopt the fields it drew rather than drawing them again once the address is read', async () => {
+    // The address has a query the build's markup does not know: the router reads it in the render
+    // after hydration. Were the page's markup still waiting for its code then, React would throw it
+    // away and draw the form again, and what the visitor typed meanwhile would be lost.
+    const markup = await renderSignInPage('en', '/login');
+    fakeApi({});
+    window.history.replaceState(null, '', '/en/login?next=%2Fen%2Fcustomers');
+    const root = document.createElement('div');
+    root.innerHTML = markup;
+    document.body.append(root);
+    const drawn = root.querySelector<HTMLInputElement>('input[name="email"]')!;
+    await preloadPublicPage('/en/login');
+    keepTypedValues(root);
+    const onRecoverableError = vi.fn();
+    let reactRoot: Root | undefined;
+    await act(async () => {
+      reactRoot = hydrateRoot(
+        root,
+        <PublicApp
+          translator={new Translator('en', loadedTranslations())}
+          session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
+          hydrating
+        />,
+        { onRecoverableError },
+      );
+    });
+    await waitFor(() => expect(document.title).toContain('Sign'));
+    // typed once the page is live: it stays in the same field
+    fireEvent.change(drawn, { target: { value: 'typed@example.com' } });
+    await act(async () => {});
+    expect(root.querySelector('input[name="email"]')).toBe(drawn);
+    expect(drawn.value).toBe('typed@example.com');
+    expect(onRecoverableError).not.toHaveBeenCalled();
     act(() => reactRoot!.unmount());
     root.remove();
   });
