@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import * as client from 'openid-client';
+import { expect } from 'vitest';
+import { SESSION_COOKIE } from '../../common/constants';
 import type { DB } from '../db';
+import { addMembership, createCustomer, createUser, TEST_PASSWORD } from './factories';
 import { BASE_URL } from './harness';
 
 /**
@@ -137,6 +140,49 @@ export class Browser {
     }
     throw new Error('too many redirects');
   }
+}
+
+/** A fresh client user, project manager of a fresh customer: the one who signs in through the provider. */
+export async function oidcUser(db: DB) {
+  const customer = await createCustomer(db, { name: 'Oidc Customer' });
+  const user = await createUser(db, { type: 'client', fullName: 'Olive Idc', preferredLocale: 'fr' });
+  await addMembership(db, user.id, customer.id, 'businessOwner');
+  return { user, customer };
+}
+
+/** The browser signs in on the portal's login API, as the login page does, then returns to the interaction. */
+export async function signIn(browser: Browser, email: string) {
+  const response = await browser.request('POST', '/api/auth/login', {
+    json: { email, password: TEST_PASSWORD },
+    accept: 'application/json',
+  });
+  expect(response.statusCode).toBe(200);
+  expect(browser.has(SESSION_COOKIE)).toBe(true);
+}
+
+/** The set-up of most cases: a fresh user signed in on the portal in a browser, and the client's configuration. */
+export async function signedInAt(app: () => FastifyInstance, clientId: 'academy' | 'console') {
+  const { user } = await oidcUser(app().ctx.db);
+  const config = await discover(app, clientId);
+  const browser = new Browser(app);
+  await signIn(browser, user.email);
+  return { user, config, browser };
+}
+
+/** An authorization request with PKCE, a state and a nonce, and what its code exchange expects. */
+export async function authorize(config: client.Configuration, redirectUri: string, scope: string) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  return { url, verifier, state, nonce };
 }
 
 /** How many provider rows are stored. */

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMembership, createCustomer, createUser, TEST_PASSWORD } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { Browser, discover, oidcEnv } from '../../test/oidc';
+import { authorize, oidcEnv, signedInAt } from '../../test/oidc';
 
 /**
  * No working token of the provider rests in the database (decision 083): after a sign-in, a code
@@ -29,26 +28,12 @@ const userinfo = (token: string) =>
 
 describe('the provider state at rest', () => {
   it('holds no code, token or session cookie, and a copied row is of no use', async () => {
-    const customer = await createCustomer(app.ctx.db, { name: 'At Rest Customer' });
-    const user = await createUser(app.ctx.db, { type: 'client', fullName: 'Rhea Rest' });
-    await addMembership(app.ctx.db, user.id, customer.id, 'businessOwner');
-    const config = await discover(current, 'academy');
-    const browser = new Browser(current);
-    const login = await browser.request('POST', '/api/auth/login', {
-      json: { email: user.email, password: TEST_PASSWORD },
-      accept: 'application/json',
-    });
-    expect(login.statusCode).toBe(200);
-
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: 'http://academy.test/callback',
-      scope: 'openid email offline_access',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-    });
+    const { user, config, browser } = await signedInAt(current, 'academy');
+    const { url, verifier, state, nonce } = await authorize(
+      config,
+      'http://academy.test/callback',
+      'openid email offline_access',
+    );
     const callback = new URL((await browser.follow(url.href)).location);
     const code = callback.searchParams.get('code')!;
     expect(code).toBeTruthy();
@@ -61,6 +46,7 @@ describe('the provider state at rest', () => {
     const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       expectedState: state,
+      expectedNonce: nonce,
     });
     expect(tokens.refresh_token).toBeTruthy();
     const rows = await storedRows();
@@ -97,13 +83,7 @@ describe('the provider state at rest', () => {
     }
 
     // the provider's session, found by its cookie, still signs the browser in without the login page
-    const again = client.buildAuthorizationUrl(config, {
-      redirect_uri: 'http://academy.test/callback',
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      state: client.randomState(),
-    });
-    expect(new URL((await browser.follow(again.href)).location).origin).toBe('http://academy.test');
+    const again = await authorize(config, 'http://academy.test/callback', 'openid');
+    expect(new URL((await browser.follow(again.url.href)).location).origin).toBe('http://academy.test');
   });
 });

@@ -3,9 +3,9 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../common/constants';
-import { addMembership, createCustomer, createUser, login, TEST_PASSWORD } from '../../test/factories';
+import { createUser, login, TEST_PASSWORD } from '../../test/factories';
 import { BASE_URL, createTestApp, type TestApp } from '../../test/harness';
-import { Browser, discover, oidcEnv } from '../../test/oidc';
+import { authorize, Browser, discover, oidcEnv, oidcUser, signedInAt, signIn } from '../../test/oidc';
 import { enrolTotp } from '../../test/two-factor';
 import { PENDING_SIGN_IN_COOKIE } from '../../../common/api/two-factor';
 import { codeAt } from '../two-factor/totp';
@@ -25,46 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function signedInUser() {
-  const customer = await createCustomer(app.ctx.db, { name: 'Oidc Customer' });
-  const user = await createUser(app.ctx.db, { type: 'client', fullName: 'Olive Idc', preferredLocale: 'fr' });
-  await addMembership(app.ctx.db, user.id, customer.id, 'businessOwner');
-  return { user, customer };
-}
-
-/** The browser signs in on the portal's login API, as the login page does, then returns to the interaction. */
-async function signIn(browser: Browser, email: string) {
-  const response = await browser.request('POST', '/api/auth/login', {
-    json: { email, password: TEST_PASSWORD },
-    accept: 'application/json',
-  });
-  expect(response.statusCode).toBe(200);
-  expect(browser.has(SESSION_COOKIE)).toBe(true);
-}
-
-/** The set-up of most cases: a fresh user signed in on the portal in a browser, and the client's configuration. */
-async function signedInAt(clientId: 'academy' | 'console') {
-  const { user } = await signedInUser();
-  const config = await discover(current, clientId);
-  const browser = new Browser(current);
-  await signIn(browser, user.email);
-  return { user, config, browser };
-}
-
-async function authorize(config: client.Configuration, redirectUri: string, scope: string) {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
-  return { url, verifier, state, nonce };
-}
+const signedInUser = () => oidcUser(app.ctx.db);
 
 describe('the code flow of a confidential first-party client', () => {
   it('signs in through the portal, validates the ID token, refreshes, reads userinfo and logs out', async () => {
@@ -193,7 +154,7 @@ describe('an account with a second factor', () => {
 
 describe('a public third-party client', () => {
   it('is asked for consent on the portal, and the code needs its PKCE verifier', async () => {
-    const { config, browser } = await signedInAt('console');
+    const { config, browser } = await signedInAt(current, 'console');
     const request = await authorize(config, 'http://console.test/callback', 'openid email portal');
     const toConsent = new URL((await browser.follow(request.url.href)).location);
     expect(toConsent.pathname).toBe('/fr/consent');
@@ -232,7 +193,7 @@ describe('a public third-party client', () => {
   });
 
   it('refuses a request without PKCE, and one the user declines', async () => {
-    const { config, browser } = await signedInAt('console');
+    const { config, browser } = await signedInAt(current, 'console');
     const noPkce = client.buildAuthorizationUrl(config, {
       redirect_uri: 'http://console.test/callback',
       scope: 'openid',
@@ -265,7 +226,7 @@ describe('what the provider refuses', () => {
   });
 
   it('refuses a replayed code, a forged state and a forged interaction', async () => {
-    const { user, config, browser } = await signedInAt('academy');
+    const { user, config, browser } = await signedInAt(current, 'academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid');
     const callback = new URL((await browser.follow(request.url.href)).location);
     const checks = { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce };
@@ -292,7 +253,7 @@ describe('what the provider refuses', () => {
 
 describe('the portal logout handshake (spec 4 and 7)', () => {
   it('ends the provider session: the next authorization asks to sign in again', async () => {
-    const { config, browser } = await signedInAt('academy');
+    const { config, browser } = await signedInAt(current, 'academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
 
@@ -312,7 +273,7 @@ describe('the portal logout handshake (spec 4 and 7)', () => {
 
 describe('a provider session without a portal session', () => {
   it('signs in again once the portal session is gone, even without the handshake', async () => {
-    const { user, config, browser } = await signedInAt('academy');
+    const { user, config, browser } = await signedInAt(current, 'academy');
     const first = await authorize(config, 'http://academy.test/callback', 'openid');
     expect(new URL((await browser.follow(first.url.href)).location).origin).toBe('http://academy.test');
     // every session of the user ends (as after a password reset); the provider's session is still there
@@ -326,7 +287,7 @@ describe('a provider session without a portal session', () => {
 
 describe('refresh tokens of a confidential client', () => {
   it('are rotated: a used one is refused, and replaying it ends the grant', async () => {
-    const { config, browser } = await signedInAt('academy');
+    const { config, browser } = await signedInAt(current, 'academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
     const callback = new URL((await browser.follow(request.url.href)).location);
     const tokens = await client.authorizationCodeGrant(config, callback, {
@@ -349,7 +310,7 @@ describe('refresh tokens of a confidential client', () => {
 
 describe('the provider state', () => {
   it('survives a rebuild of the app on the same database, and expired rows are purged', async () => {
-    const { config, browser } = await signedInAt('academy');
+    const { config, browser } = await signedInAt(current, 'academy');
     const request = await authorize(config, 'http://academy.test/callback', 'openid offline_access');
     const callback = new URL((await browser.follow(request.url.href)).location);
 
