@@ -69,12 +69,21 @@ export function isPrefixFilter(text: string): boolean {
 }
 
 /**
+ * `column` lowered, as the lower() indexes of migrations 002 and 018 hold it: in byte order (the "C"
+ * collation on PostgreSQL, SQLite's own), so that ordering or comparing by it reads such an index as
+ * it is.
+ */
+export function lowerKey(db: DB, column: string) {
+  return isPostgres(db) ? sql<string>`lower(${sql.ref(column)}) collate "C"` : sql<string>`lower(${sql.ref(column)})`;
+}
+
+/**
  * `column` starts with `text`, whatever the case: a range of its lower() index (in the "C"
  * collation on PostgreSQL, migrations 002 and 018), which also gives that index's order.
  */
 export function startsWith(db: DB, column: string, text: string): Expression<SqlBool> {
   const postgres = isPostgres(db);
-  const lowered = postgres ? sql`lower(${sql.ref(column)}) collate "C"` : sql`lower(${sql.ref(column)})`;
+  const lowered = lowerKey(db, column);
   // [lower(text), lower(text) + the last code point): every string that starts with the text.
   const high = postgres ? sql`lower(${text}) || chr(1114111)` : sql`lower(${text}) || char(1114111)`;
   return sql<SqlBool>`(${lowered} >= lower(${text}) and ${lowered} < ${high})`;

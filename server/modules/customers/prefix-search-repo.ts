@@ -1,7 +1,7 @@
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
-import { countUpTo, isPostgres, startsWith } from '../../db/search';
+import { countUpTo, lowerKey, startsWith } from '../../db/search';
 
 /**
  * The staff's customer search for one or two characters (decision 089): customers whose name or
@@ -34,9 +34,7 @@ export async function prefixSearchPage(
   shown: Expression<SqlBool> | undefined,
   cap: number,
 ): Promise<PrefixPage> {
-  const nameKey = isPostgres(db)
-    ? sql<string>`lower(${sql.ref('customers.name')}) collate "C"`
-    : sql<string>`lower(${sql.ref('customers.name')})`;
+  const nameKey = lowerKey(db, 'customers.name');
   const byName = startsWith(db, 'customers.name', text);
   const byKeyOnly = sql<SqlBool>`(${startsWith(db, 'customers.customerKey', text)} and not ${byName})`;
   const where = (q: Customers, condition: Expression<SqlBool>) =>

@@ -1,10 +1,9 @@
 import type { NotificationSettings } from '../../../common/api/customers';
 import { NOTIFICATION_SETTINGS, type PaymentStatus } from '../../../common/domain';
 import type { MemberRole } from '../../../common/roles';
-import { sql } from 'kysely';
 import { type DB, nowIso } from '../../db';
 import { preparedQuery } from '../../db/prepared';
-import { isPostgres, sortOfMatches, textMatch } from '../../db/search';
+import { lowerKey, sortOfMatches, textMatch } from '../../db/search';
 
 export interface CustomerRow {
   id: number;
@@ -127,9 +126,7 @@ export function accountExecutiveCandidates(db: DB, text: string, limit: number) 
     .where('users.type', '=', 'accountExecutive')
     .where('users.status', '=', 'enabled');
   if (text) query = query.where(textMatch(db, 'users', text));
-  const lowerName = isPostgres(db)
-    ? sql`lower(${sql.ref('users.fullName')}) collate "C"`
-    : sql`lower(${sql.ref('users.fullName')})`;
+  const lowerName = lowerKey(db, 'users.fullName');
   return query
     .orderBy(text ? sortOfMatches(db, lowerName, 'text') : lowerName)
     .orderBy('users.id')

@@ -13,6 +13,7 @@ import {
   ftsMatch,
   isPostgres,
   isPrefixFilter,
+  lowerKey,
   rowTextMatch,
   sortOfMatches,
   textMatch,
@@ -113,9 +114,7 @@ export async function searchCustomers(
       : undefined;
   if (shown) query = query.where(shown);
   // By name whatever the case, in byte order so that the lower(name) index gives the order as it is.
-  const lowerName = postgres
-    ? sql`lower(${sql.ref('customers.name')}) collate "C"`
-    : sql`lower(${sql.ref('customers.name')})`;
+  const lowerName = lowerKey(db, 'customers.name');
   // A text search counts in steps of 100 (common/pagination SEARCH_COUNT_CAP_STEP, decision 049).
   const cap = countCap(page.offset, page.length, text ? SEARCH_COUNT_CAP_STEP : COUNT_CAP_STEP);
   const select = <Q extends typeof query>(q: Q) =>
@@ -207,11 +206,7 @@ const staffListQueries = (showAll: boolean) => {
       base(db, param)
         .select(['customers.id', 'customers.name', 'customers.customerKey', 'customers.selfService'])
         .select([sql<MemberRole | null>`null`.as('role'), sql<number | null>`null`.as('matches')])
-        .orderBy(
-          isPostgres(db)
-            ? sql`lower(${sql.ref('customers.name')}) collate "C"`
-            : sql`lower(${sql.ref('customers.name')})`,
-        )
+        .orderBy(lowerKey(db, 'customers.name'))
         .orderBy('customers.id')
         .limit(param('length'))
         .offset(param('offset')),
@@ -272,11 +267,7 @@ const memberListQueries = (roles: readonly MemberRole[]) => {
             .as('role'),
         )
         .select(sql<number | null>`null`.as('matches'))
-        .orderBy(
-          isPostgres(db)
-            ? sql`lower(${sql.ref('customers.name')}) collate "C"`
-            : sql`lower(${sql.ref('customers.name')})`,
-        )
+        .orderBy(lowerKey(db, 'customers.name'))
         .orderBy('customers.id')
         .limit(param('length'))
         .offset(param('offset')),
@@ -374,7 +365,7 @@ async function walkNameOrder(
   shown: Expression<SqlBool> | undefined,
   select: (q: SelectQueryBuilder<Database, 'customers', object>) => SelectQueryBuilder<Database, 'customers', PageRow>,
 ): Promise<PageRow[]> {
-  const key = isPostgres(db) ? sql`lower(${sql.ref('name')}) collate "C"` : sql`lower(${sql.ref('name')})`;
+  const key = lowerKey(db, 'name');
   const head = db
     .selectFrom('customers')
     .selectAll()
