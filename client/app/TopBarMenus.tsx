@@ -31,6 +31,17 @@ export function UserMenu({
   // its button pressed while this code was on its way
   const [pressed] = useState(() => openOnArrival.has('user'));
   useEffect(() => openOnArrival.done('user'), []);
+  const pages: MenuLink[] = [
+    { path: '/select-account', label: t('nav.myProjects'), testId: 'menu-my-projects', shown: myProjects },
+    { path: '/settings', label: t('nav.settings'), testId: 'menu-settings' },
+    { path: '/webhooks', label: t('nav.webhooks'), testId: 'menu-webhooks', shown: webhooks },
+    { path: '/about', label: t('nav.about'), testId: 'menu-about' },
+  ];
+  const item = ({ path, label, testId }: MenuLink) => (
+    <Menu.Item key={path} component={Link} to={localize(path)} data-testid={testId}>
+      {label}
+    </Menu.Item>
+  );
   return (
     // In the header rather than at the end of the body: the menu belongs to the banner landmark, as
     // every content of the page belongs to one (axe's `region`).
@@ -39,27 +50,18 @@ export function UserMenu({
         <UserMenuButton email={profile.email} compact={compact} />
       </Menu.Target>
       <Menu.Dropdown>
-        {myProjects && (
-          <Menu.Item component={Link} to={localize('/select-account')} data-testid="menu-my-projects">
-            {t('nav.myProjects')}
-          </Menu.Item>
-        )}
-        <Menu.Item component={Link} to={localize('/settings')} data-testid="menu-settings">
-          {t('nav.settings')}
-        </Menu.Item>
-        {webhooks && (
-          <Menu.Item component={Link} to={localize('/webhooks')} data-testid="menu-webhooks">
-            {t('nav.webhooks')}
-          </Menu.Item>
-        )}
-        <Menu.Item component={Link} to={localize('/about')} data-testid="menu-about">
-          {t('nav.about')}
-        </Menu.Item>
+        {pages.filter((page) => page.shown ?? true).map(item)}
         <Menu.Divider />
-        <Menu.Item component={Link} to={localize('/logout')} data-testid="menu-logout">
-          {t('nav.logout')}
-        </Menu.Item>
+        {item({ path: '/logout', label: t('nav.logout'), testId: 'menu-logout' })}
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/** An entry of the user menu: a link to a page of the portal, shown to all unless `shown` says otherwise. */
+interface MenuLink {
+  path: string;
+  label: string;
+  testId: string;
+  shown?: boolean;
 }
