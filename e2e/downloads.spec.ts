@@ -176,10 +176,26 @@ test.describe('downloads', () => {
       // the copy button's name holds the download's ("Copy URL to download …"): the whole name, exactly
       exact: true,
     });
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    // started from the keyboard: the button is disabled while busy, which drops the focus to the body,
+    // and the focus is on the button again once it is done (issue 32, client/app/keep-focus.ts)
+    const disabledWhileBusy = await button.evaluateHandle((node) => {
+      const seen = { disabled: false };
+      new MutationObserver(() => {
+        if ((node as HTMLButtonElement).disabled) seen.disabled = true;
+      }).observe(node, { attributes: true, attributeFilter: ['disabled'] });
+      return seen;
+    });
+    await button.focus();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toBe(world.file.name);
     expect(sha256(fs.readFileSync((await download.path())!))).toBe(sha256(world.file.bytes));
     await expect(button).not.toHaveAttribute('data-loading');
+    await expect(button).toBeEnabled();
+    expect(
+      await disabledWhileBusy.evaluate((seen) => seen.disabled),
+      'the download button was disabled while busy',
+    ).toBe(true);
+    await expect(button).toBeFocused();
 
     // the copied URL is the licence's secret URL of this version, and it serves the same bytes
     const licences = await ok<LicenceList>(await page.request.get(`/api/customers/${world.acme.id}/licenses`));
