@@ -56,6 +56,18 @@ async function trialCustomer(locale: Locale) {
   }
 }
 
+/**
+ * A journey's start: a fresh trial customer's project manager signed in on a page of the journey's
+ * size, the texts of its language, and where it is for the messages.
+ */
+async function signedInTrial(page: Page, locale: Locale, viewport: (typeof VIEWPORTS)[number]) {
+  const t = await textsOf(locale);
+  const trial = await trialCustomer(locale);
+  await resize(page, viewport);
+  await signInThroughApi(page, trial.credentials);
+  return { t, ...trial, where: `${locale} ${viewport.width} px` };
+}
+
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const { scrollWidth, innerWidth } = await pageWidth(page);
   expect(scrollWidth, `page width on ${where}`).toBeLessThanOrEqual(innerWidth);
@@ -70,11 +82,7 @@ for (const [locale, viewport] of [
     context,
   }) => {
     test.setTimeout(120_000);
-    const t = await textsOf(locale);
-    const { customerId, company, credentials } = await trialCustomer(locale);
-    await resize(page, viewport);
-    await signInThroughApi(page, credentials);
-    const where = `${locale} ${viewport.width} px`;
+    const { t, customerId, company, where } = await signedInTrial(page, locale, viewport);
 
     // in trial: the subscription block offers the checkout
     await page.goto(`/${locale}/accounts/${customerId}`);
@@ -195,11 +203,7 @@ for (const [locale, viewport] of [
     context,
   }) => {
     test.setTimeout(150_000);
-    const t = await textsOf(locale);
-    const { customerId, credentials } = await trialCustomer(locale);
-    await resize(page, viewport);
-    await signInThroughApi(page, credentials);
-    const where = `${locale} ${viewport.width} px`;
+    const { t, customerId, where } = await signedInTrial(page, locale, viewport);
 
     // paid, then cancelled now on the billing portal: the page offers to subscribe again
     await subscribeAndPay(page, t, locale, customerId, t('billing.testCheckout.pay'));
@@ -241,11 +245,7 @@ for (const [locale, viewport] of [
     context,
   }) => {
     test.setTimeout(150_000);
-    const t = await textsOf(locale);
-    const { customerId, credentials } = await trialCustomer(locale);
-    await resize(page, viewport);
-    await signInThroughApi(page, credentials);
-    const where = `${locale} ${viewport.width} px`;
+    const { t, customerId, where } = await signedInTrial(page, locale, viewport);
 
     // the trial's instance is ready before the service is suspended
     await page.goto(`/${locale}/accounts/${customerId}`);
