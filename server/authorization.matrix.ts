@@ -67,6 +67,11 @@ export interface Fixture {
   customizableProduct: (customerId: number) => Promise<string>;
   /** a fresh customization of the customer (of a fresh lke product it holds a licence of) */
   customization: (customerId: number) => Promise<number>;
+  /**
+   * Disables the memberships the actor gained from earlier rows (invitations it accepted), so that it
+   * works on the customer its setup gave it alone; nothing for an actor without memberships
+   */
+  setUpMembershipsOnly: (actor?: Actor) => Promise<void>;
   /** the key of a fresh product nobody holds a licence of */
   product: () => Promise<string>;
   /** a fresh licence of the customer (of a fresh product), valid for a year */
@@ -144,8 +149,8 @@ export interface MatrixRow {
   /** what an allowed call answers, when that is not a 2xx status */
   success?: number;
   /**
-   * for a route whose customer is optional (`access.customerIfGiven`): what each caller gets when
-   * the request names no customer, and the request
+   * for a route whose customer is optional (`access.customerIfGiven`, `access.customerOrDerived`):
+   * what each caller gets when the request names no customer, and the request
    */
   withoutCustomer?: { expect: Expectations; call: NonNullable<MatrixRow['call']> };
   /** the call replaces or ends the caller's session, which must sign in again afterwards */
@@ -642,6 +647,26 @@ export const MATRIX: MatrixRow[] = [
         customConfig: LKE_CONFIG,
       },
     }),
+    // Without a customer, the caller's scope gives it (decision 094): admins and product managers
+    // need none; an account executive works on their one customer, which holds the product here, the
+    // account executive of a third customer on that one, which does not (404 as for any customer
+    // without it); roles that never manage licences are refused, as with a customer named.
+    withoutCustomer: {
+      expect: {
+        ...only('admin', 'productManager', 'accountExecutive'),
+        otherAccountExecutive: 404,
+      },
+      call: async (f, scope) => {
+        await f.setUpMembershipsOnly(scope.actor);
+        return {
+          payload: {
+            productKey: await f.customizableProduct(f.ownCustomerId),
+            versionType: 'stable',
+            customConfig: LKE_CONFIG,
+          },
+        };
+      },
+    },
   },
   {
     method: 'POST',

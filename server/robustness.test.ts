@@ -443,6 +443,8 @@ beforeAll(async () => {
       await createLicence(db, customerId, key);
       return (await createCustomization(db, customerId, key)).id;
     },
+    // the robustness calls are made as an admin, who holds no membership
+    setUpMembershipsOnly: async () => {},
     product: async () => (await createProduct(db)).key,
     licence: async (customerId) => (await createLicence(db, customerId, (await createProduct(db)).key)).id,
     licensedProductKey: licensedProduct.key,

@@ -25,7 +25,12 @@ export const createCustomization = (body: CreateCustomizationBody, idempotencyKe
 export const updateCustomization = (id: number, body: UpdateCustomizationBody) =>
   api.patch(`/customizations/${id}`, body, { schema: Customization });
 
-/** Checks a configuration against its product's schema: an invalid one is an answer (valid false), not an error. */
+/**
+ * Checks a configuration against its product's schema: an invalid one is an answer (valid false), not
+ * an error. Spec 7's body; `customerId` and `productKey` may be left out where the caller's scope and
+ * the licences say them (decision 094). The customization modal names both: it validates one
+ * licence's configuration, so the answer is about that licence (404 once it is gone), whoever asks.
+ */
 export const validateCustomization = (body: ValidateCustomizationBody) =>
   api.post('/customizations/validate', body, { schema: ConfigValidation });
 

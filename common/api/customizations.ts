@@ -47,17 +47,25 @@ export type CreateCustomizationBody = z.infer<typeof CreateCustomizationBody>;
 export type CreateCustomizationInput = z.input<typeof CreateCustomizationBody>;
 
 /**
- * `POST /api/customizations/validate`: spec section 7's body (versionType, customConfig, enabled) and
- * the customer whose licence it is for. `productKey`, which picks the schema, is optional: without
- * it the schema is the one of the customization type the customer's licences offer, when they offer
- * exactly one (400 on productKey when they offer none or several).
+ * `POST /api/customizations/validate`: spec section 7's body (versionType, customConfig, enabled);
+ * what else picks the schema is optional where it can be derived (decision 094). `customerId`, whose
+ * licence it is for: left out, none for those who manage every customer's licences (admin, product
+ * manager), the only one for an account executive. `productKey`: left out, the one customization type
+ * the customer's licences offer, or without a customer the catalogue's products (400 on productKey
+ * when they offer none or several).
  */
 export const ValidateCustomizationBody = z.strictObject({
-  customerId: CreateCustomizationBody.shape.customerId,
+  customerId: z.optional(
+    CreateCustomizationBody.shape.customerId.check(
+      z.describe(
+        'Optional: the customer whose licence the configuration is for. Left out, none for an admin or a product manager (any product of the catalogue), and for an account executive the one customer they are the account executive of (400 on customerId when they are that of several).',
+      ),
+    ),
+  ),
   productKey: z.optional(
     CreateCustomizationBody.shape.productKey.check(
       z.describe(
-        "Optional: the product whose customization type's schema applies. Left out, the one customization type the customer's licences offer is used (400 on productKey when they offer none or several).",
+        "Optional: the product whose customization type's schema applies. Left out, the one customization type the customer's licences offer is used, or without a customer the catalogue's products (400 on productKey when they offer none or several).",
       ),
     ),
   ),

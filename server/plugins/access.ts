@@ -3,15 +3,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdParam } from '../../common/api/common';
 import { type CustomerCapability, canGlobally, canInCustomer, type GlobalCapability } from '../../common/permissions';
-import { deriveRole, globalRole, type Role } from '../../common/roles';
+import { deriveRole, globalRole, MEMBER_ROLES, type Role } from '../../common/roles';
 import type { AppContext } from '../context';
 import type { DB } from '../db';
 import { ERROR_CODES } from '../../common/api/errors';
 import { forbidden, HttpError, notFound, unauthenticated } from '../http-error';
-import { parseInput } from '../validation';
+import { invalidField, parseInput } from '../validation';
 import { touchToken } from '../modules/artifacts/repo';
 import { bearerToken, findToken } from '../modules/artifacts/tokens';
-import { type CustomerRow, findCustomerWithMembership, type MembershipRow } from '../modules/customers/repo';
+import {
+  type CustomerRow,
+  customersOfMember,
+  findCustomerWithMembership,
+  type MembershipRow,
+} from '../modules/customers/repo';
 import type { ProductTokenRef, SessionUser } from '../actor';
 
 /**
@@ -55,6 +60,16 @@ import type { ProductTokenRef, SessionUser } from '../actor';
  *
  *     access.customerIfGiven('viewTeam', 'query.customerId')
  *
+ * When the body may leave the customer out because the caller's scope says it
+ * (`POST /api/customizations/validate`, decision 094), the rule is "that customer when the body
+ * names it, else the one the caller's scope gives": a user whose type holds the capability in every
+ * customer (admin, product manager) needs none, and the route reads `customerAccessOrEvery(request)`
+ * as null; anyone else gets the one customer where their membership's role holds the capability,
+ * checked as if the body had named it; where there is none, 403; where there are several, 400 on
+ * the field (say which):
+ *
+ *     access.customerOrDerived('manageLicences', 'body.customerId')
+ *
  * The plugin then loads the customer with the caller's membership and answers 404 (the same body
  * whether the customer exists or not) to a caller with no role there, 403 to a role without the
  * capability; otherwise the route reads `customerAccessOf(request)` and hands it to its service.
@@ -83,7 +98,8 @@ export type BodyRef = `body.${string}`;
 /** The id of the route's customer, or null when the entity the route names does not exist. */
 export type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
 
-export type CustomerLocator = { from: InputRef; optional?: true } | { from: BodyRef } | { load: CustomerLoader };
+export type CustomerLocator =
+  { from: InputRef; optional?: true } | { from: BodyRef; derived?: true } | { load: CustomerLoader };
 
 export const access = {
   public: { kind: 'public' } as Access,
@@ -114,6 +130,12 @@ export const access = {
     kind: 'customer',
     capability,
     locate: { from, optional: true },
+  }),
+  /** The customer the body names, or, left out, the one the caller's scope gives (decision 094). */
+  customerOrDerived: (capability: CustomerCapability, from: BodyRef): Access => ({
+    kind: 'customer',
+    capability,
+    locate: { from, derived: true },
   }),
 };
 
@@ -185,6 +207,19 @@ export function customerAccessIfGiven(request: FastifyRequest): CustomerAccess |
   return request.customerAccess;
 }
 
+/**
+ * The customer access of a route whose customer the caller's scope may give
+ * (`access.customerOrDerived`): null when the body names none and the caller holds the capability in
+ * every customer (their type's role: admin, product manager), so that no customer is needed.
+ */
+export function customerAccessOrEvery(request: FastifyRequest): CustomerAccess | null {
+  const rule = request.routeOptions.config.access;
+  if (rule?.kind !== 'customer' || !('derived' in rule.locate)) {
+    throw new Error(`${request.routeOptions.url} declares no derived customer access rule`);
+  }
+  return request.customerAccess;
+}
+
 /** Whether the raw request leaves out a value: the parameter is absent. */
 function absent(request: FastifyRequest, ref: InputRef): boolean {
   const [source, name] = ref.split('.', 2) as ['params' | 'query', string];
@@ -192,11 +227,16 @@ function absent(request: FastifyRequest, ref: InputRef): boolean {
   return input?.[name] === undefined;
 }
 
+/** The value of a field of the parsed JSON body; undefined when the body is no object or lacks it. */
+function bodyField(request: FastifyRequest, ref: BodyRef): unknown {
+  const body = request.body as Record<string, unknown> | null | undefined;
+  return body && typeof body === 'object' ? body[ref.slice('body.'.length)] : undefined;
+}
+
 /** A customer id in the parsed JSON body: a whole number by the schemas' id rule, 400 otherwise. */
 function bodyIdFrom(request: FastifyRequest, ref: BodyRef): number {
   const name = ref.slice('body.'.length);
-  const body = request.body as Record<string, unknown> | null | undefined;
-  const value = body && typeof body === 'object' ? body[name] : undefined;
+  const value = bodyField(request, ref);
   const parsed = parseInput(IdParam.shape.id, typeof value === 'number' ? String(value) : value, [name]);
   if ('error' in parsed) throw parsed.error;
   return parsed.value;
@@ -274,7 +314,35 @@ function enforceMetricsToken(request: FastifyRequest): void {
 async function enforceBodyAccess(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const rule = request.routeOptions.config.access;
   if (rule?.kind !== 'customer' || !fromBody(rule.locate)) return;
+  if ('derived' in rule.locate && bodyField(request, rule.locate.from) === undefined) {
+    return enforceDerivedCustomer(request, rule.capability, rule.locate.from);
+  }
   await enforceCustomer(request, rule.capability, bodyIdFrom(request, rule.locate.from));
+}
+
+/** Customers looked up to tell one from several. */
+const ONE_OR_SEVERAL = 2;
+
+/**
+ * A body that leaves its customer out (`access.customerOrDerived`): a type whose role holds the
+ * capability in every customer needs none (no customer access); a type whose role lacks it is
+ * refused; anyone else works through memberships, and the one customer where theirs holds the
+ * capability is checked as if named (none: 403, several: 400 on the field, say which).
+ */
+async function enforceDerivedCustomer(request: FastifyRequest, capability: CustomerCapability, ref: BodyRef) {
+  const user = request.user;
+  if (!user) throw unauthenticated();
+  const everywhere = globalRole(user.type);
+  if (everywhere) {
+    if (!canInCustomer(everywhere, capability)) throw forbidden();
+    request.customerAccess = null;
+    return;
+  }
+  const roles = MEMBER_ROLES.filter((role) => canInCustomer(deriveRole(user.type, role), capability));
+  const customers = await customersOfMember(request.server.ctx.db, user.id, roles, ONE_OR_SEVERAL);
+  if (customers.length === 0) throw forbidden();
+  if (customers.length > 1) throw invalidField(ref.slice('body.'.length), 'errors.whichCustomer');
+  await enforceCustomer(request, capability, customers[0]);
 }
 
 async function enforceCustomer(request: FastifyRequest, capability: CustomerCapability, customerId: number | null) {

@@ -170,6 +170,29 @@ export async function disableMemberships(db: DB, ids: number[]): Promise<void> {
   await db.updateTable('memberships').set({ status: 'disabled' }).where('id', 'in', ids).execute();
 }
 
+/**
+ * Up to `limit` customers where the user holds an enabled membership in one of `roles`, by id (the
+ * access plugin's derivation of a customer the request leaves out: it needs to know one from several).
+ */
+export async function customersOfMember(
+  db: DB,
+  userId: number,
+  roles: readonly MemberRole[],
+  limit: number,
+): Promise<number[]> {
+  if (roles.length === 0) return [];
+  const rows = await db
+    .selectFrom('memberships')
+    .select('customerId')
+    .where('userId', '=', userId)
+    .where('status', '=', 'enabled')
+    .where('role', 'in', roles)
+    .orderBy('customerId')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.customerId);
+}
+
 /** A user's membership of a customer, whatever its state. */
 export function membershipOf(db: DB, customerId: number, userId: number) {
   return db

@@ -37,6 +37,27 @@ export async function findLicensedProduct(
   return row ? { ...row, licensed: Boolean(row.licensed) } : null;
 }
 
+/** A product's customization type, or null when there is no product with this key. */
+export async function productCustomizationType(db: DB, productKey: string): Promise<CustomizationType | null> {
+  const row = await db
+    .selectFrom('products')
+    .select('customizationType')
+    .where('key', '=', productKey)
+    .executeTakeFirst();
+  return row?.customizationType ?? null;
+}
+
+/** The customization types (none left out) the catalogue's products offer. */
+export async function offeredCustomizationTypes(db: DB): Promise<CustomizationType[]> {
+  const rows = await db
+    .selectFrom('products')
+    .select('customizationType')
+    .distinct()
+    .where('customizationType', '!=', 'none')
+    .execute();
+  return rows.map((row) => row.customizationType);
+}
+
 /** The customization types (none left out) of the products the customer holds a licence of. */
 export async function licensedCustomizationTypes(db: DB, customerId: number): Promise<CustomizationType[]> {
   const rows = await db

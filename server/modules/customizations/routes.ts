@@ -12,7 +12,7 @@ import {
 } from '../../../common/api/customizations';
 import type { CustomerCapability } from '../../../common/permissions';
 import { errorResponses } from '../../http-error';
-import { access, customerAccessOf, idFrom } from '../../plugins/access';
+import { access, customerAccessOf, customerAccessOrEvery, idFrom } from '../../plugins/access';
 import { actorOf } from '../../plugins/session';
 import { customerOfCustomization } from './repo';
 import * as service from './service';
@@ -34,20 +34,20 @@ export async function customizationRoutes(app: FastifyInstance) {
   api.post(
     '/customizations/validate',
     {
-      config: { access: access.customer('manageLicences', { from: 'body.customerId' }) },
+      config: { access: access.customerOrDerived('manageLicences', 'body.customerId') },
       schema: {
         operationId: 'validateCustomization',
         tags,
         summary: "Check a configuration against its product's schema, storing nothing",
         description:
-          "Spec section 7's body (versionType, customConfig, enabled) with the customer (customerId). productKey is optional: left out, the schema is that of the one customization type the customer's licences offer (400 on productKey when they offer none or several). A configuration that breaks the schema answers 200 with valid false and its problems (JSON Pointer and message). 404 when the customer holds no licence of the product named, 400 when the product offers no customization.",
+          "Spec section 7's body (versionType, customConfig, enabled); what else picks the schema is optional where it can be derived. customerId is optional: left out, an admin or a product manager (who manage every customer's licences) validates against any product of the catalogue; an account executive, for the one customer they are the account executive of (400 on customerId when they are that of several); other roles get 403, as they do with a customer named. productKey is optional: left out, the schema is that of the one customization type the customer's licences offer, or without a customer the catalogue's products (400 on productKey when they offer none or several). A configuration that breaks the schema answers 200 with valid false and its problems (JSON Pointer and message). 404 when the customer holds no licence of the product named (without a customer: no such product), 400 when the product offers no customization.",
         body: ValidateCustomizationBody,
         response: { 200: ConfigValidation, ...errorResponses(400, 403, 404) },
       },
     },
     async (request) =>
       service.validateCustomization(ctx, actorOf(request), {
-        customerAccess: customerAccessOf(request),
+        customerAccess: customerAccessOrEvery(request),
         body: request.body,
       }),
   );

@@ -24,6 +24,7 @@ import * as repo from './repo';
 import { type CustomizableType, isCustomizable, validateConfig } from './schemas';
 
 const LICENCE_NOT_FOUND = 'License not found';
+const PRODUCT_NOT_FOUND = 'Product not found';
 const CUSTOMIZATION_NOT_FOUND = 'Customization not found';
 const CUSTOMIZATION_EXISTS = 'This customer already has a customization of this product';
 const CONFIG_INVALID = 'The configuration does not follow the schema of its product';
@@ -49,6 +50,8 @@ function toApiCustomization(row: repo.CustomizationRow, access: CustomerAccess):
 const NOT_CUSTOMIZABLE = 'customization.errors.notCustomizable';
 const notCustomizable = () => invalidField('productKey', NOT_CUSTOMIZABLE);
 const WHICH_PRODUCT = 'customization.errors.whichProduct';
+const WHICH_PRODUCT_OF_ALL = 'customization.errors.whichProductOfAll';
+const NO_CUSTOMIZABLE_PRODUCT = 'customization.errors.noCustomizableProduct';
 
 /**
  * The customization type of a product the route's customer holds a licence of: 404 when the
@@ -73,6 +76,23 @@ async function onlyTypeOf(db: DB, customerId: number): Promise<CustomizableType>
   return types[0];
 }
 
+/**
+ * The schema of a validation for no customer in particular (a caller who manages every customer's
+ * licences, decision 094): the product's type, else the one type the catalogue offers.
+ */
+async function catalogueTypeOf(db: DB, productKey: string | undefined): Promise<CustomizableType> {
+  if (productKey !== undefined) {
+    const type = await repo.productCustomizationType(db, productKey);
+    if (type === null) throw notFound(PRODUCT_NOT_FOUND);
+    if (!isCustomizable(type)) throw notCustomizable();
+    return type;
+  }
+  const types = (await repo.offeredCustomizationTypes(db)).filter(isCustomizable);
+  if (types.length === 0) throw invalidField('productKey', NO_CUSTOMIZABLE_PRODUCT);
+  if (types.length > 1) throw invalidField('productKey', WHICH_PRODUCT_OF_ALL);
+  return types[0];
+}
+
 /** A create or update with an invalid configuration: 400 with one detail per problem, under customConfig. */
 function checkConfig(type: CustomizableType, config: CustomConfig, locale: Locale) {
   const problems = validateConfig(type, config, locale);
@@ -87,19 +107,22 @@ function checkConfig(type: CustomizableType, config: CustomConfig, locale: Local
 /**
  * Checks a configuration against the schema of the product's customization type without storing
  * anything (the modal's validate action). A configuration that breaks the schema is an answer
- * (valid false with its problems), not an error.
+ * (valid false with its problems), not an error. With a customer (named, or the caller's one), the
+ * product is one of its licences; without (a caller who manages every customer's licences and named
+ * none, decision 094), any product of the catalogue.
  */
 export async function validateCustomization(
   ctx: AppContext,
   actor: Actor,
-  input: { customerAccess: CustomerAccess; body: ValidateCustomizationBody },
+  input: { customerAccess: CustomerAccess | null; body: ValidateCustomizationBody },
 ): Promise<ConfigValidation> {
   const { user } = signedInUser(actor);
-  const customerId = input.customerAccess.customer.id;
   const { productKey } = input.body;
-  const type = productKey
-    ? await customizableTypeOf(ctx.db, customerId, productKey)
-    : await onlyTypeOf(ctx.db, customerId);
+  const customerId = input.customerAccess?.customer.id;
+  let type: CustomizableType;
+  if (customerId === undefined) type = await catalogueTypeOf(ctx.db, productKey);
+  else if (productKey) type = await customizableTypeOf(ctx.db, customerId, productKey);
+  else type = await onlyTypeOf(ctx.db, customerId);
   const problems = validateConfig(type, input.body.customConfig, user.preferredLocale);
   return { valid: problems.length === 0, problems };
 }
