@@ -94,7 +94,10 @@ for (const locale of ['en', 'fr'] as const satisfies readonly Locale[]) {
       const licence = licences.getByTestId('licence-row').first();
       await expect(licence.locator('td').first()).toHaveAttribute('data-label', t('licences.columns.id'));
       await expect(licence.locator('td').nth(2)).toHaveAttribute('data-label', t('licences.columns.validUntil'));
-      for (const id of ['licence-download', 'licence-copy-key', 'licence-renew']) {
+      // the licence file, or on an expired licence the reason it has none (decision 094)
+      const file = licence.getByTestId('licence-download').or(licence.getByTestId('licence-file-unavailable'));
+      await expectReachable(file, 'licence file or why none');
+      for (const id of ['licence-copy-key', 'licence-renew']) {
         await expectReachable(licence.getByTestId(id), id);
       }
       const customizable = licences.getByTestId('licence-customize').first();

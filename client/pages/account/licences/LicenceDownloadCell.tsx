@@ -1,4 +1,4 @@
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useTranslation } from '../../../i18n/use-translation';
 import type { Licence } from '../../../../common/api/licences';
 import { allowsDownload } from '../../../../common/licence-status';
@@ -9,8 +9,11 @@ import { productLabel } from './product-label';
 
 /**
  * The download cell (spec 2, roles with `download`): the licence file, and the download key copied
- * to the clipboard. An expired licence gets spec 8's text instead of either (spec 4: copying the key
- * of an invalid licence yields an expired warning).
+ * to the clipboard. An expired licence (past its grace) has no file to download (decisions.md:
+ * downloads stop there, and the server refuses the file): the cell says so in plain text where the
+ * link would be, readable by anyone who reaches the row, and offers no control that could only
+ * fail (decision 094). Copying its key still answers spec 8's text (spec 4: copying the key of an
+ * invalid licence yields an expired warning).
  */
 export function LicenceDownloadCell({ licence }: { licence: Licence }) {
   const { t } = useTranslation();
@@ -38,15 +41,9 @@ export function LicenceDownloadCell({ licence }: { licence: Licence }) {
           {t('licences.downloadFile')}
         </Button>
       ) : (
-        <Button
-          size="compact-sm"
-          variant="subtle"
-          onClick={expired}
-          aria-label={t('licences.downloadFileLabel', { product })}
-          data-testid="licence-download"
-        >
-          {t('licences.downloadFile')}
-        </Button>
+        <Text size="sm" px="xs" data-testid="licence-file-unavailable">
+          {t('licences.noFileExpired')}
+        </Text>
       )}
       <Button
         size="compact-sm"

@@ -241,7 +241,7 @@ describe('LicencesSection: downloads', () => {
     expect(lastNotification()).toMatchObject({ status: 'success', message: 'The download key was copied.' });
   });
 
-  it('tells the user of an expired licence to contact their account manager instead of copying or downloading', async () => {
+  it('offers no licence file for an expired licence, saying why in the cell, and answers spec 8 on copying its key', async () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     open('businessOwner');
@@ -252,11 +252,27 @@ describe('LicencesSection: downloads', () => {
       message: 'Your license is expired, please contact your account manager',
     });
     expect(writeText).not.toHaveBeenCalled();
-    const file = within(old).getByTestId('licence-download');
-    expect(file.getAttribute('href')).toBeNull();
-    toastHistory.clear();
-    fireEvent.click(file);
-    expect(lastNotification().message).toBe('Your license is expired, please contact your account manager');
+    // no control that could only fail: the reason stands as text where the file's link would be
+    expect(within(old).queryByTestId('licence-download')).toBeNull();
+    expect(within(old).queryByRole('link', { name: /Licence file/ })).toBeNull();
+    expect(within(old).queryByRole('button', { name: /Licence file/ })).toBeNull();
+    expect(within(old).getByTestId('licence-file-unavailable').textContent).toBe(
+      'No licence file: the licence has expired',
+    );
+    // a licence in its grace period still has its file
+    const grace = await rowOf('Graph Server');
+    expect(within(grace).getByTestId('licence-download').getAttribute('href')).toBe(
+      '/api/download/license/product-2?customerId=7',
+    );
+    expect(within(grace).queryByTestId('licence-file-unavailable')).toBeNull();
+  });
+
+  it('says in French why an expired licence has no file', async () => {
+    open('businessOwner', {}, '/fr/accounts/7');
+    const old = (await screen.findByText('Graph Old')).closest('tr') as HTMLElement;
+    expect(within(old).getByTestId('licence-file-unavailable').textContent).toBe(
+      'Pas de fichier de licence : la licence a expiré',
+    );
   });
 
   it('says "Clipboard not available" where there is no clipboard', async () => {
