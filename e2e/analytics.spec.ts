@@ -112,6 +112,13 @@ for (const locale of ['en', 'fr'] as const) {
     await page.getByTestId('product-analytics').click();
     await expect(page).toHaveURL(new RegExp(`/${locale}/analytics\\?product=${all.products[0].key}$`));
     await expect(page.getByTestId('analytics-product')).toHaveValue(all.products[0].key);
+
+    // and so does a customer's page, beside its licences' latest downloads
+    await page.goto(`/${locale}/accounts/${all.topCustomers[0].customerId}`);
+    const link = page.getByTestId('licences-section').getByRole('link', { name: t('catalogue.analytics') });
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/${locale}/analytics$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('analytics.title'));
   });
 }
 

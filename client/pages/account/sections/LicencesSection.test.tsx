@@ -1,14 +1,14 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Customer } from '../../../../common/api/customers';
 import type { LicensableProduct, Licence } from '../../../../common/api/licences';
 import { addMonths, localToday } from '../../../../common/licence-status';
-import type { Role } from '../../../../common/roles';
+import type { Role, UserType } from '../../../../common/roles';
 import { toastHistory } from '../../../components/notify';
-import { customerCan, licenceCan } from '../../../test/abilities';
+import { customerCan, licenceCan, profileCan } from '../../../test/abilities';
 import { apiError, type FakeHandler, fakeApi } from '../../../test/fake-api';
-import { renderPage } from '../../../test/render';
+import { adminProfile, renderPage } from '../../../test/render';
 import { useLocation } from 'react-router';
 import { LicencesSection } from './LicencesSection';
 
@@ -61,6 +61,14 @@ const products: LicensableProduct[] = [
   { key: 'cloud', name: 'Graph Cloud', isSaas: true, customizationType: 'lke' },
 ];
 
+/** The signed-in user of that role (its type's, a client's for the customer's contacts). */
+const profileOf = (role: Role) => {
+  const type: UserType = ['businessOwner', 'technicalContact', 'endUser'].includes(role)
+    ? 'client'
+    : (role as UserType);
+  return { ...adminProfile, type, yourRole: role, can: profileCan(type, role) };
+};
+
 function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
   const api = fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
@@ -76,7 +84,7 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/
       <LicencesSection customer={customer(role)} />
       <Address />
     </>,
-    { path, route: '/:locale/accounts/:id' },
+    { path, route: '/:locale/accounts/:id', profile: profileOf(role) },
   );
   return api;
 }
@@ -222,6 +230,27 @@ describe('LicencesSection: the table', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
     await rowOf('Product 1');
     expect(screen.getByTestId('address').textContent).toBe('');
+  });
+});
+
+describe('LicencesSection: download analytics', () => {
+  it('links the download analytics for the roles that may see them, in both languages', async () => {
+    for (const role of ['admin', 'productManager'] as const) {
+      open(role);
+      const link = await screen.findByRole('link', { name: 'Download analytics' });
+      expect(link.getAttribute('href')).toBe('/en/analytics');
+      cleanup();
+    }
+    open('admin', {}, '/fr/accounts/7');
+    const french = await screen.findByRole('link', { name: 'Statistiques de téléchargement' });
+    expect(french.getAttribute('href')).toBe('/fr/analytics');
+    cleanup();
+    for (const role of ['accountExecutive', 'supportEngineer', 'businessOwner', 'technicalContact'] as const) {
+      open(role);
+      await rowOf('Graph Server');
+      expect(screen.queryByTestId('licences-analytics'), role).toBeNull();
+      cleanup();
+    }
   });
 });
 

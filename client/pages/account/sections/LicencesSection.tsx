@@ -1,15 +1,16 @@
-import { Alert, Badge, Button, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { Customer } from '../../../../common/api/customers';
 import type { Licence } from '../../../../common/api/licences';
 import { formatDayMonthYear, formatLocalDayMonthYear } from '../../../../common/format';
 import { LICENCE_STATUS_COLOURS } from '../../../../common/licence-status';
 import { FIRST_SCREEN_FRESH_MS } from '../../../api/customer-page';
 import { LICENCES_PAGE_LENGTH, licenceQuery, licencesQuery } from '../../../api/licences';
-import { useLocale } from '../../../app/locale';
+import { useLocale, useLocalize } from '../../../app/locale';
+import { useProfile } from '../../../app/session';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
 import { FormModal } from '../../../components/FormModal';
@@ -99,16 +100,30 @@ export function LicencesSection({ customer }: { customer: Customer }) {
   const [customizing, setCustomizing] = useState<ModalState>({ opened: false, licence: null, formKey: 0 });
   const customize = (licence: Licence) => setCustomizing((m) => ({ opened: true, licence, formKey: m.formKey + 1 }));
 
+  // where staff read a customer's latest downloads, the download analytics are a link away (for the
+  // roles the capability table gives them to, as the home page's shortcut)
+  const localize = useLocalize();
+  const analytics = useProfile().data?.can.viewDownloadAnalytics === true;
+
   const rows = licences.data?.data ?? [];
   return (
     <AccountSection
       title={t('licences.title')}
       testId="licences-section"
       actions={
-        manage && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => open(null)} data-testid="licence-add">
-            {t('licences.add')}
-          </Button>
+        (manage || analytics) && (
+          <Group gap="sm" wrap="wrap">
+            {analytics && (
+              <Button component={Link} to={localize('/analytics')} variant="default" data-testid="licences-analytics">
+                {t('catalogue.analytics')}
+              </Button>
+            )}
+            {manage && (
+              <Button leftSection={<PlusIcon size={16} />} onClick={() => open(null)} data-testid="licence-add">
+                {t('licences.add')}
+              </Button>
+            )}
+          </Group>
         )
       }
     >
