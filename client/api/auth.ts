@@ -1,6 +1,7 @@
 import { queryOptions } from './query-options';
 import { z } from 'zod/mini';
 import {
+  CheckPasswordResetResult,
   type ConfirmEmailBody,
   ConfirmEmailResult,
   type LoginBody,
@@ -85,7 +86,7 @@ export const requestPasswordReset = (body: RequestPasswordResetBody) =>
   api.post('/auth/request-password-reset', body, { schema: Ok });
 
 export const checkPasswordReset = (passwordResetToken: string) =>
-  api.get('/auth/check-password-reset', { query: { passwordResetToken }, schema: Ok });
+  api.get('/auth/check-password-reset', { query: { passwordResetToken }, schema: CheckPasswordResetResult });
 
 /** Answers the account's address, for the sign-in form that follows. */
 export const resetPassword = (body: ResetPasswordBody) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { LOCALES, MEMBER_ROLES, ROLES, USER_TYPES } from '../roles';
 import { ProfileAbilities } from './abilities';
-import { confirmationMatches, Email, NewPassword, REQUIRED, RequiredText } from './common';
+import { confirmationMatches, Email, NewPassword, passwordFitsContext, REQUIRED, RequiredText } from './common';
 
 /** The password one signs in with: any text, required. */
 const CurrentPassword = z.string().check(z.minLength(1, REQUIRED), z.maxLength(1024));
@@ -80,11 +80,23 @@ export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 export const ResetPasswordResult = z.object({ ok: z.literal(true), email: z.string() });
 export type ResetPasswordResult = z.infer<typeof ResetPasswordResult>;
 
+/**
+ * `GET /api/auth/check-password-reset`: the link is usable, and the account's address, so the reset
+ * form applies the personal rule as one types (the link came to that address; the reset answers it
+ * too).
+ */
+export const CheckPasswordResetResult = z.object({ ok: z.literal(true), email: z.string() });
+export type CheckPasswordResetResult = z.infer<typeof CheckPasswordResetResult>;
+
 /** The reset form: the new password twice; the confirmation is the client's concern only. */
 export const ResetPasswordForm = z
   .object({ password: NewPassword, confirmation: z.string() })
   .check(confirmationMatches());
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
+
+/** The reset form of the account at `email`: nor may the password be made of the address. */
+export const resetPasswordFormFor = (email: string | null) =>
+  ResetPasswordForm.check(passwordFitsContext<ResetPasswordForm>('password', () => ({ email })));
 
 /** Key derivation of the self-hosted captcha; the widget solves it with the bundled PBKDF2 worker. */
 export const CAPTCHA_ALGORITHM = 'PBKDF2/SHA-256';

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../pagination';
-import { checkPassword } from '../password';
+import { checkPassword, isMadeOfContext, type PasswordContext } from '../password';
 
 /**
  * Messages of the schemas that forms share are message keys (client/i18n): the server sends them in
@@ -43,6 +43,30 @@ export const NewPassword = z.string().check(
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
 );
+
+/**
+ * The personal part of the password rule (decision 085) on a form, before anything is sent: a
+ * password made of the account's context (what the form knows of it: an address, names, some typed
+ * in the form itself) is refused on its field, with the server's key. The common-password part needs
+ * the server's list; its refusal comes back on the same field.
+ */
+export const passwordFitsContext = <T extends Record<string, unknown>>(
+  field: keyof T & string,
+  contextOf: (values: T) => PasswordContext,
+) =>
+  z.refine<T>(
+    (values) => {
+      const password = values[field];
+      if (typeof password !== 'string' || checkPassword(password) !== null) return true;
+      return !isMadeOfContext(password, contextOf(values));
+    },
+    {
+      path: [field],
+      message: 'password.error.personal',
+      // checked while another field is still wrong (a confirmation not typed yet)
+      when: (payload) => typeof (payload.value as Record<string, unknown> | undefined)?.[field] === 'string',
+    },
+  );
 
 /** A form's `confirmation` must repeat its `password` (the client's concern only: it is never sent). */
 export const confirmationMatches = <T extends { password: string; confirmation: string }>() =>

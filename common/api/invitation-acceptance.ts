@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { INVITATION_STATUSES } from '../domain';
 import { MEMBER_ROLES } from '../roles';
-import { confirmationMatches, NewPassword, RequiredText } from './common';
+import { confirmationMatches, NewPassword, passwordFitsContext, RequiredText } from './common';
 
 /** The key an invitation link carries (/{locale}/invitation/{key}): base64url text. */
 export const InvitationKeyParam = z.object({
@@ -30,10 +30,19 @@ export const FULL_NAME_MAX = 200;
 export const AcceptNewInvitationBody = z.object({ fullName: RequiredText(FULL_NAME_MAX), password: NewPassword });
 export type AcceptNewInvitationBody = z.infer<typeof AcceptNewInvitationBody>;
 
-/** The sign-up form of the invitation page: the body plus a confirmation that must match. */
+/**
+ * The sign-up form of the invitation page: the body plus a confirmation that must match, and a
+ * password not made of the name typed (the invited address, which the page does not hold, is the
+ * server's to check).
+ */
 export const AcceptNewInvitationForm = z
   .object({ fullName: RequiredText(FULL_NAME_MAX), password: NewPassword, confirmation: z.string() })
-  .check(confirmationMatches());
+  .check(confirmationMatches())
+  .check(
+    passwordFitsContext<{ fullName: string; password: string; confirmation: string }>('password', (values) => ({
+      names: [values.fullName],
+    })),
+  );
 export type AcceptNewInvitationForm = z.infer<typeof AcceptNewInvitationForm>;
 
 /** The customer just joined, whose page opens next. */

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { GRAPH_DATABASES, USE_CASES } from '../domain';
-import { NewPassword, REQUIRED, RequiredText } from './common';
+import { NewPassword, passwordFitsContext, REQUIRED, RequiredText } from './common';
 import { NAME_PART_MAX } from './signup';
 
 /**
@@ -73,6 +73,18 @@ export const SignupPasswordStep = z
   })
   .check(passwordsMatch);
 export type SignupPasswordStep = z.infer<typeof SignupPasswordStep>;
+
+/**
+ * The password step of one sign-up: nor may the password be made of its address, the names typed or
+ * the company (the server's context, decision 085).
+ */
+export const signupPasswordStepFor = (preview: Pick<SignupPreview, 'email' | 'companyName'>) =>
+  SignupPasswordStep.check(
+    passwordFitsContext<SignupPasswordStep>('password', (values) => ({
+      email: preview.email,
+      names: [values.firstName, values.lastName, preview.companyName],
+    })),
+  );
 
 /** The customer just created, whose page opens next. */
 export const SignupConfirmResult = z.object({ customerId: z.int() });

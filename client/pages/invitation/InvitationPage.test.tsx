@@ -163,6 +163,22 @@ describe('InvitationPage', () => {
     expect(api.calls(`POST /api/invitations/${KEY}/new`)).toHaveLength(0);
   });
 
+  it('refuses a password made of the name typed before sending, on the field with the focus', async () => {
+    const api = fakeApi({ ...legalRoutes, [`GET /api/invitations/${KEY}`]: () => ({ status: 200, body: preview() }) });
+    renderInvitation('en', null);
+    await goToForm();
+    fireEvent.change(screen.getByLabelText(/^Full name/), { target: { value: 'Noranda Newberry' } });
+    const password = screen.getByLabelText(/^Password/);
+    fireEvent.change(password, { target: { value: 'Noranda-Newberry-77!' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'Noranda-Newberry-77!' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create my account' }));
+    expect(
+      await screen.findByText("The password must not be made of your e-mail address, your name or the portal's name."),
+    ).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(api.calls(`POST /api/invitations/${KEY}/new`)).toHaveLength(0);
+  });
+
   it('creates the account with the typed name and password, reloads the profile and opens the customer', async () => {
     const created: Profile = {
       ...member,
@@ -207,6 +223,8 @@ describe('InvitationPage', () => {
       'The password must contain a digit.',
     );
     expect(screen.getByLabelText(/^Password/).getAttribute('aria-invalid')).toBe('true');
+    // the server's refusal takes the focus to the field that says why
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Password/)));
 
     answer = apiError(409, 'invitation_account_exists', 'exists');
     fireEvent.click(screen.getByRole('button', { name: 'Create my account' }));

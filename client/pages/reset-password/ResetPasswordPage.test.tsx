@@ -5,6 +5,9 @@ import { apiError, fakeApi } from '../../test/fake-api';
 import { renderPublicPage } from '../../test/render';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
+/** A usable link's check: the account's address comes with it. */
+const CHECKED = { ok: true, email: 'casey.jordan@demo.portal' };
+
 const renderReset = (path: string) =>
   renderPublicPage(<ResetPasswordPage token={path.split('/').at(-1) ?? ''} />, { path });
 
@@ -40,7 +43,7 @@ describe('ResetPasswordPage', () => {
   });
 
   it('shows the form, with the rules tied to the field, for a valid token', async () => {
-    fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }) });
+    fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: CHECKED }) });
     renderReset('/en/reset-password/fresh-token');
     const password = await screen.findByLabelText(/^New password/);
     expect(screen.getByLabelText(/^Confirm password/)).toBeTruthy();
@@ -50,7 +53,7 @@ describe('ResetPasswordPage', () => {
   });
 
   it('checks the rule and the confirmation before sending, and focuses the first problem', async () => {
-    const api = fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }) });
+    const api = fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: CHECKED }) });
     renderReset('/en/reset-password/fresh-token');
     const password = await screen.findByLabelText(/^New password/);
     fireEvent.change(password, { target: { value: 'short' } });
@@ -64,7 +67,7 @@ describe('ResetPasswordPage', () => {
 
   it('goes to the sign-in page with the account’s e-mail once the password is changed', async () => {
     const api = fakeApi({
-      'GET /api/auth/check-password-reset': () => ({ status: 200, body: { ok: true } }),
+      'GET /api/auth/check-password-reset': () => ({ status: 200, body: CHECKED }),
       'PATCH /api/auth/reset-password': () => ({ status: 200, body: { ok: true, email: 'casey@demo.portal' } }),
     });
     renderReset('/en/reset-password/fresh-token');
@@ -84,5 +87,46 @@ describe('ResetPasswordPage', () => {
       passwordResetToken: 'fresh-token',
       password,
     });
+  });
+  it('refuses a password made of the account’s address before sending, on the field with the focus', async () => {
+    const api = fakeApi({ 'GET /api/auth/check-password-reset': () => ({ status: 200, body: CHECKED }) });
+    renderReset('/en/reset-password/fresh-token');
+    const password = await screen.findByLabelText(/^New password/);
+    // the characters' rules pass: only the address's words make it
+    const typed = 'Casey.Jordan@Demo.portal1';
+    fireEvent.change(password, { target: { value: typed } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: typed } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(
+      await screen.findByText("The password must not be made of your e-mail address, your name or the portal's name."),
+    ).toBeTruthy();
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(api.calls('PATCH /api/auth/reset-password')).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal of a common password on the field, with the focus, in French too', async () => {
+    const api = fakeApi({
+      'GET /api/auth/check-password-reset': () => ({ status: 200, body: CHECKED }),
+      'PATCH /api/auth/reset-password': () =>
+        apiError(400, 'validation_error', 'password: too easy', [
+          { path: 'password', message: 'password.error.common' },
+        ]),
+    });
+    renderReset('/fr/reset-password/fresh-token');
+    const password = await screen.findByLabelText(/^Nouveau mot de passe/);
+    const typed = 'Sunshine-Sunshine-2024!';
+    fireEvent.change(password, { target: { value: typed } });
+    fireEvent.change(screen.getByLabelText(/^Confirmer/), { target: { value: typed } });
+    const submit = screen.getByRole('button', { name: /nitialiser/ });
+    fireEvent.click(submit);
+    await waitFor(() => expect(api.calls('PATCH /api/auth/reset-password')).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    const described = (password.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ');
+    expect(described).toContain('Le mot de passe est trop facile à deviner');
   });
 });

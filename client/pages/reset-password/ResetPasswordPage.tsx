@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
-import { ResetPasswordForm } from '../../../common/api/auth';
+import { type CheckPasswordResetResult, type ResetPasswordForm, resetPasswordFormFor } from '../../../common/api/auth';
 import { ERROR_CODES } from '../../../common/api/errors';
 import { checkPasswordReset, resetPassword } from '../../api/auth';
 import { ApiError } from '../../api/client';
@@ -24,7 +24,10 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const localize = usePublicLocalize();
   const { navigate } = usePublicRouter();
   usePageTitle(t('resetPassword.title'));
-  const [check, setCheck] = useState<Settled<unknown>>({ pending: true });
+  const [check, setCheck] = useState<Settled<CheckPasswordResetResult>>({ pending: true });
+  // the account's address, which the password may not be made of (read when the form validates)
+  const email = useRef<string | null>(null);
+  email.current = check.data?.email ?? null;
   useEffect(() => {
     let current = true;
     checkPasswordReset(token).then(
@@ -37,7 +40,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
   }, [token]);
   const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<ResetPasswordForm>({
     initialValues: { password: '', confirmation: '' },
-    schema: ResetPasswordForm,
+    schema: () => resetPasswordFormFor(email.current),
     options: { validateInputOnBlur: true },
   });
 

@@ -1,16 +1,16 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
 import { GRAPH_DATABASES, type GraphDatabase, type UseCase, USE_CASES } from '../../../common/domain';
 import {
   type SignupConfirmBody,
-  SignupPasswordStep,
   type SignupPreview,
+  signupPasswordStepFor,
 } from '../../../common/api/signup-confirmation';
 import { ApiError } from '../../api/client';
 import { confirmSignup } from '../../api/signup-confirmation';
-import { apiErrorText, fieldErrorsOf } from '../../components/forms';
+import { apiErrorText, namesField } from '../../components/forms';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useFinishJoining } from '../invitation/shared';
 import { LegalStep } from '../invitation/LegalStep';
@@ -18,6 +18,9 @@ import { splitFullName, stepAfterClick } from './wizard';
 import { ChoiceStep, type PasswordValues, PasswordStep, StepButtons, StepNav } from './WizardSteps';
 
 type Phase = 'wizard' | 'eula' | 'gdpr' | 'submit';
+
+/** The fields of the password step, on which the server may refuse what was typed. */
+const PASSWORD_STEP_FIELDS = ['firstName', 'lastName', 'password', 'confirmPassword'] as const;
 
 /** Refusals after which this link can do nothing more: the error page says why. */
 export const endsSignup = (error: unknown) =>
@@ -45,9 +48,12 @@ export function ConfirmationFlow({
   const [useCase, setUseCase] = useState<UseCase | null>(null);
   const [graphDB, setGraphDB] = useState<GraphDatabase | null>(null);
   const [choiceError, setChoiceError] = useState<string | null>(null);
-  const { form, ref, onSubmit } = useSchemaForm<PasswordValues>({
+  // the password may not be made of the address, the names or the company (decision 085): checked here
+  // as one types; a common password only the server can tell, and its refusal lands on the field
+  const schema = useMemo(() => signupPasswordStepFor(preview), [preview]);
+  const { form, ref, onSubmit, showFieldErrors } = useSchemaForm<PasswordValues>({
     initialValues: { ...splitFullName(preview.invitedFullName), password: '', confirmPassword: '' },
-    schema: SignupPasswordStep,
+    schema,
     options: { validateInputOnBlur: true },
   });
 
@@ -57,6 +63,9 @@ export function ConfirmationFlow({
       finish(customerId, preview.companyName, t('signUpConfirmation.created', { company: preview.companyName })),
     onError: (error) => {
       if (endsSignup(error)) onEnded(error);
+      // a refused password (a common one) or name: back on the password step, the focus on the field
+      // that says why
+      else if (PASSWORD_STEP_FIELDS.some((field) => namesField(error, field))) backToPassword(error);
     },
   });
 
@@ -80,11 +89,15 @@ export function ConfirmationFlow({
     const { firstName, lastName, password, confirmPassword } = form.getValues();
     confirm.mutate({ firstName, lastName, password, confirmPassword, useCase, graphDB });
   };
-  /** Back to the password step from a failure, with what the server refused shown on its fields. */
-  const backToPassword = () => {
-    if (confirm.error) form.setErrors(fieldErrorsOf(confirm.error, t));
+  /**
+   * Back to the password step from a failure, with what the server refused shown on its fields and
+   * the focus on the first of them.
+   */
+  function backToPassword(error: unknown) {
+    showFieldErrors(error);
+    setStep(2);
     setPhase('wizard');
-  };
+  }
 
   switch (phase) {
     case 'eula':
@@ -113,7 +126,7 @@ export function ConfirmationFlow({
               {t('signUpConfirmation.failed', { error: apiErrorText(confirm.error, t) })}
             </Alert>
             <Group justify="space-between">
-              <Button variant="default" onClick={backToPassword}>
+              <Button variant="default" onClick={() => backToPassword(confirm.error)}>
                 {t('signUpConfirmation.back')}
               </Button>
               <Button onClick={submit} data-testid="signup-confirm-retry">

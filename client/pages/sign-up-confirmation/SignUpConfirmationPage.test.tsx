@@ -150,6 +150,43 @@ describe('SignUpConfirmationPage', () => {
     expect(api.calls(`POST /api/signup/${KEY}/confirm`)).toHaveLength(0);
   });
 
+  it('refuses a password made of the address, the names or the company before sending (decision 085)', async () => {
+    const { api } = open();
+    await screen.findByTestId('wizard-use-case');
+    fireEvent.click(screen.getByLabelText('Health'));
+    next();
+    fireEvent.click(await screen.findByLabelText('Memgraph'));
+    next();
+    const password = await screen.findByLabelText('Password');
+    fireEvent.change(password, { target: { value: 'Graphes-SA-Jean-2026!' } });
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Graphes-SA-Jean-2026!' } });
+    next();
+    expect(
+      await screen.findByText("The password must not be made of your e-mail address, your name or the portal's name.", {
+        selector: '.mantine-InputWrapper-error',
+      }),
+    ).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(screen.queryByRole('region', { name: 'End-user licence agreement' })).toBeNull();
+    expect(api.calls(`POST /api/signup/${KEY}/confirm`)).toHaveLength(0);
+  });
+
+  it('brings a password the server finds common back to its field, with the focus on it', async () => {
+    const { api } = open(() =>
+      apiError(400, 'validation_error', 'password: too easy', [{ path: 'password', message: 'password.error.common' }]),
+    );
+    await throughTheSteps();
+    await acceptLegalTexts();
+    await waitFor(() => expect(api.calls(`POST /api/signup/${KEY}/confirm`)).toHaveLength(1));
+    const password = await screen.findByLabelText('Password');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      screen.getByText(/The password is too easy to guess/, { selector: '.mantine-InputWrapper-error' }),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('signup-confirm-error')).toBeNull();
+  });
+
   it('goes through the EULA and the GDPR notice, sends the confirmation by itself, and opens the new customer', async () => {
     const { api, queryClient } = open();
     await throughTheSteps();

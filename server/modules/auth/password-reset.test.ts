@@ -130,6 +130,13 @@ describe('GET /api/auth/check-password-reset and PATCH /api/auth/reset-password'
     expect((await check(token)).statusCode).toBe(200);
   });
 
+  it("answers a usable token with the account's address, which the form's password may not be made of", async () => {
+    const user = await createUser(t.app.ctx.db, { email: 'checked.holder@acme-graphs.test' });
+    const checked = await check(await issuePasswordResetToken(t.app.ctx.db, user.id));
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json()).toEqual({ ok: true, email: 'checked.holder@acme-graphs.test' });
+  });
+
   it('refuses a common password and one made of the account’s e-mail address or name, with the message', async () => {
     const user = await createUser(t.app.ctx.db, {
       email: 'marion.leclerc@acme-graphs.test',
@@ -171,7 +178,7 @@ describe('GET /api/auth/check-password-reset and PATCH /api/auth/reset-password'
     const token = tokenOf(mail.text, 'en');
     expect(mail.html).toContain(`href="${BASE_URL}/en/reset-password/${token}"`);
 
-    expect((await check(token)).json()).toEqual({ ok: true });
+    expect((await check(token)).json()).toEqual({ ok: true, email: user.email });
     const done = await reset(token, NEW_PASSWORD);
     expect(done.statusCode).toBe(200);
     // The account's address comes back, so the sign-in form can be filled with it.

@@ -5,6 +5,7 @@ import {
   ConfirmEmailBody,
   ConfirmEmailResult,
   CheckPasswordResetQuery,
+  CheckPasswordResetResult,
   LoginBody,
   Profile,
   RequestPasswordResetBody,
@@ -134,9 +135,10 @@ export async function authRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'checkPasswordReset',
         tags: ['auth'],
-        summary: 'Whether a password-reset token can still be used',
+        summary:
+          "Whether a password-reset token can still be used; answers the account's e-mail, which the form's password may not be made of",
         querystring: CheckPasswordResetQuery,
-        response: { 200: Ok, ...errorResponses(400) },
+        response: { 200: CheckPasswordResetResult, ...errorResponses(400) },
       },
     },
     async (request) => service.checkPasswordResetToken(ctx, actorOf(request), request.query),

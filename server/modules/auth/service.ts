@@ -1,5 +1,6 @@
 import type {
   CaptchaChallenge,
+  CheckPasswordResetResult,
   LoginBody,
   Profile,
   RequestPasswordResetBody,
@@ -213,9 +214,10 @@ export async function checkPasswordResetToken(
   ctx: AppContext,
   _actor: Actor,
   input: { passwordResetToken: string },
-): Promise<{ ok: true }> {
-  if (!(await repo.findUsableResetToken(ctx.db, input.passwordResetToken))) throw invalidToken();
-  return { ok: true };
+): Promise<CheckPasswordResetResult> {
+  const holder = await repo.findUsableResetToken(ctx.db, input.passwordResetToken);
+  if (!holder) throw invalidToken();
+  return { ok: true, email: holder.email };
 }
 
 /** Answers the account's address, which the sign-in form is then filled with (the token came to it). */
