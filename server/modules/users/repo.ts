@@ -1,10 +1,17 @@
-import { type Selectable, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Locale, UserStatus, UserType } from '../../../common/roles';
 import { countCap } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
-import { countUpTo, sortOfMatches, textMatch } from '../../db/search';
-import type { UsersTable } from '../../db/schema';
+import { countUpTo, isPrefixFilter, sortOfMatches, textMatch } from '../../db/search';
+import type { Database, UsersTable } from '../../db/schema';
 
 export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'fullName' | 'type' | 'status' | 'preferredLocale'>;
 
@@ -14,24 +21,65 @@ const COLUMNS = ['id', 'email', 'fullName', 'type', 'status', 'preferredLocale']
  * The Users page: by id; the filter matches the id, or a part of the full name or e-mail whatever the
  * case (the start of them for one or two characters). The total is counted up to a cap
  * (common/pagination countCap) so that a page costs the same whatever the number of users.
+ *
+ * One or two characters matching more users than the cap (one letter: the start of a name in twenty
+ * at 100k users) walk the id order and test each row, stopping after the page, instead of sorting
+ * every match (decision 089); the walk reads at most ID_WALK_ROWS_PER_ROW rows per row of the page,
+ * and when it falls short the matches are sorted, as for a filter matching few. The count comes first
+ * and says which. `plan: 'sortedMatches'` always sorts them.
  */
-export async function listUsers(db: DB, page: { offset: number; length: number; filter?: string }) {
+export async function listUsers(
+  db: DB,
+  page: { offset: number; length: number; filter?: string; plan?: 'sortedMatches' },
+) {
   let query = db.selectFrom('users');
   const filter = page.filter?.trim();
-  if (filter) {
-    const text = textMatch(db, 'users', filter);
-    query = query.where((eb) => (/^\d{1,9}$/.test(filter) ? eb.or([eb('id', '=', Number(filter)), text]) : text));
-  }
-  const [rows, count] = await Promise.all([
+  const byId = (eb: ExpressionBuilder<Database, 'users'>, text: Expression<SqlBool>) =>
+    /^\d{1,9}$/.test(filter ?? '') ? eb.or([eb('users.id', '=', Number(filter)), text]) : text;
+  if (filter) query = query.where((eb) => byId(eb, textMatch(db, 'users', filter)));
+  const cap = countCap(page.offset, page.length);
+  const sortedPage = () =>
     query
       .select(COLUMNS)
       .orderBy(filter ? sortOfMatches(db, sql.ref('users.id'), 'integer') : sql.ref('users.id'))
       .limit(page.length)
       .offset(page.offset)
-      .execute(),
-    countUpTo(db, query, countCap(page.offset, page.length)),
-  ]);
+      .execute();
+  // one or two characters: the start of the name or e-mail, which tests a row as it is
+  if (filter && isPrefixFilter(filter) && page.plan !== 'sortedMatches') {
+    const count = await countUpTo(db, query, cap);
+    let rows = count.capped ? await walkIdOrder(db, page, (eb) => byId(eb, textMatch(db, 'users', filter))) : [];
+    if (rows.length < page.length) rows = await sortedPage();
+    return { rows: rows as UserRow[], total: count.total, capped: count.capped };
+  }
+  const [rows, count] = await Promise.all([sortedPage(), countUpTo(db, query, cap)]);
   return { rows: rows as UserRow[], total: count.total, capped: count.capped };
+}
+
+const ID_WALK_ROWS_PER_ROW = 100;
+
+/**
+ * The page of the users matching `condition` among the first rows in id order: the primary key read
+ * in order up to its bound, each row tested. Fewer rows than the page: the matches lie further.
+ */
+function walkIdOrder(
+  db: DB,
+  page: { offset: number; length: number },
+  condition: (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>,
+) {
+  const head = db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy('id')
+    .limit(ID_WALK_ROWS_PER_ROW * (page.offset + page.length));
+  // named `users`, so that the condition refers to its columns as to the table's
+  return (db.selectFrom(head.as('users')) as unknown as SelectQueryBuilder<Database, 'users', object>)
+    .where(condition)
+    .select(COLUMNS)
+    .orderBy('users.id')
+    .limit(page.length)
+    .offset(page.offset)
+    .execute();
 }
 
 /** Whether the database holds any user (the demo seed fills an empty one only). */

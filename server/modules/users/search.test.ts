@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db';
 import { createUser, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
+import { listUsers } from './repo';
 
 /** The Users page's filter and count at the edges: short filters, renames, counts past the cap. */
 let t: TestApp;
@@ -80,5 +81,50 @@ describe('GET /api/users count', () => {
     const beyond = await list('filter=capped%20person&pageOffset=1000');
     expect(beyond).toMatchObject({ totalHits: 1002, totalHitsCapped: false });
     expect(beyond.results).toHaveLength(2);
+  });
+});
+
+describe('listUsers for one or two characters', () => {
+  it('gives the same pages and counts when it walks the id order as when it sorts every match', async () => {
+    const now = nowIso();
+    const user = (fullName: string, email: string) => ({
+      email,
+      fullName,
+      type: 'client' as const,
+      status: 'enabled' as const,
+      preferredLocale: 'en' as const,
+      passwordHash: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const n = (i: number) => String(i).padStart(4, '0');
+    // "wa": 1,100 names first in id order (past the cap: the walk meets them at once); "wy": the
+    // e-mail alone, one in seven of the next 2,000; "zo": 1,050 names after those (past the cap, but
+    // beyond the walk's bound for the first pages: every match sorted).
+    const rows = [
+      ...Array.from({ length: 1100 }, (_, i) => user(`Wanda ${n(i)}`, `wanda-${n(i)}@example.com`)),
+      ...Array.from({ length: 2000 }, (_, i) =>
+        user(`Yves ${n(i)}`, i % 7 === 0 ? `wy-yves-${n(i)}@example.com` : `yves-${n(i)}@example.com`),
+      ),
+      ...Array.from({ length: 1050 }, (_, i) => user(`Zora ${n(i)}`, `zora-${n(i)}@example.com`)),
+    ];
+    for (let i = 0; i < rows.length; i += 250)
+      await app.ctx.db
+        .insertInto('users')
+        .values(rows.slice(i, i + 250))
+        .execute();
+    const db = app.ctx.db;
+    for (const filter of ['w', 'W', 'wa', 'wy', 'y', 'z', 'zo', 'Zo', 'q', '1']) {
+      for (const offset of [0, 10, 300, 990, 1000]) {
+        const walked = await listUsers(db, { offset, length: 10, filter });
+        const sorted = await listUsers(db, { offset, length: 10, filter, plan: 'sortedMatches' });
+        expect(walked, `${filter} at ${offset}`).toEqual(sorted);
+      }
+    }
+    const first = await listUsers(db, { offset: 0, length: 10, filter: 'wa' });
+    expect(first).toMatchObject({ total: 1000, capped: true });
+    expect(first.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Wanda ${n(i)}`));
+    const zora = await listUsers(db, { offset: 0, length: 10, filter: 'zo' });
+    expect(zora.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Zora ${n(i)}`));
   });
 });
