@@ -7,7 +7,7 @@ import {
 } from '../common/permissions';
 import { globalRole, type MemberRole, type Role } from '../common/roles';
 import type { Actor, SessionUser } from './actor';
-import type { CustomerAccess } from './plugins/access';
+import type { CustomerRow, MembershipRow } from './modules/customers/repo';
 
 /**
  * The named checks every policy is built from (server/modules/<area>/policy.ts, docs/decisions/056).
@@ -18,6 +18,18 @@ import type { CustomerAccess } from './plugins/access';
  * abilities (`can`) that answers carry.
  */
 export type Caller = Pick<SessionUser, 'id' | 'type' | 'status'>;
+
+/**
+ * What a customer route knows of its caller there: the customer, the role held, the membership.
+ * The route's access rule establishes it (`resolveCustomerAccess`, plugins/access.ts); policies and
+ * services take it as it is, and none of them reads the request.
+ */
+export interface CustomerAccess {
+  customer: CustomerRow;
+  role: Role;
+  /** the caller's enabled membership; null for staff who hold their role without one */
+  membership: MembershipRow | null;
+}
 
 /**
  * The signed-in user an answer's abilities are computed for; null for any other actor (a product

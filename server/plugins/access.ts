@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdParam } from '../../common/api/common';
 import { type CustomerCapability, canGlobally, canInCustomer, type GlobalCapability } from '../../common/permissions';
-import { deriveRole, globalRole, MEMBER_ROLES, type Role } from '../../common/roles';
+import { deriveRole, globalRole, MEMBER_ROLES } from '../../common/roles';
 import type { AppContext } from '../context';
 import type { DB } from '../db';
 import { ERROR_CODES } from '../../common/api/errors';
@@ -11,13 +11,9 @@ import { forbidden, HttpError, notFound, unauthenticated } from '../http-error';
 import { invalidField, parseInput } from '../validation';
 import { touchToken } from '../modules/artifacts/repo';
 import { bearerToken, findToken } from '../modules/artifacts/tokens';
-import {
-  type CustomerRow,
-  customersOfMember,
-  findCustomerWithMembership,
-  type MembershipRow,
-} from '../modules/customers/repo';
+import { customersOfMember, findCustomerWithMembership } from '../modules/customers/repo';
 import type { ProductTokenRef, SessionUser } from '../actor';
+import type { CustomerAccess } from '../policy';
 
 /**
  * Who may call a route. Every route under /api declares one in `config.access`; the app refuses to
@@ -138,14 +134,6 @@ export const access = {
     locate: { from, derived: true },
   }),
 };
-
-/** What a customer route knows of its caller there: the customer, the role held, the membership. */
-export interface CustomerAccess {
-  customer: CustomerRow;
-  role: Role;
-  /** the caller's enabled membership; null for staff who hold their role without one */
-  membership: MembershipRow | null;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -4,7 +4,7 @@ import type { LogEntry, LogExportQuery, LogList, LogQuery } from '../../../commo
 import type { AuditAction } from '../../../common/audit';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { type AuditCursor, type AuditRow, auditEntriesAfter, listAuditEntries } from './repo';
 
 /** Rows read per query while an export streams: the log is never held whole in memory. */

@@ -1,8 +1,7 @@
 import { CHECKOUT_OPEN_STATUSES } from '../../../common/billing';
 import type { TestCheckoutKind } from '../../../common/billing';
 import type { PaymentStatus } from '../../../common/domain';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds } from '../../policy';
+import { holds, type CustomerAccess } from '../../policy';
 
 /** Who may do what with a customer's subscription (docs/billing.md), beyond the routes' capabilities. */
 

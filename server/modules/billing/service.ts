@@ -12,7 +12,7 @@ import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { HttpError, notConfigured, notFound } from '../../http-error';
 import { PaymentProviderError } from '../../integrations/payments';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { checkoutRefusal } from './policy';
 import * as repo from './repo';

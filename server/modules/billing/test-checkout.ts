@@ -4,7 +4,7 @@ import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound } from '../../http-error';
 import { type BuiltinPaymentProvider, isBuiltinPayments } from '../../integrations/payments';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { mayUseTestCheckout } from './policy';
 import { findSubscription } from './repo';
 import { GRACE_END_JOB } from './sync';

@@ -7,7 +7,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db';
 import { badRequest, conflict, fieldDetail } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 import { getCustomer } from './service';

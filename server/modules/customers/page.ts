@@ -1,7 +1,7 @@
 import { CUSTOMER_PAGE_LENGTH, type CustomerPage } from '../../../common/api/customer-page';
 import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { listLogs } from '../audit/service';
 import { listInstances } from '../instances/service';
 import { listInvitations } from '../invitations/service';

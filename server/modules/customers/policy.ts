@@ -1,7 +1,6 @@
 import type { CustomerAbilities } from '../../../common/api/abilities';
 import type { Config } from '../../config';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds, rolesOffered } from '../../policy';
+import { holds, rolesOffered, type CustomerAccess } from '../../policy';
 
 /** The optional integrations a customer's actions need, as this portal is set up. */
 export interface Integrations {

@@ -18,7 +18,7 @@ import { type AuditActor, auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomer, updateCustomer as storeCustomerChanges } from './store';
 import type { AppContext } from '../../context';
 import { emitWebhook } from '../webhooks/deliver';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { startTrial } from '../billing/trial';
 import { customerScopeOf } from '../../scope';
 import { customerAbilities, type Integrations, integrationsOf, mayReadBillingContact } from './policy';

@@ -1,7 +1,6 @@
 import type { CustomizationAbilities } from '../../../common/api/abilities';
 import type { CustomizationType } from '../../../common/domain';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds } from '../../policy';
+import { holds, type CustomerAccess } from '../../policy';
 import { type CustomizableType, isCustomizable } from './schemas';
 
 /**

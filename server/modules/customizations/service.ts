@@ -15,7 +15,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { badRequest, conflict, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { invalidField } from '../../validation';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { insertCustomization } from '../licences/repo';

@@ -1,7 +1,6 @@
 import { type AccessLevel, type VersionType, VISIBLE_VERSION_TYPES } from '../../../common/domain';
 import { allowsDownload, licenceStatus } from '../../../common/licence-status';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds } from '../../policy';
+import { holds, type CustomerAccess } from '../../policy';
 
 /**
  * Who may download what (docs/decisions/037 and 038). A signed-in member downloads with a role of

@@ -8,7 +8,7 @@ import { type Actor, originOf, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
 import { forbidden, HttpError, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { anonymousAuditActor, auditUser, insertAuditEntry } from '../audit/repo';
 import { queueDownloadDigest } from '../notifications/digest';
 import { emitNotification } from '../notifications/events';

@@ -1,6 +1,5 @@
 import type { InstanceAbilities } from '../../../common/api/instances';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds } from '../../policy';
+import { holds, type CustomerAccess } from '../../policy';
 import type { InstanceRow } from './repo';
 
 /**

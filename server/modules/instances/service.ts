@@ -4,7 +4,7 @@ import type { Actor } from '../../actor';
 import type { AppContext } from '../../context';
 import type { DB } from '../../db';
 import { notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { archive, deleteDataDelayOf, queueOrder, restore } from './lifecycle';
 import { instanceAbilities } from './policy';

@@ -1,7 +1,6 @@
 import type { InvitationAbilities } from '../../../common/api/abilities';
 import type { MemberRole, Role } from '../../../common/roles';
-import type { CustomerAccess } from '../../plugins/access';
-import { holds, offers } from '../../policy';
+import { holds, offers, type CustomerAccess } from '../../policy';
 
 /** An invitation's role must be one the caller may give (spec section 6). */
 export const mayInviteAs = (access: Pick<CustomerAccess, 'role'>, role: MemberRole): boolean =>

@@ -13,7 +13,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { customerScopeOf, roleInScope } from '../../scope';
 import { invitationAbilities, mayChooseLocale, mayInviteAs } from './policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';

@@ -6,7 +6,7 @@ import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { nowIso } from '../../db';
 import { HttpError, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { SIGNING_ALGORITHM } from './keys';
 import * as repo from './repo';

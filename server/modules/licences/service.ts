@@ -20,7 +20,7 @@ import { emitNotification } from '../notifications/events';
 import { emitWebhook } from '../webhooks/deliver';
 import { type DB, isUniqueViolation } from '../../db';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { customerScopeOf } from '../../scope';
 import { invalidField } from '../../validation';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';

@@ -1,7 +1,6 @@
 import type { MemberAbilities } from '../../../common/api/abilities';
 import type { MemberRole } from '../../../common/roles';
-import type { CustomerAccess } from '../../plugins/access';
-import { type Caller, holds, isSelf, offers } from '../../policy';
+import { type Caller, holds, isSelf, offers, type CustomerAccess } from '../../policy';
 
 /**
  * Who may change a membership's status (spec sections 4 and 6): nobody their own; otherwise a caller

@@ -3,11 +3,10 @@ import type { Member, MemberList, MemberListQuery, UpdateMemberStatusBody } from
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { fieldDetail, HttpError, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { memberAbilities, mayChangeStatus } from './policy';
 import * as repo from './repo';
-import type { Caller } from '../../policy';
+import type { Caller, CustomerAccess } from '../../policy';
 
 const MEMBER_NOT_FOUND = 'Member not found';
 const CANNOT_EDIT_SELF = 'You cannot change your own membership';

@@ -5,7 +5,7 @@ import { mayEditSettings } from '../members/policy';
 import { type Actor, signedInUser } from '../../actor';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-error';
-import type { CustomerAccess } from '../../plugins/access';
+import type { CustomerAccess } from '../../policy';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import * as repo from './repo';
 
