@@ -4,7 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import { createContext } from './context';
+import { createContext } from './compose';
 import { openApiOptions } from './openapi';
 import { responseSerializerCompiler } from './serializer';
 import { validatorCompiler } from './validation';

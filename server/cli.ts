@@ -110,7 +110,7 @@ async function withContext<T>(io: CliIo, work: (ctx: AppContext) => Promise<T>):
   // Loaded here, not at the top: usage and argument errors answer without loading the whole portal.
   const [{ migrateToLatest, openDatabase }, { createContext }] = await Promise.all([
     import('./db'),
-    import('./context'),
+    import('./compose'),
   ]);
   const database = openDatabase(config.databaseUrl);
   const ctx = createContext({ config, database, log: cliLogger(config.logLevel, io.err) });

@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './context';
 import type { PoolUsage } from './db';
-import type { JobRunner } from './jobs';
+import type { JobRunner } from './jobs/types';
 
 /**
  * The portal's metrics in Prometheus' text format, scraped at `GET /metrics` (docs/operations.md,

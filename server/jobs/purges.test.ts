@@ -7,7 +7,7 @@ import { ATTEMPTS_KEPT_MS, purgeExpiredResetTokens, purgeOldLoginAttempts } from
 import { purgeExpiredSessions } from '../modules/sessions/service';
 import { createUser } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/harness';
-import { SCHEDULED_JOBS } from './index';
+import { SCHEDULED_JOBS } from '../job-kinds';
 
 /** The purges, called directly as a job calls them; and the app starting them on its own. */
 let t: TestApp;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { type AppContext, createContext } from '../context';
+import { createContext } from '../compose';
+import type { AppContext } from '../context';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db';
 import { freePort, type Started, start, waitForHealth } from '../test/main-process';
 

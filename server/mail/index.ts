@@ -18,7 +18,7 @@ import { renderMail } from './templates';
 import { localTransport, smtpTransport, type Transport } from './transport';
 import type { Mailer } from './types';
 
-/** The job that delivers one outbox mail (server/jobs/index.ts declares it). */
+/** The job that delivers one outbox mail (server/job-kinds.ts declares it). */
 export const MAIL_DELIVERY_JOB = 'mail.deliver';
 
 declare module '../jobs/types' {

@@ -137,7 +137,7 @@ describe('mail outbox over SMTP', () => {
       attempts += ran;
       await makeJobsDue(t.app.ctx.db, MAIL_DELIVERY_JOB);
     }
-    // 10 delivery attempts in all (server/jobs/index.ts), then the telling of the bounce
+    // 10 delivery attempts in all (server/job-kinds.ts), then the telling of the bounce
     expect(attempts).toBe(11);
     const [row] = await outbox();
     expect(row).toMatchObject({ status: 'failed', attempts: 10, bodySealed: null });

@@ -22,7 +22,7 @@ export interface Transport {
 }
 
 /**
- * Timeouts well below the delivery job's time bound (server/jobs/index.ts), so a slow or stuck server
+ * Timeouts well below the delivery job's time bound (server/job-kinds.ts), so a slow or stuck server
  * gives up long before the attempt counts as lost and another node takes the mail over.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };

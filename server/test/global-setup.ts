@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import type { AppContext, Logger } from '../context';
 import { migrateToLatest, openDatabase } from '../db';
-import { createJobs } from '../jobs';
+import { createJobs } from '../compose';
 
 /** Preparing the jobs' storage logs nothing. */
 const silent = { warn() {}, error() {}, info() {}, debug() {} } as unknown as Logger;

@@ -44,7 +44,7 @@ export function unrecordableDownload(secret = 'hunter2-secret'): DownloadRecord 
 export async function failedDownloadRecords(ctx: AppContext, count: number): Promise<string[]> {
   await ctx.jobs.prepare();
   for (let i = 0; i < count; i++) await ctx.jobs.enqueue(ctx.db, DOWNLOAD_RECORD_JOB, unrecordableDownload());
-  // the first attempt and every retry (the kind's retryLimit: server/jobs/index.ts)
+  // the first attempt and every retry (the kind's retryLimit: server/job-kinds.ts)
   for (let round = 0; round < 20; round++) {
     await makeJobsDue(ctx.db, DOWNLOAD_RECORD_JOB);
     if ((await ctx.jobs.drain()) === 0) break;

@@ -205,7 +205,7 @@ export async function versionFeed(
   });
 }
 
-/** The job that records a served download (server/jobs/index.ts declares it). */
+/** The job that records a served download (server/job-kinds.ts declares it). */
 export const DOWNLOAD_RECORD_JOB = 'downloads.record';
 
 /** What a download's record needs, as its job carries it (plain data: the job's payload is JSON). */

@@ -1,6 +1,6 @@
 import type { ProvisionerCommand, ProvisionerReport } from '../../integrations/provisioner';
 
-/** The kinds of work of cloud instances (docs/instances.md); defined in jobs.ts. */
+/** The kinds of work of cloud instances (docs/instances.md); declared in server/job-kinds.ts. */
 
 /** Sends one order to the provisioner; retried with backoff until it takes it. */
 export const INSTANCE_ORDER_JOB = 'instances.order';

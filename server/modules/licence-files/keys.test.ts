@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LicenceSigningKeyList } from '../../../common/api/licence-files';
 import { buildApp } from '../../app';
 import { systemActor } from '../../actor';
-import { createContext } from '../../context';
+import { createContext } from '../../compose';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import { configuredSigningKeyPair, generateSigningKeyPair, sealPrivateKey, unsealPrivateKey } from './keys';
 import { KEYS_CACHE_CONTROL } from './routes';

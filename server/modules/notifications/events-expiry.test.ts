@@ -4,7 +4,7 @@ import { addDays, addMonths, utcToday } from '../../../common/licence-status';
 import { jobActor } from '../../actor';
 import type { AppContext } from '../../context';
 import { nextSlot } from '../../jobs/runner';
-import { SCHEDULED_JOBS } from '../../jobs';
+import { SCHEDULED_JOBS } from '../../job-kinds';
 import { createCustomer, createLicence, createProduct, signedIn } from '../../test/factories';
 import { createTestApp, request, type TestApp } from '../../test/harness';
 import {

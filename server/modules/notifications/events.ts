@@ -36,7 +36,7 @@ export type NotificationEvent =
   | { type: 'newProductLicense'; licenceId: number }
   | { type: 'emailError'; email: string; error: string };
 
-/** The job that fans an event out (server/jobs/index.ts declares it). */
+/** The job that fans an event out (server/job-kinds.ts declares it). */
 export const NOTIFICATION_FANOUT_JOB = 'notifications.fanout';
 
 export interface FanoutPayload {
@@ -352,6 +352,3 @@ export async function fanOut(ctx: AppContext, _actor: Actor, payload: FanoutPayl
 const TEAM_MANAGER_ROLES: readonly MemberRole[] = ['accountExecutive', 'businessOwner'];
 /** Who is told that mail to a member bounced: the customer's business owners and account executive. */
 const EMAIL_ERROR_ROLES: readonly MemberRole[] = ['accountExecutive', 'businessOwner'];
-
-/** The mail templates that tell of an undeliverable mail: one of them bouncing tells nobody (no loop). */
-export const EMAIL_ERROR_TEMPLATES: readonly string[] = ['emailError'];

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { emitNotifications } from './events';
 import { type NoticeCursor, recordNotices } from './expiry-repo';
 
-/** The daily run of licence end notices (server/jobs/index.ts schedules it). */
+/** The daily run of licence end notices (server/job-kinds.ts schedules it). */
 export const LICENCE_EXPIRY_SCHEDULE = 'notifications.licenceExpiry';
 
 /**

@@ -85,7 +85,7 @@ export async function emitWebhook(
 /**
  * Attempts to one endpoint a node makes at once; its other deliveries are put off meanwhile. An
  * endpoint thus holds at most this many of the node's delivery slots (half of them:
- * server/jobs/index.ts), however slowly it answers.
+ * server/job-kinds.ts), however slowly it answers.
  */
 export const ATTEMPTS_PER_ENDPOINT = 10;
 /** An endpoint whose attempts in progress began less than this ago answers promptly. */
@@ -128,7 +128,7 @@ async function asAttemptTo<T>(ctx: AppContext, endpointId: number, attempt: () =
 /**
  * One attempt of a delivery (the `webhooks.deliver` job): signs the stored body with a fresh
  * timestamp and POSTs it. A 2xx answer succeeds; anything else is recorded on the row and thrown, so
- * the job retries it with backoff (server/jobs/index.ts). A delivery no longer pending (delivered by
+ * the job retries it with backoff (server/job-kinds.ts). A delivery no longer pending (delivered by
  * an earlier attempt or a resend) or gone with its endpoint is skipped; one whose endpoint was
  * disabled, or whose secret cannot be unsealed, fails without an attempt. One to an endpoint
  * with its share of attempts in progress on this node is put off (asAttemptTo).

@@ -14,7 +14,7 @@ import { ATTEMPTS_PER_ENDPOINT, queueWebhookDeliveries, WEBHOOK_DELIVERY_JOB } f
  * times out; the hanging one's attempts fail at their timeout and are retried later.
  */
 const TIMEOUT_MS = 5000;
-/** more deliveries per endpoint than a node runs at once (server/jobs/index.ts) */
+/** more deliveries per endpoint than a node runs at once (server/job-kinds.ts) */
 const EVENTS = 30;
 
 let t: TestApp;
