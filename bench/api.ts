@@ -149,7 +149,22 @@ async function prepare(env: Record<string, string>): Promise<{ routes: Route[]; 
   }
 }
 
-/** `--profile DIR`: the portal's process writes a CPU profile there when it stops (node --cpu-prof). */
+/**
+ * `--only a,b`: the routes named so, each name either a route's whole name (`customer` is that route
+ * alone) or else a part of the names it picks (`list`: both customer lists).
+ */
+function chosen(routes: Route[]): Route[] {
+  if (!values.only) return routes;
+  const names = values.only.split(',');
+  return routes.filter((route) =>
+    names.some((name) => name === route.name || (!routes.some((r) => r.name === name) && route.name.includes(name))),
+  );
+}
+
+/**
+ * `--profile DIR`: each server's process writes a CPU profile when it stops (node --cpu-prof), the
+ * portal's into DIR/portal, the bare app's into DIR/bare.
+ */
 const PROFILE = values.profile ?? null;
 
 const ENCODING = values.encoding ? { 'accept-encoding': values.encoding } : {};
@@ -217,10 +232,12 @@ async function main() {
   fs.writeFileSync(routesFile, JSON.stringify(captured));
 
   const portal = await startServer(['portal', portalEnvFile], {
-    profileDir: PROFILE ?? undefined,
+    profileDir: PROFILE ? path.join(PROFILE, 'portal') : undefined,
     outputFile: path.join(work, 'portal.log'),
   });
-  const bare = await startServer(['bare', envFile, routesFile]);
+  const bare = await startServer(['bare', envFile, routesFile], {
+    profileDir: PROFILE ? path.join(PROFILE, 'bare') : undefined,
+  });
   try {
     console.log(
       `\n${DIALECT}: ${CUSTOMERS} customers; ${CONNECTIONS} connections, ${SECONDS} s per measure, ${ROUNDS} rounds (mean); portal log level ${values['log-level']}, Accept-Encoding ${values.encoding || 'none'}`,
@@ -229,7 +246,7 @@ async function main() {
       '| route | queries | portal req/s | bare, same SQL req/s | ratio | portal CPU µs/req | bare CPU µs/req | CPU ratio | portal p99 ms | bare p99 ms | portal bytes/answer |',
     );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const route of routes.filter((r) => !values.only || r.name.includes(values.only))) {
+    for (const route of chosen(routes)) {
       // Both servers run the route a moment before it is measured: the compiler's warm-up is not measured.
       if (Number(values.warmup) > 0) {
         await load(`http://127.0.0.1:${portal.port}${route.url}`, { cookie: route.cookie }, Number(values.warmup));
@@ -259,7 +276,7 @@ async function main() {
   } finally {
     // SIGINT lets node write the CPU profile on its way out
     portal.child.kill('SIGINT');
-    bare.child.kill();
+    bare.child.kill('SIGINT');
     await dropDatabase();
     fs.rmSync(work, { recursive: true, force: true });
   }
