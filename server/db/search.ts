@@ -1,5 +1,6 @@
 import { type Expression, PostgresAdapter, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '.';
+import { preparedQuery } from './prepared';
 import type { Database } from './schema';
 
 /**
@@ -167,6 +168,73 @@ export function endTrigramsMatch(
   );
 }
 
+/** A condition on the row that never changes, named for the compiled query that holds it. */
+export interface NamedCondition {
+  name: string;
+  where: Expression<SqlBool>;
+}
+
+/** What `firstMatchIds` runs for a text: one compiled query per table, shape and extra condition. */
+type MatchShape = 'prefix' | 'like' | 'phrase' | 'ends';
+interface MatchParams {
+  [name: string]: unknown;
+  /** the text as typed (a prefix filter) */
+  text: string;
+  /** lower-cased, for instr() */
+  lowerText: string;
+  /** for like */
+  pattern: string;
+  /** the FTS5 query (SQLite) */
+  ftsQuery: string;
+  limit: number;
+}
+
+function matchShape(db: DB, text: string): MatchShape {
+  if (isPrefixFilter(text)) return 'prefix';
+  if (isPostgres(db)) return 'like';
+  return ftsMatch(text).exact ? 'phrase' : 'ends';
+}
+
+/**
+ * The query of `firstMatchIds` with placeholders: the same SQL as `textMatch` (prefix, like) or the
+ * FTS5 join with `rowTextMatch`'s check (phrase, ends) writes for a text of that shape.
+ */
+function firstMatchQuery(table: keyof typeof SEARCHED_COLUMNS, shape: MatchShape, also?: NamedCondition) {
+  const columns = SEARCHED_COLUMNS[table];
+  return preparedQuery<MatchParams>()((db: DB, param) => {
+    if (shape === 'prefix' || shape === 'like') {
+      const match =
+        shape === 'prefix'
+          ? anyOf(columns.map((c) => startsWith(db, `${table}.${c}`, param('text'))))
+          : anyOf(
+              columns.map(
+                (c) => sql<SqlBool>`lower(${sql.ref(`${table}.${c}`)}) like lower(${param('pattern')}) escape '\\'`,
+              ),
+            );
+      let query = db.selectFrom(table).select(`${table}.id as id`).where(match);
+      if (also) query = query.where(also.where);
+      return query.limit(param('limit'));
+    }
+    const fts = sql.raw(`${table}_search`);
+    const conditions = [
+      sql<SqlBool>`${fts} match ${param('ftsQuery')}`,
+      ...(shape === 'ends'
+        ? [
+            anyOf(
+              columns.map((c) => sql<SqlBool>`instr(lower(${sql.ref(`${table}.${c}`)}), ${param('lowerText')}) > 0`),
+            ),
+          ]
+        : []),
+      ...(also ? [also.where] : []),
+    ];
+    const query = sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${fts}
+      join ${sql.table(table)} on ${sql.ref(`${table}.id`)} = ${fts}.rowid
+      where ${sql.join(conditions, sql` and `)} limit ${param('limit')}`;
+    return { compile: () => query.compile(db) };
+  });
+}
+const FIRST_MATCH_QUERIES = new Map<string, ReturnType<typeof firstMatchQuery>>();
+
 /**
  * The ids of at most `limit` rows of `table` that `textMatch` keeps (and `also`, a condition on the
  * row), in no useful order, read so that the query stops once it has them: a search box wants a few
@@ -175,34 +243,30 @@ export function endTrigramsMatch(
  * over one by one; as the right side of `in` it would hand over all of them first. On PostgreSQL, and
  * for a prefix, the condition is textMatch's: its indexes serve it, and the planner may also walk
  * the table when its estimate says that matches are everywhere, which a limit then stops early.
- * docs/decisions/079-staff-search.md.
+ * docs/decisions/079-staff-search.md. The query is compiled once per table, shape of text and
+ * condition (decision 093): the staff search runs it on every keystroke.
  */
 export async function firstMatchIds(
   db: DB,
   table: keyof typeof SEARCHED_COLUMNS,
   text: string,
   limit: number,
-  also?: Expression<SqlBool>,
+  also?: NamedCondition,
 ): Promise<number[]> {
-  if (isPostgres(db) || [...text].length < TRIGRAM_MIN_LENGTH) {
-    let query = db
-      .selectFrom(table)
-      .select(`${table}.id as id`)
-      .where(textMatch(db, table, text));
-    if (also) query = query.where(also);
-    const rows = await query.limit(limit).execute();
-    return rows.map((row) => Number(row.id));
+  const shape = matchShape(db, text);
+  const key = `${table} ${shape} ${also?.name ?? ''}`;
+  let query = FIRST_MATCH_QUERIES.get(key);
+  if (!query) {
+    query = firstMatchQuery(table, shape, also);
+    FIRST_MATCH_QUERIES.set(key, query);
   }
-  const fts = sql.raw(`${table}_search`);
-  const { query, exact } = ftsMatch(text);
-  const conditions = [
-    sql<SqlBool>`${fts} match ${query}`,
-    ...(exact ? [] : [rowTextMatch(db, table, text)!]),
-    ...(also ? [also] : []),
-  ];
-  const { rows } = await sql<{ id: number }>`select ${sql.ref(`${table}.id`)} as id from ${fts}
-      join ${sql.table(table)} on ${sql.ref(`${table}.id`)} = ${fts}.rowid
-      where ${sql.join(conditions, sql` and `)} limit ${limit}`.execute(db);
+  const rows = await query(db, {
+    text,
+    lowerText: text.toLowerCase(),
+    pattern: likePattern(text),
+    ftsQuery: ftsMatch(text).query,
+    limit,
+  });
   return rows.map((row) => Number(row.id));
 }
 
@@ -212,7 +276,11 @@ export async function firstMatchIds(
  * invitations), where a plain scan of those rows costs less than any search index would.
  */
 export function containsText(columns: readonly string[], text: string): Expression<SqlBool> {
-  const pattern = likePattern(text);
+  return containsPattern(columns, likePattern(text));
+}
+
+/** `containsText` given the text's `likePattern`, or a placeholder of a compiled query for it. */
+export function containsPattern(columns: readonly string[], pattern: string): Expression<SqlBool> {
   // Both sides through the database's lower(), which folds the same letters on each.
   return anyOf(columns.map((c) => sql<SqlBool>`lower(${sql.ref(c)}) like lower(${pattern}) escape '\\'`));
 }

@@ -7,6 +7,15 @@ import { maySearch, searchReach } from './policy';
 import * as repo from './repo';
 
 /**
+ * Results in the order of their titles, whatever the case and accents, then of their keys. The
+ * collators are made once: `localeCompare` with options makes one per comparison.
+ */
+const TITLE_ORDER = new Intl.Collator(undefined, { sensitivity: 'base' });
+const KEY_ORDER = new Intl.Collator();
+const byTitle = (a: SearchResult, b: SearchResult) =>
+  TITLE_ORDER.compare(a.title, b.title) || KEY_ORDER.compare(a.key, b.key);
+
+/**
  * The staff's search box (GET /api/search): a few customers, users or members, licences, products
  * and versions matching the text, each with the page it opens, for a caller who is staff. Every
  * kind reads at most `limit` rows (docs/decisions/079-staff-search.md).
@@ -30,8 +39,6 @@ export async function search(ctx: AppContext, actor: Actor, query: SearchQuery):
     reach.catalogue && version ? repo.findVersions(db, version.semVer, version.productText, limit) : [],
   ]);
 
-  const byTitle = (a: SearchResult, b: SearchResult) =>
-    a.title.localeCompare(b.title, undefined, { sensitivity: 'base' }) || a.key.localeCompare(b.key);
   const data: SearchResult[] = [
     ...customers
       .map((c) => ({
