@@ -114,6 +114,8 @@ export const errors = fp(errorsPlugin, { name: 'errors' });
 export function frameworkErrorHandler(config: Config): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = describeError(error, request.log);
+    // the body is JSON: its headers are a JSON answer's
+    reply.header('Content-Type', 'application/json; charset=utf-8');
     applySecurityHeaders(reply, config, request.url);
     void reply.status(status).send(body);
   };
@@ -134,7 +136,7 @@ export function clientErrorHandler(config: Config): NonNullable<FastifyServerOpt
           : [400, 'Bad Request', 'Malformed HTTP request'];
     const body = JSON.stringify(errorBody(ERROR_CODES.validation, message));
     const headers = Object.entries({
-      ...securityHeaders(config, '/api/'),
+      ...securityHeaders(config, '/api/', 'json'),
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),
       Connection: 'close',

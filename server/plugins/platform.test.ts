@@ -87,15 +87,25 @@ describe('HTTP surface', () => {
   });
 
   it('sets security headers: a CSP without inline script, frame denial, no-sniff; no HSTS over HTTP', async () => {
-    const response = await t.app.inject({ url: '/api/health' });
-    const csp = String(response.headers['content-security-policy']);
+    const page = await t.app.inject({ url: '/' });
+    const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('gives a JSON answer a policy under which nothing loads or runs, no framing, no sniffing, no caching', async () => {
+    const response = await t.app.inject({ url: '/api/health' });
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['strict-transport-security']).toBeUndefined();
     expect(response.headers['cache-control']).toBe('no-store');
+    // the page headers are a document's, which a JSON answer is not
+    expect(response.headers['permissions-policy']).toBeUndefined();
   });
 
   it('answers the health check with the database state', async () => {

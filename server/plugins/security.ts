@@ -25,26 +25,49 @@ const CSP = [
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * A JSON answer's policy: nothing of its own may load or run, and no page may frame it. A JSON body
+ * is data that a script of the portal reads, never a page; opened in a tab, it runs nothing under
+ * `default-src 'none'`. The page headers (the full CSP, Referrer-Policy, Cross-Origin-Opener-Policy,
+ * Permissions-Policy: 500 bytes) govern what a document loads, links to and opens; a JSON answer,
+ * sent on every request of a signed-in page, needs only this, nosniff (its type is taken as sent,
+ * never sniffed into HTML or a script), X-Frame-Options for browsers without frame-ancestors,
+ * Cache-Control and HSTS (decision 093).
+ */
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** What an answer is, for its headers: a JSON body, or anything else (a page, a file, a redirect). */
+export type AnswerKind = 'json' | 'page';
+
+/** A JSON answer's media type (application/json, with or without a charset). */
+export const isJsonType = (contentType: unknown): boolean =>
+  typeof contentType === 'string' && contentType.startsWith('application/json');
+
+/**
  * The headers every answer carries, whatever produced it: a route, an error, the 404 handler, a
- * static file, or an error Fastify answers before any hook runs (see app.ts, frameworkErrors).
+ * static file, or an error Fastify answers before any hook runs (see app.ts, frameworkErrors). A
+ * page, a file or a redirect gets the full set; a JSON answer the few that protect data (JSON_CSP).
  * The API reference (/api/docs) replaces the CSP with one that allows its own inline scripts by hash.
  */
-export function securityHeaders(config: Config, url: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Security-Policy': CSP,
-    'X-Frame-Options': 'DENY',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-  };
+export function securityHeaders(config: Config, url: string, kind: AnswerKind = 'page'): Record<string, string> {
+  const headers: Record<string, string> =
+    kind === 'json'
+      ? { 'Content-Security-Policy': JSON_CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' }
+      : {
+          'Content-Security-Policy': CSP,
+          'X-Frame-Options': 'DENY',
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'strict-origin-when-cross-origin',
+          'Cross-Origin-Opener-Policy': 'same-origin',
+          'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+        };
   if (config.secureCookies) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
   if (url.startsWith('/api/')) headers['Cache-Control'] = 'no-store';
   return headers;
 }
 
+/** Sets the security headers for the answer as it stands: JSON when its Content-Type says so. */
 export function applySecurityHeaders(reply: FastifyReply, config: Config, url: string): void {
-  reply.headers(securityHeaders(config, url));
+  reply.headers(securityHeaders(config, url, isJsonType(reply.getHeader('content-type')) ? 'json' : 'page'));
 }
 
 /** localhost and 127.0.0.1 name the same machine; a developer opens the portal at either. */

@@ -73,7 +73,7 @@ function exchange(parts: string[], gapMs = 0): Promise<RawAnswer> {
 
 function expectPortalError(answer: RawAnswer, status: number, message: string) {
   expect(answer.status).toBe(status);
-  expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(JSON.parse(answer.body)).toEqual({ error: { code: 'validation_error', message } });
 }

@@ -164,6 +164,8 @@ describe('security headers on every kind of answer', () => {
   // Scripts of the portal's own, and the HTML pages' inline loader by its hash alone.
   const SCRIPTS = `script-src 'self' 'sha256-${crypto.createHash('sha256').update(BOOT_SCRIPT).digest('base64')}';`;
   const CSP_CORE = ["default-src 'self'", SCRIPTS, "frame-ancestors 'none'", "object-src 'none'"];
+  // A JSON answer loads and runs nothing and may not be framed (decision 093).
+  const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
   it.each([
     ['JSON', { url: '/api/health' }, 200],
@@ -201,10 +203,18 @@ describe('security headers on every kind of answer', () => {
     const response = await t.app.inject(options);
     expect(response.statusCode).toBe(status);
     const csp = String(response.headers['content-security-policy']);
-    for (const directive of CSP_CORE) expect(csp).toContain(directive);
+    const json = String(response.headers['content-type']).startsWith('application/json');
+    // every API answer here is JSON, the pages and assets are not
+    expect(json).toBe(options.url.startsWith('/api/'));
+    if (json) {
+      expect(csp).toBe(JSON_CSP);
+    } else {
+      for (const directive of CSP_CORE) expect(csp).toContain(directive);
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
     expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     if (options.url.startsWith('/api/')) expect(response.headers['cache-control']).toBe('no-store');
     if (status >= 400 && options.url.startsWith('/api/')) {
       expect(Object.keys(response.json())).toEqual(['error']);
@@ -223,7 +233,7 @@ describe('security headers on every kind of answer', () => {
     // a path that merely starts like it is an ordinary 404 with the ordinary policy
     const lookalike = await t.app.inject({ url: '/api/docsx' });
     expect(lookalike.statusCode).toBe(404);
-    expect(String(lookalike.headers['content-security-policy'])).toContain(SCRIPTS);
+    expect(lookalike.headers['content-security-policy']).toBe(JSON_CSP);
   });
 
   it('answers a request the HTTP parser refuses with the error body too', async () => {
@@ -240,7 +250,8 @@ describe('security headers on every kind of answer', () => {
     });
     const [head, body] = raw.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
-    expect(head.toLowerCase()).toContain('content-security-policy:');
+    expect(head.toLowerCase()).toContain(`content-security-policy: ${JSON_CSP}`);
+    expect(head.toLowerCase()).toContain('x-content-type-options: nosniff');
     expect(JSON.parse(body)).toEqual({ error: { code: 'validation_error', message: 'Malformed HTTP request' } });
   });
 });
