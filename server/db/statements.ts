@@ -20,21 +20,34 @@ const MAX_CACHED_STATEMENTS = 1000;
 export function withStatementCache(database: SQLite.Database): SQLite.Database {
   const statements = new Map<string, SQLite.Statement>();
   const prepare = database.prepare.bind(database);
+  const cachedPrepare = (source: string) => {
+    const kept = statements.get(source);
+    if (kept && !kept.busy) return kept;
+    const statement = prepare(source);
+    if (!kept && statements.size < MAX_CACHED_STATEMENTS) statements.set(source, statement);
+    return statement;
+  };
+  const bound = boundMethods(database);
   return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      }
-      return (source: string) => {
-        const kept = statements.get(source);
-        if (kept && !kept.busy) return kept;
-        const statement = prepare(source);
-        if (!kept && statements.size < MAX_CACHED_STATEMENTS) statements.set(source, statement);
-        return statement;
-      };
-    },
+    get: (target, property, receiver) => (property === 'prepare' ? cachedPrepare : bound(property, receiver)),
   });
+}
+
+/**
+ * The properties of `target` as a proxy hands them over: its methods bound to it (native ones refuse
+ * another `this`), each bound once rather than on every access (decision 093).
+ */
+function boundMethods(target: object) {
+  const methods = new Map<PropertyKey, { method: unknown; bound: unknown }>();
+  return (property: PropertyKey, receiver: unknown): unknown => {
+    const value = Reflect.get(target, property, receiver) as unknown;
+    if (typeof value !== 'function') return value;
+    const kept = methods.get(property);
+    if (kept?.method === value) return kept.bound;
+    const bound = (value as (...args: unknown[]) => unknown).bind(target);
+    methods.set(property, { method: value, bound });
+    return bound;
+  };
 }
 
 const TRANSACTION_CONTROL = /^\s*(begin|start|commit|rollback|savepoint|release|set)\b/i;
@@ -45,7 +58,6 @@ const TRANSACTION_CONTROL = /^\s*(begin|start|commit|rollback|savepoint|release|
  * new parameters to it. Transaction control and anything not plain SQL text go as they are.
  */
 export function withNamedStatements(pool: pg.Pool): Pick<pg.Pool, 'connect' | 'end'> {
-  const named = new WeakMap<pg.PoolClient, Set<string>>();
   // The name of each SQL text, hashed once rather than on every query.
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
@@ -56,34 +68,36 @@ export function withNamedStatements(pool: pg.Pool): Pick<pg.Pool, 'connect' | 'e
     }
     return name;
   };
+  // One proxy per client, made when the pool first hands it over: a client is checked out on every
+  // request, and a proxy with its own bound methods each time was work for nothing.
+  const proxies = new WeakMap<pg.PoolClient, pg.PoolClient>();
+  const proxyOf = (client: pg.PoolClient) => {
+    const statements = new Set<string>();
+    const query = (text: unknown, values?: unknown[]) => {
+      if (typeof text !== 'string' || TRANSACTION_CONTROL.test(text)) {
+        return (client.query as (...args: unknown[]) => unknown)(text, values);
+      }
+      const name = nameOf(text);
+      if (!statements.has(name)) {
+        if (statements.size >= MAX_CACHED_STATEMENTS) return client.query(text, values);
+        statements.add(name);
+      }
+      return client.query({ name, text, values });
+    };
+    const bound = boundMethods(client);
+    return new Proxy(client, {
+      get: (target, property, receiver) => (property === 'query' ? query : bound(property, receiver)),
+    });
+  };
   return {
     connect: (async () => {
       const client = await pool.connect();
-      let kept = named.get(client);
-      if (!kept) {
-        kept = new Set();
-        named.set(client, kept);
+      let proxy = proxies.get(client);
+      if (!proxy) {
+        proxy = proxyOf(client);
+        proxies.set(client, proxy);
       }
-      const statements = kept;
-      return new Proxy(client, {
-        get(target, property, receiver) {
-          if (property !== 'query') {
-            const value = Reflect.get(target, property, receiver) as unknown;
-            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-          }
-          return (text: unknown, values?: unknown[]) => {
-            if (typeof text !== 'string' || TRANSACTION_CONTROL.test(text)) {
-              return (target.query as (...args: unknown[]) => unknown)(text, values);
-            }
-            const name = nameOf(text);
-            if (!statements.has(name)) {
-              if (statements.size >= MAX_CACHED_STATEMENTS) return target.query(text, values);
-              statements.add(name);
-            }
-            return target.query({ name, text, values });
-          };
-        },
-      });
+      return proxy;
     }) as pg.Pool['connect'],
     end: () => pool.end(),
   };
