@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { IdParam } from '../../common/api/common';
+import { IdParam, MAX_ID } from '../../common/api/common';
 import { type CustomerCapability, canGlobally, canInCustomer, type GlobalCapability } from '../../common/permissions';
 import { deriveRole, globalRole, MEMBER_ROLES } from '../../common/roles';
 import type { AppContext } from '../context';
@@ -148,6 +148,8 @@ declare module 'fastify' {
 
 const CUSTOMER_NOT_FOUND = 'Customer not found';
 
+const DIGITS = /^\d{1,16}$/;
+
 /**
  * An id named by the raw request, read before the route's schema has run (access is decided before
  * the body is parsed): the same rule as the schemas' ids, 400 otherwise.
@@ -155,7 +157,13 @@ const CUSTOMER_NOT_FOUND = 'Customer not found';
 export function idFrom(request: FastifyRequest, ref: InputRef): number {
   const [source, name] = ref.split('.', 2) as ['params' | 'query', string];
   const input = (source === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
-  const parsed = parseInput(IdParam.shape.id, input?.[name], [name]);
+  const value = input?.[name];
+  // the common case without the schema's machinery: digits, in range (the schema's own rule)
+  if (typeof value === 'string' && DIGITS.test(value)) {
+    const id = Number(value);
+    if (id >= 1 && id <= MAX_ID) return id;
+  }
+  const parsed = parseInput(IdParam.shape.id, value, [name]);
   if ('error' in parsed) throw parsed.error;
   return parsed.value;
 }
