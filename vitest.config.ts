@@ -80,8 +80,14 @@ const leftOutOfThisPass = POSTGRES_PASS
   ? DIALECT_FREE_API_TESTS
   : // The database outage test starts a PostgreSQL server of its own, the two-node test shares a
     // PostgreSQL database between two processes, and the dropped-connection test ends a PostgreSQL
-    // server's backend: they run in the PostgreSQL pass only.
-    ['server/db/outage.test.ts', 'server/jobs/nodes.test.ts', 'server/db/dropped-connection.test.ts'];
+    // server's backend, and the pg-boss store's plan test reads pg-boss's statements: they run in the
+    // PostgreSQL pass only.
+    [
+      'server/db/outage.test.ts',
+      'server/jobs/nodes.test.ts',
+      'server/db/dropped-connection.test.ts',
+      'server/jobs/pg-boss-store.test.ts',
+    ];
 
 export default defineConfig({
   test: {

@@ -17,6 +17,18 @@ const ARCHIVE_FAILED_AFTER_SECONDS = 30 * 24 * 60 * 60;
 const DELETE_AFTER_DAYS = 7;
 
 /**
+ * pg-boss's fetch takes the due jobs of a queue `ORDER BY priority desc, created_on, id` with FOR
+ * UPDATE SKIP LOCKED, and its own index (name, start_after) gives no such order: every fetch read and
+ * sorted all the queue's due jobs, the lock coming between the sort and the limit (a full sort, not a
+ * top-N one). With the daily run's 52,000 jobs queued at 100k customers a fetch of one job took 78 ms,
+ * sorting 3 MB on disk. Jobs waiting are in this index in the fetch's order, so a fetch reads only the
+ * jobs it takes (0.5 ms). Made on the partitioned table, it is on every queue's table, those created
+ * later too (decision 089). Made once: CREATE INDEX locks the jobs against writes even when the index
+ * is there, so a start looks for it first.
+ */
+const FETCH_ORDER_INDEX = 'job_fetch_order_idx';
+
+/**
  * pg-boss runs its SQL through this: the portal's own pool (no second one), with Kysely's plugins
  * left out (pg-boss names its columns itself). Given a transaction, the SQL runs in it: that is how a
  * job is queued in the caller's transaction.
@@ -93,6 +105,17 @@ export function createPgBossStore(db: DB): JobStore {
           const options = queueOptions(kind);
           if (await boss.getQueue(kind.name)) await boss.updateQueue(kind.name, options);
           else await boss.createQueue(kind.name, options);
+        }
+        const present = (await lock.executeSql('SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [
+          PG_BOSS_SCHEMA,
+          FETCH_ORDER_INDEX,
+        ])) as { rows: unknown[] };
+        if (present.rows.length === 0) {
+          await lock.executeSql(
+            `CREATE INDEX IF NOT EXISTS ${FETCH_ORDER_INDEX} ON ${PG_BOSS_SCHEMA}.job
+              (name, priority DESC, created_on, id) WHERE state < 'active'`,
+            [],
+          );
         }
       } finally {
         await lock.executeSql(`SELECT pg_advisory_unlock(hashtext('${PG_BOSS_SCHEMA}.prepare'))`, []);
