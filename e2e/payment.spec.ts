@@ -151,6 +151,8 @@ for (const [locale, viewport] of [
     // a new card pays what is due: back to paid
     await page.getByRole('button', { name: t('billing.issue.updateMethod') }).click();
     await page.waitForURL(new RegExp(`/${locale}/test-checkout/bps_test_`));
+    // scanned once drawn: its address comes before its page's code does
+    await expect(page.getByRole('button', { name: t('billing.testCheckout.saveCard') })).toBeVisible();
     expectNoViolations(await scan(page, `test new card, ${where}`));
     await page.getByRole('button', { name: t('billing.testCheckout.saveCard') }).click();
     await page.waitForURL(new RegExp(`/${locale}/accounts/${customerId}$`));
