@@ -10,6 +10,27 @@ import { keepTypedValues } from '../components/typed-before-hydration';
 import { renderSignInPage } from './prerender';
 import { PublicApp, preloadPublicPage } from './PublicApp';
 
+/** Hydrates the sign-in page's markup in `root` as main.tsx does, with no session and the built-in settings. */
+async function hydrateSignIn(
+  root: HTMLElement,
+  locale: 'en' | 'fr',
+  { hydrating, onRecoverableError }: { hydrating?: boolean; onRecoverableError?: () => void } = {},
+): Promise<Root> {
+  let reactRoot: Root | undefined;
+  await act(async () => {
+    reactRoot = hydrateRoot(
+      root,
+      <PublicApp
+        translator={new Translator(locale, loadedTranslations())}
+        session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
+        hydrating={hydrating}
+      />,
+      { onRecoverableError },
+    );
+  });
+  return reactRoot!;
+}
+
 describe('the sign-in pages rendered at build time', () => {
   for (const [locale, path, heading] of [
     ['en', '/login', 'Sign in to the download center'],
@@ -30,17 +51,7 @@ describe('the sign-in pages rendered at build time', () => {
       expect(root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).toBe(true);
       const heading1 = root.querySelector('h1');
       const onRecoverableError = vi.fn();
-      let reactRoot: Root | undefined;
-      await act(async () => {
-        reactRoot = hydrateRoot(
-          root,
-          <PublicApp
-            translator={new Translator(locale, loadedTranslations())}
-            session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
-          />,
-          { onRecoverableError },
-        );
-      });
+      const reactRoot = await hydrateSignIn(root, locale, { onRecoverableError });
       await waitFor(() => expect(document.title).toContain(heading.split(' ')[0]));
       // The same elements, adopted rather than replaced.
       expect(root.querySelector('h1')).toBe(heading1);
@@ -52,7 +63,7 @@ describe('the sign-in pages rendered at build time', () => {
         0,
       );
       // unmounted, so that nothing still loading (the captcha's widget) updates a torn-down page
-      act(() => reactRoot!.unmount());
+      act(() => reactRoot.unmount());
       root.remove();
     });
   }
@@ -74,16 +85,7 @@ describe('the sign-in pages rendered at build time', () => {
     const password = root.querySelector<HTMLInputElement>('input[name="password"]')!;
     password.value = 'typed-while-hydrating';
     password.dispatchEvent(new Event('input', { bubbles: true }));
-    let reactRoot: Root | undefined;
-    await act(async () => {
-      reactRoot = hydrateRoot(
-        root,
-        <PublicApp
-          translator={new Translator('en', loadedTranslations())}
-          session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
-        />,
-      );
-    });
+    const reactRoot = await hydrateSignIn(root, 'en');
     await waitFor(() => expect(document.title).toContain('Sign'));
     expect(email().value).toBe('early@example.com');
     expect(root.querySelector<HTMLInputElement>('input[name="password"]')!.value).toBe('typed-while-hydrating');
@@ -95,7 +97,7 @@ describe('the sign-in pages rendered at build time', () => {
       password: 'typed-while-hydrating',
     });
     expect(screen.queryByText('This field is required.')).toBeNull();
-    act(() => reactRoot!.unmount());
+    act(() => reactRoot.unmount());
     root.remove();
   });
 
@@ -113,18 +115,7 @@ describe('the sign-in pages rendered at build time', () => {
     await preloadPublicPage('/en/login');
     keepTypedValues(root);
     const onRecoverableError = vi.fn();
-    let reactRoot: Root | undefined;
-    await act(async () => {
-      reactRoot = hydrateRoot(
-        root,
-        <PublicApp
-          translator={new Translator('en', loadedTranslations())}
-          session={{ profile: Promise.resolve(null), config: Promise.resolve(builtinConfig) }}
-          hydrating
-        />,
-        { onRecoverableError },
-      );
-    });
+    const reactRoot = await hydrateSignIn(root, 'en', { hydrating: true, onRecoverableError });
     await waitFor(() => expect(document.title).toContain('Sign'));
     // typed once the page is live: it stays in the same field
     fireEvent.change(drawn, { target: { value: 'typed@example.com' } });
@@ -132,7 +123,7 @@ describe('the sign-in pages rendered at build time', () => {
     expect(root.querySelector('input[name="email"]')).toBe(drawn);
     expect(drawn.value).toBe('typed@example.com');
     expect(onRecoverableError).not.toHaveBeenCalled();
-    act(() => reactRoot!.unmount());
+    act(() => reactRoot.unmount());
     root.remove();
   });
 });

@@ -2,9 +2,8 @@ import { createRequire } from 'node:module';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
-import { explain } from '../test/plans';
+import { explain, PLAN_KIND as KIND } from '../test/plans';
 import { createPgBossStore, PG_BOSS_SCHEMA } from './pg-boss-store';
-import type { KindSettings } from './store';
 
 /**
  * pg-boss's fetch reads the due jobs of a queue in its order from the portal's index on pgboss.job,
@@ -15,15 +14,6 @@ import type { KindSettings } from './store';
 /** pg-boss's own statements, as its fetch runs them (a module of the package without types) */
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
   fetchNextJob: (schema: string) => (options: { includeMetadata: boolean }) => string;
-};
-
-const KIND: KindSettings = {
-  name: 'test.plan',
-  retryLimit: 2,
-  retryDelaySeconds: 1,
-  retryBackoff: false,
-  expireInSeconds: 60,
-  singleton: false,
 };
 
 let t: TestApp;

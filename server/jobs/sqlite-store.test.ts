@@ -4,9 +4,8 @@ import path from 'node:path';
 import { type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../db';
-import { explain } from '../test/plans';
+import { explain, PLAN_KIND as KIND } from '../test/plans';
 import { createSqliteStore } from './sqlite-store';
-import type { KindSettings } from './store';
 
 /**
  * The SQLite store's fetch reads the due jobs of one kind from the partial index `jobs_due_idx`
@@ -14,14 +13,6 @@ import type { KindSettings } from './store';
  * tell that the query stays within the index's rows, and every fetch scanned and sorted the whole
  * queue (decision 089). SQLite files, whatever TEST_DB says.
  */
-const KIND: KindSettings = {
-  name: 'test.plan',
-  retryLimit: 2,
-  retryDelaySeconds: 1,
-  retryBackoff: false,
-  expireInSeconds: 60,
-  singleton: false,
-};
 
 let dir: string;
 let handle: DatabaseHandle;

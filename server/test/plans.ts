@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { DB } from '../db';
 import { isPostgres } from '../db/search';
+import type { KindSettings } from '../jobs/store';
 
 /**
  * The plan of a compiled statement, one line per step (PostgreSQL's "QUERY PLAN", SQLite's
@@ -22,3 +23,13 @@ export async function explain(db: DB, query: CompiledQuery): Promise<string> {
   );
   return result.rows.map((r) => r.detail).join('\n');
 }
+
+/** A kind of job for the job stores' plan tests: no retries to speak of, one queue of its own. */
+export const PLAN_KIND: KindSettings = {
+  name: 'test.plan',
+  retryLimit: 2,
+  retryDelaySeconds: 1,
+  retryBackoff: false,
+  expireInSeconds: 60,
+  singleton: false,
+};

@@ -58,6 +58,17 @@ function open(confirm: FakeHandler = () => ({ status: 200, body: { customerId: 4
 }
 
 const next = () => fireEvent.click(screen.getByTestId('wizard-next'));
+
+/** The wizard opened and taken through its use case and graph database steps to the password. */
+async function openAtPasswordStep() {
+  const opened = open();
+  await screen.findByTestId('wizard-use-case');
+  fireEvent.click(screen.getByLabelText('Health'));
+  next();
+  fireEvent.click(await screen.findByLabelText('Memgraph'));
+  next();
+  return opened;
+}
 const stepButton = (n: number) => screen.getByTestId(`wizard-step-${n}`) as HTMLButtonElement;
 const progress = () => screen.getByTestId('wizard-progress').getAttribute('aria-valuenow');
 
@@ -131,12 +142,7 @@ describe('SignUpConfirmationPage', () => {
   });
 
   it('prefills the names by splitting the invited full name at its first space, and holds the password to the rule', async () => {
-    const { api } = open();
-    await screen.findByTestId('wizard-use-case');
-    fireEvent.click(screen.getByLabelText('Health'));
-    next();
-    fireEvent.click(await screen.findByLabelText('Memgraph'));
-    next();
+    const { api } = await openAtPasswordStep();
     expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Jean');
     expect((screen.getByLabelText('Last name') as HTMLInputElement).value).toBe('Pierre Martin');
     expect(screen.getByText(/At least 15 characters/)).toBeTruthy();
@@ -151,12 +157,7 @@ describe('SignUpConfirmationPage', () => {
   });
 
   it('refuses a password made of the address, the names or the company before sending (decision 085)', async () => {
-    const { api } = open();
-    await screen.findByTestId('wizard-use-case');
-    fireEvent.click(screen.getByLabelText('Health'));
-    next();
-    fireEvent.click(await screen.findByLabelText('Memgraph'));
-    next();
+    const { api } = await openAtPasswordStep();
     const password = await screen.findByLabelText('Password');
     fireEvent.change(password, { target: { value: 'Graphes-SA-Jean-2026!' } });
     fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Graphes-SA-Jean-2026!' } });
