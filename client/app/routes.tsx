@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { withDeadline } from './code-deadline';
 import { useTranslation } from '../i18n/use-translation';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
@@ -6,6 +6,7 @@ import { isLocale, type Locale } from '../../common/roles';
 import { customerPagePath, preloadGet } from '../api/preload';
 import { DelayedLoader } from '../components/DelayedLoader';
 import { PageErrorBoundary } from './ErrorBoundary';
+import { pageWithoutSuspense } from './page-without-suspense';
 import { NotFoundPage } from '../pages/error/NotFoundPage';
 import { Guard } from './guards';
 import { detectLocale, localizePath, ROUTE_RULES, splitLocale, switchLocale } from './routing';
@@ -28,45 +29,6 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(
 ) {
   if (segment !== undefined) pageCode.set(segment, load);
   return lazy(() => withDeadline(load()).then((module) => ({ default: module[name] as M[K] })));
-}
-
-/**
- * A page that does not suspend: it shows the loader until its code has come, then itself, at once.
- * React shows content that suspended no sooner than 300 ms after its fallback appeared (React 19's
- * fallback throttle), so a lazy page costs every first navigation to it 300 ms however fast its
- * code comes; the customer page's budget is 300 ms in all (decision 052). A failure to fetch the
- * code is thrown from the render, to the same error boundary as a lazy page's.
- */
-function pageWithoutSuspense<K extends string, M extends Record<K, ComponentType<any>>>(
-  load: () => Promise<M>,
-  name: K,
-  segment: string,
-) {
-  let loaded: M[K] | null = null;
-  const loadOnce = () =>
-    withDeadline(load()).then((module) => {
-      loaded = module[name];
-      return module;
-    });
-  pageCode.set(segment, loadOnce);
-  return function PageWithoutSuspense(props: Record<string, unknown>) {
-    const [failure, setFailure] = useState<{ error: unknown } | null>(null);
-    const [, setArrived] = useState(false);
-    useEffect(() => {
-      if (loaded) return;
-      let live = true;
-      loadOnce().then(
-        () => live && setArrived(true),
-        (error: unknown) => live && setFailure({ error }),
-      );
-      return () => {
-        live = false;
-      };
-    }, []);
-    if (failure) throw failure.error;
-    const Page = loaded as ComponentType<Record<string, unknown>> | null;
-    return Page ? <Page {...props} /> : <DelayedLoader />;
-  };
 }
 
 /**
@@ -112,7 +74,9 @@ const SettingsPage = page(() => import('../pages/settings/SettingsPage'), 'Setti
 const AboutPage = page(() => import('../pages/about/AboutPage'), 'AboutPage');
 const LegalPage = page(() => import('../pages/legal/LegalPage'), 'LegalPage');
 const SelectAccountPage = page(() => import('../pages/select-account/SelectAccountPage'), 'SelectAccountPage');
-const AccountPage = pageWithoutSuspense(() => import('../pages/account/AccountPage'), 'AccountPage', 'accounts');
+const account = pageWithoutSuspense(() => import('../pages/account/AccountPage'), 'AccountPage');
+pageCode.set('accounts', account.loadOnce);
+const AccountPage = account.Page;
 // no segment of its own: /accounts/:id preloads the customer page, which links here
 const ChangesPage = page(() => import('../pages/changes/ChangesPage'), 'ChangesPage');
 const InvitationPage = page(() => import('../pages/invitation/InvitationPage'), 'InvitationPage', 'invitation');
