@@ -1,13 +1,13 @@
-import { AppShell, Container, Group } from '@mantine/core';
+import { Container, Group } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SkipLink } from '../components/SkipLink';
-import { HEADER_HEIGHT } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import type { Profile } from '../../common/api/auth';
 import { splitLocale } from './routing';
 import { useProfile } from './session';
+import { ShellFrame, ShellHeader, ShellMain } from './ShellFrame';
 
 export const MAIN_ID = 'main-content';
 
@@ -53,9 +53,9 @@ function PublicHeader() {
 export function Shell({ children }: { children: ReactNode }) {
   const profile = useProfile().data;
   return (
-    <AppShell header={{ height: HEADER_HEIGHT }} padding={{ base: 'xs', sm: 'md' }}>
+    <ShellFrame>
       <SkipLink targetId={MAIN_ID} />
-      <AppShell.Header>
+      <ShellHeader>
         {profile ? (
           <Suspense fallback={null}>
             <TopBar profile={profile} />
@@ -63,12 +63,12 @@ export function Shell({ children }: { children: ReactNode }) {
         ) : (
           <PublicHeader />
         )}
-      </AppShell.Header>
-      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
+      </ShellHeader>
+      <ShellMain id={MAIN_ID}>
         <Container size="lg" px={{ base: 'xs', sm: 'md' }}>
           {children}
         </Container>
-      </AppShell.Main>
-    </AppShell>
+      </ShellMain>
+    </ShellFrame>
   );
 }
