@@ -45,6 +45,38 @@ export const textSections: Plugin = {
   },
 };
 
+/**
+ * Mantine's ScrollArea imports one hook from `@floating-ui/react`, `useMergeRefs`, and every Table
+ * has a ScrollArea (Table.ScrollContainer), even the portal's, which scroll natively. The bundler puts
+ * a module in one chunk whole, so each page with a table waited for floating-ui (12 KB compressed,
+ * the positioning of menus, tooltips and popovers it does not open before its first paint). For that
+ * importer only, the hook is taken from floating-ui's own file at build time, alone in a module
+ * (decision 092); the build fails if it is no longer found there.
+ */
+const MERGE_REFS_ID = '\0floating-ui-use-merge-refs';
+const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/;
+export function scrollAreaMergeRefs(): Plugin {
+  let floatingUi: string | null = null;
+  return {
+    name: 'scroll-area-merge-refs',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== '@floating-ui/react' || !importer || !SCROLL_AREA.test(importer)) return null;
+      floatingUi ??= (await this.resolve(source, importer, { skipSelf: true }))?.id ?? null;
+      return MERGE_REFS_ID;
+    },
+    async load(id) {
+      if (id !== MERGE_REFS_ID) return null;
+      if (!floatingUi) throw new Error('@floating-ui/react was not found');
+      const source = await fs.promises.readFile(floatingUi, 'utf8');
+      const hook = /\nfunction useMergeRefs\(refs\) \{\n[\s\S]*?\n\}\n/.exec(source);
+      if (!hook) throw new Error(`useMergeRefs is no longer in ${floatingUi}: see decision 092`);
+      return `import * as React from 'react';\n${hook[0]}\nexport { useMergeRefs };\n`;
+    },
+  };
+}
+
 /** The sign-in pages pre-rendered at build time, per language: the markup paints before any script. */
 export const PRERENDERED = [
   { path: '/login', file: 'login.html' },
@@ -166,6 +198,24 @@ const pageModules = {
   index: { initial: new Set<string>(), all: new Set<string>() },
   public: { initial: new Set<string>(), all: new Set<string>() },
 };
+/** What the pages, the top bar and the other lazy parts run when they open, their dialogs aside. */
+const pageStatic = new Set<string>();
+/** What the application's pages run when they open: routes.tsx's lazy pages and their static imports. */
+const routeStatic = new Set<string>();
+/** The modules a dialog's code starts from: what `lazyDialog` and `lazyFormDialog` import (decision 092). */
+const dialogModules = new Set<string>();
+const dialogImports: Plugin = {
+  name: 'dialog-imports',
+  apply: 'build',
+  async transform(code, id) {
+    if (!/[\\/]client[\\/].*\.tsx?$/.test(id) || !/lazy(Form)?Dialog|loadModal =/.test(code)) return null;
+    for (const match of code.matchAll(/(lazy(?:Form)?Dialog\(|loadModal = )[^;]*?import\(["']([^"']+)["']\)/g)) {
+      const resolved = await this.resolve(match[2], id);
+      if (resolved) dialogModules.add(resolved.id);
+    }
+    return null;
+  },
+};
 const pageModuleSets: Plugin = {
   name: 'page-module-sets',
   apply: 'build',
@@ -177,6 +227,20 @@ const pageModuleSets: Plugin = {
       for (const imported of info?.importedIds ?? []) walk(imported, into, dynamic);
       if (dynamic) for (const imported of info?.dynamicallyImportedIds ?? []) walk(imported, into, dynamic);
     };
+    // What runs when a page or a part of one opens (the entries, every lazy module but a dialog,
+    // and their static imports), not what a dialog brings when it first opens (decision 092).
+    pageStatic.clear();
+    const lazyModules = new Set<string>();
+    for (const id of this.getModuleIds()) {
+      for (const imported of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) lazyModules.add(imported);
+    }
+    for (const page of ['index', 'public'])
+      walk(fileURLToPath(new URL(`${page}.html`, import.meta.url)), pageStatic, false);
+    for (const id of lazyModules) if (!dialogModules.has(id)) walk(id, pageStatic, false);
+    // what the pages themselves run when they open: routes.tsx's dynamic imports and their static ones
+    routeStatic.clear();
+    const routes = fileURLToPath(new URL('client/app/routes.tsx', import.meta.url));
+    for (const page of this.getModuleInfo(routes)?.dynamicallyImportedIds ?? []) walk(page, routeStatic, false);
     for (const [page, sets] of Object.entries(pageModules)) {
       const entry = fileURLToPath(new URL(`${page}.html`, import.meta.url));
       sets.initial.clear();
@@ -190,11 +254,13 @@ const pageModuleSets: Plugin = {
 export default defineConfig({
   plugins: [
     react(),
+    scrollAreaMergeRefs(),
     textSections,
     bootLoader,
     stylesAfterLoader,
     signInPages,
     prerenderSignInPages(),
+    dialogImports,
     pageModuleSets,
     // Each text file gets a brotli and a gzip copy at the strongest settings, once, at build time;
     // the server sends the one the browser accepts (server/plugins/spa.ts, decision 020).
@@ -258,6 +324,8 @@ export default defineConfig({
             {
               // The application's own modules that several pages share (API calls, hooks, small
               // components) and that it does not run first: one file rather than a dozen of 1 to 7 KB.
+              // Only what a page runs as it opens: a module that only the top bar's menus or a dialog
+              // use would make every page wait for it (decision 092).
               // What a sign-in page may load stays apart, to keep their weight (decision 053).
               name: 'appShared',
               priority: 0,
@@ -265,6 +333,20 @@ export default defineConfig({
               test: (id) =>
                 /[\\/]client[\\/](api|app|components|i18n)[\\/]/.test(id) &&
                 !/\.json(\?|$)/.test(id) &&
+                routeStatic.has(id) &&
+                !pageModules.index.initial.has(id) &&
+                !pageModules.public.all.has(id),
+            },
+            {
+              // The application's own code that no page runs when it opens, its dialogs' (their forms,
+              // decision 092): one file, fetched once the page has painted or when a dialog opens.
+              name: 'dialogs',
+              priority: 0,
+              includeDependenciesRecursively: false,
+              test: (id) =>
+                /[\\/]client[\\/]/.test(id) &&
+                !/\.json(\?|$)/.test(id) &&
+                !pageStatic.has(id) &&
                 !pageModules.index.initial.has(id) &&
                 !pageModules.public.all.has(id),
             },

@@ -1,11 +1,12 @@
-import { Burger, Button, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Burger, Button, Divider, type DrawerProps, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { Link, useLocation, useMatch } from 'react-router';
 import type { Profile } from '../../common/api/auth';
 import { STORAGE_KEYS } from '../../common/constants';
 import { MailIcon } from '../components/icons';
+import { lazyDialog } from '../components/lazy-dialog';
 import { useCompactTopBar, useSmallScreen } from '../components/layout';
 import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
@@ -20,6 +21,8 @@ import { BellButton, openOnArrival, UserMenuButton } from './top-bar-buttons';
 const loadMenus = () => import('./TopBarMenus');
 const UserMenu = lazy(() => loadMenus().then((module) => ({ default: module.UserMenu })));
 const NotificationCentre = lazy(() => loadMenus().then((module) => ({ default: module.NotificationCentre })));
+// The burger's drawer (Mantine's Drawer, its focus trap and scroll lock) comes when first opened.
+const Drawer = lazyDialog(() => import('./nav-drawer').then((module) => module.Drawer as ComponentType<DrawerProps>));
 
 interface NavItem {
   to: string;

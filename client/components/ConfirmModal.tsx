@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../i18n/use-translation';
-import { useCoverEnclosingFormModal } from './FormModal';
+import { Modal, useCoverEnclosingFormModal } from './FormModal';
 
 export interface ConfirmModalProps {
   opened: boolean;

@@ -1,4 +1,4 @@
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { registerTranslations } from '../i18n';
@@ -32,6 +32,10 @@ if (typeof window !== 'undefined') {
   // findBy and waitFor give up after one second by default, which a busy two-core machine can
   // exceed while a lazy chunk or a debounced request is on its way; what they wait for is unchanged.
   configure({ asyncUtilTimeout: 5000 });
+  // A dialog's code comes when it is first opened, or once the browser is idle (components/lazy-dialog.tsx):
+  // here it has come, as it usually has by the time a user opens one. lazy-dialog.test.tsx tests the wait.
+  const { preloadDialogs } = await import('../components/lazy-dialog');
+  beforeEach(preloadDialogs);
   afterEach(() => {
     cleanup();
     toastHistory.clear();

@@ -16,7 +16,6 @@ import { useProfile } from '../../app/session';
 import { storage } from '../../app/storage';
 import { usePageTitle } from '../../app/title';
 import { apiErrorText } from '../../components/forms';
-import { CustomerModal } from '../customers/CustomerModal';
 import { ErrorPage } from '../error/ErrorPage';
 import { AccountHeader } from './AccountHeader';
 import { AccountPageSkeleton } from './AccountPageSkeleton';
@@ -33,6 +32,10 @@ import { ResourcesSection } from './sections/ResourcesSection';
 import { SubscriptionSection } from './sections/SubscriptionSection';
 import { VersionsSection } from './sections/VersionsSection';
 import { firstProduct, PRODUCT_PARAM } from './versions/preselect';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const CustomerModal = lazyFormDialog(() => import('../customers/CustomerModal').then((module) => module.CustomerModal));
 
 /** The id of the address, or null when it cannot name a customer (then the page is not found). */
 function customerIdOf(param: string | undefined): number | null {

@@ -14,7 +14,6 @@ import { DelayedLoader } from '../../components/DelayedLoader';
 import { PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
-import { CustomerModal } from './CustomerModal';
 import { LoadError } from '../../components/LoadError';
 import {
   isStale,
@@ -23,6 +22,10 @@ import {
   SearchBox,
   useSearchedPages,
 } from '../../components/use-searched-pages';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const CustomerModal = lazyFormDialog(() => import('./CustomerModal').then((module) => module.CustomerModal));
 
 /** What the page's first render asks for (app/prefetch-page-data.ts): the page of the list in the address. */
 export const prefetchData: PrefetchPageData = (queryClient, { search, profile }) => {

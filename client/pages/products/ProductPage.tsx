@@ -20,11 +20,14 @@ import { PageHeader } from '../../components/PageHeader';
 import { Pagination } from '../../components/Pagination';
 import { pageOffsetInAddress, usePageInAddress } from '../../components/use-searched-pages';
 import { ProductTokensSection } from './ProductTokensSection';
-import { ProductModal } from './ProductModal';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { VersionModal } from './VersionModal';
 import { ErrorPage } from '../error/ErrorPage';
 import '../account/versions/versions.css';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// their forms and schemas come when first opened (decision 092)
+const VersionModal = lazyFormDialog(() => import('./VersionModal').then((module) => module.VersionModal));
+const ProductModal = lazyFormDialog(() => import('./ProductModal').then((module) => module.ProductModal));
 
 /**
  * What the page's first render asks for (app/prefetch-page-data.ts): the product, whose name and

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation';
@@ -12,7 +12,7 @@ import {
   tokenKeys,
 } from '../../api/artifacts';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
+import { FormModal, Modal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';

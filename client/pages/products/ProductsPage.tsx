@@ -11,7 +11,10 @@ import { DelayedLoader } from '../../components/DelayedLoader';
 import { apiErrorText } from '../../components/forms';
 import { PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { ProductModal } from './ProductModal';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const ProductModal = lazyFormDialog(() => import('./ProductModal').then((module) => module.ProductModal));
 
 /** Spec 2 "Product list": title, Add for admins, a loader, the products linking to their pages. */
 export function ProductsPage() {

@@ -22,9 +22,14 @@ import {
 import { apiErrorText } from '../../components/forms';
 import { LoadError } from '../../components/LoadError';
 import { notify } from '../../components/notify';
-import { ConfirmIdentityModal } from './ConfirmIdentityModal';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
 import { TotpSetup } from './TotpSetup';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const ConfirmIdentityModal = lazyFormDialog(() =>
+  import('./ConfirmIdentityModal').then((module) => module.ConfirmIdentityModal),
+) as typeof import('./ConfirmIdentityModal').ConfirmIdentityModal;
 
 /** A factor: a passkey by id, or the authenticator app. */
 type Factor = { kind: 'passkey'; id: number; name: string } | { kind: 'totp'; name: string };

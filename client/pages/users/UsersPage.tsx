@@ -11,10 +11,13 @@ import { DelayedLoader } from '../../components/DelayedLoader';
 import { PencilIcon, PlusIcon } from '../../components/icons';
 import { Pagination } from '../../components/Pagination';
 import { TwoFactorSummary } from './TwoFactorSummary';
-import { UserModal } from './UserModal';
 import { usePageTitle } from '../../app/title';
 import { LoadError } from '../../components/LoadError';
 import { isStale, SearchBox, useSearchedPages } from '../../components/use-searched-pages';
+import { lazyFormDialog } from '../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const UserModal = lazyFormDialog(() => import('./UserModal').then((module) => module.UserModal));
 
 interface ModalState {
   opened: boolean;

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n/use-translation';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../common/api/webhooks';
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX, type WebhookEvent } from '../../../common/webhooks';
 import { createWebhook, updateWebhook, webhookKeys } from '../../api/webhooks';
-import { FormModal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
+import { FormModal, Modal, ModalCancelButton, useFormModal, useModalMutation } from '../../components/FormModal';
 import { copyToClipboard } from '../../components/copy-to-clipboard';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';

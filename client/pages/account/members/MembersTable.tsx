@@ -13,8 +13,11 @@ import { LoadError } from '../../../components/LoadError';
 import { Pagination } from '../../../components/Pagination';
 import { isStale, useSearchedPages } from '../../../components/use-searched-pages';
 import { InvitationsList } from './InvitationsList';
-import { MembersModal } from './MembersModal';
 import { TEAM_STATUS_COLORS, TeamListControls } from './TeamListControls';
+import { lazyFormDialog } from '../../../components/FormModal';
+
+// its form and schema come when it is first opened (decision 092)
+const MembersModal = lazyFormDialog(() => import('./MembersModal').then((module) => module.MembersModal));
 
 interface ModalState {
   opened: boolean;

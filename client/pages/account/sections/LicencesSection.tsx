@@ -13,7 +13,7 @@ import { useLocale, useLocalize } from '../../../app/locale';
 import { useProfile } from '../../../app/session';
 import { DataTable } from '../../../components/DataTable';
 import { DelayedLoader } from '../../../components/DelayedLoader';
-import { FormModal } from '../../../components/FormModal';
+import { FormModal, lazyFormDialog } from '../../../components/FormModal';
 import { apiErrorText } from '../../../components/forms';
 import { PlusIcon } from '../../../components/icons';
 import { notify } from '../../../components/notify';
@@ -21,10 +21,14 @@ import { Pagination } from '../../../components/Pagination';
 import { usePageInAddress } from '../../../components/use-searched-pages';
 import { AccountSection } from '../AccountSection';
 import { LicenceDownloadCell } from '../licences/LicenceDownloadCell';
-import { CustomizationModal } from '../licences/CustomizationModal';
 import { LicenceRowActions } from '../licences/LicenceRowActions';
 import { productLabel } from '../licences/product-label';
 import '../licences/licences.css';
+
+// its form and schema come when it is first opened (decision 092)
+const CustomizationModal = lazyFormDialog(() =>
+  import('../licences/CustomizationModal').then((module) => module.CustomizationModal),
+);
 
 // The licence form (with its JSON editor) is fetched when it is first opened: most of those who
 // see the table never open it. The modal around it is not: a modal that opens as its code arrives
