@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 const KB = 1024;
-/** Issue 32's critical-path budget for a signed-in page on a median phone; a goal while no page meets it. */
+/** Issue 32's critical-path budget for a signed-in page on a median phone: the goal beside each page's budget. */
 const SIGNED_IN_GOAL_KB = 150;
 
 /**
@@ -41,21 +41,26 @@ const ROUTES = [
  * A signed-in page's critical path: what must have arrived before it paints (decision 091). The
  * application's entry with its static imports, the page's code with its own, both halves of the
  * language's texts (main.tsx waits for them before the first render) and the top bar, which the
- * shell asks for at start (Shell.tsx preloadTopBar). The same code serves every role on a page.
- * Printed against the 150 KB that a median phone affords (issue 32), not enforced until every
- * page gets there.
+ * shell asks for at start (Shell.tsx preloadTopBar); not what comes once it has painted (the top
+ * bar's menus, the dialogs, decision 092). The same code serves every role on a page. Each page's
+ * budget is what it weighs now with a few KB to spare, enforced so that it only gets lighter; the
+ * 150 KB a median phone affords (issue 32) is the goal, printed beside it: decision 092 says what
+ * stands between them.
  */
 function signedInPages() {
   const pages = [
-    ['/en/accounts/:id (customer page)', 'client/pages/account/AccountPage.tsx'],
-    ['/en/customers', 'client/pages/customers/CustomersPage.tsx'],
-    ['/en/products/:key (versions)', 'client/pages/products/ProductPage.tsx'],
-    ['/en/users', 'client/pages/users/UsersPage.tsx'],
-    ['/en/settings', 'client/pages/settings/SettingsPage.tsx'],
+    ['/en/accounts/:id (customer page)', 'client/pages/account/AccountPage.tsx', 250],
+    ['/en/customers', 'client/pages/customers/CustomersPage.tsx', 195],
+    ['/en/products', 'client/pages/products/ProductsPage.tsx', 195],
+    ['/en/products/:key (versions)', 'client/pages/products/ProductPage.tsx', 205],
+    ['/en/accounts/:id/changes/… (since a version)', 'client/pages/changes/ChangesPage.tsx', 200],
+    ['/en/users', 'client/pages/users/UsersPage.tsx', 195],
+    ['/en/settings', 'client/pages/settings/SettingsPage.tsx', 205],
   ];
-  return pages.map(([name, page]) => ({
+  return pages.map(([name, page, budgetKb]) => ({
     name,
     entry: 'index.html',
+    budgetKb,
     goalKb: SIGNED_IN_GOAL_KB,
     lazy: [page, 'client/app/TopBar.tsx', 'client/i18n/en.json?sign-in', 'client/i18n/en.json?app'],
   }));
