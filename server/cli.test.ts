@@ -6,8 +6,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db';
 import { verifyPassword } from './modules/auth/password';
+import { builtScript } from './test/main-process';
 
-/** The operator CLI, run as an operator would: a separate process on the configured database. */
+/**
+ * The operator CLI, run as an operator would: a separate process on the configured database, the
+ * built `dist-server/server/cli.js` (built once for the run, server/test/global-setup.ts).
+ */
 const root = path.resolve(import.meta.dirname, '..');
 let dir: string;
 let databaseUrl: string;
@@ -21,7 +25,7 @@ function cliWith(
   ...args: string[]
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    const child = spawn(process.execPath, [builtScript('cli'), ...args], {
       cwd: root,
       // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },

@@ -2,25 +2,23 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../scripts/build-server.mjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, start, waitForHealth } from './test/main-process';
 
 /**
  * The server as production runs it (docs/operations.md, decision 058): compiled by `npm run build`
  * to plain JavaScript and started with `node dist-server/server/main.js`, no TypeScript loader. Built
- * here into a folder of its own, beside which node_modules is linked as it is in the project.
+ * once for the run by the API tests' global set-up (server/test/global-setup.ts) into a folder of its
+ * own, beside which node_modules is linked as it is in the project; every test that starts the portal
+ * in a process of its own starts that build.
  */
 const root = path.resolve(import.meta.dirname, '..');
 let dir: string;
-let built: string;
+const built = inject('builtServer');
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-built-'));
-  built = path.join(dir, 'dist-server');
-  await buildServer(built);
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(built, 'node_modules'), 'dir');
-}, 120_000);
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-built-data-'));
+});
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the built server (dist-server/server/main.js)', () => {

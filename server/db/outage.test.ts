@@ -14,7 +14,7 @@ import { openDatabase, type DatabaseHandle } from '.';
 /**
  * The portal lives through a PostgreSQL restart or outage. The database is a PostgreSQL server this
  * test starts itself (initdb on a free port), so stopping it disturbs no other test; the portal is
- * server/main.ts in a process of its own, as an operator runs it. This file runs in the PostgreSQL
+ * the built server (built once for the run) in a process of its own, as an operator runs it. This file runs in the PostgreSQL
  * pass of the API tests only (vitest.config.ts): it needs PostgreSQL's server programs. Background work
  * lives through it too: a mail queued before the outage and due during it is delivered once the
  * database is back, by the same portal process, with no one restarting anything.

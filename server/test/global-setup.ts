@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import type { AppContext, Logger } from '../context';
 import { migrateToLatest, openDatabase } from '../db';
 import { createJobs } from '../compose';
+import { buildServerForTests } from './main-process';
 
 /** Preparing the jobs' storage logs nothing. */
 const silent = { warn() {}, error() {}, info() {}, debug() {} } as unknown as Logger;
@@ -25,10 +26,27 @@ declare module 'vitest' {
     sqliteTemplate: string | null;
     /** the name of the migrated PostgreSQL database to copy (PostgreSQL pass) */
     postgresTemplate: string | null;
+    /** the folder of the server built once for the run (dist-server's layout), which processes start */
+    builtServer: string;
   }
 }
 
+/**
+ * Also builds the server once, as production runs it (decision 058), for the tests that start it in
+ * a process of their own: plain Node starts it in about a second where tsx compiled the sources at
+ * every start (seconds, tens of them on a loaded machine).
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const built = await buildServerForTests();
+  project.provide('builtServer', built.dir);
+  const templates = await setupTemplates(project);
+  return async () => {
+    await templates();
+    built.remove();
+  };
+}
+
+async function setupTemplates(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.TEST_DB === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');

@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
+import { buildServer } from '../../scripts/build-server.mjs';
 
 /** server/main.ts run as an operator runs it, in a process of its own (tests of start and stop). */
 const root = path.resolve(import.meta.dirname, '../..');
@@ -23,11 +27,27 @@ export interface Started {
 }
 
 /**
- * Starts the server from its sources through tsx, or with `script`, a built one (dist-server's
- * server/main.js) run by plain Node.
+ * Builds the server as `npm run build` does into a folder of its own, beside which node_modules is
+ * linked as it is in the project (the API tests' global set-up does it once per run).
  */
-export function start(env: Record<string, string>, script?: string): Started {
-  const args = script ? [script] : ['--import', 'tsx', 'server/main.ts'];
+export async function buildServerForTests(): Promise<{ dir: string; remove: () => void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-built-'));
+  await buildServer(dir);
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A script of the server built for this run: `main` (the portal) or `cli` (the operator's command line). */
+export function builtScript(name: 'main' | 'cli'): string {
+  return path.join(inject('builtServer'), 'server', `${name}.js`);
+}
+
+/**
+ * Starts the server built for this run (`node dist-server/server/main.js`, as production runs it), or
+ * `script`, another built one, by plain Node.
+ */
+export function start(env: Record<string, string>, script = builtScript('main')): Started {
+  const args = [script];
   const child = spawn(process.execPath, args, {
     cwd: root,
     // a clean environment: the test runner's own variables (vitest sets BASE_URL=/) are not the operator's
@@ -47,7 +67,7 @@ export function start(env: Record<string, string>, script?: string): Started {
 }
 
 export async function waitForHealth(port: number, started: Started): Promise<void> {
-  // a start compiles the server's sources (tsx) on its first run on a Node: long on a loaded machine
+  // generous: a loaded machine starts a process slowly
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
