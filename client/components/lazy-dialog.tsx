@@ -1,5 +1,5 @@
-import { type ComponentType, useEffect, useLayoutEffect, useState, useSyncExternalStore } from 'react';
-import { withDeadline } from '../app/code-deadline';
+import { type ComponentType, useEffect, useLayoutEffect, useState } from 'react';
+import { lazyCode, whenIdle } from '../app/lazy-code';
 
 /** Whatever opens and closes: a Mantine modal, a form in one. */
 interface DialogProps {
@@ -8,12 +8,6 @@ interface DialogProps {
 
 /** Every dialog's code fetch, for tests, which render without waiting for it (preloadDialogs). */
 const fetches = new Set<() => Promise<unknown>>();
-
-/** Runs `task` once the browser is idle: after the first paint, when nothing more urgent waits. */
-function whenIdle(task: () => void): void {
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(task, { timeout: 5000 });
-  else setTimeout(task, 1000);
-}
 
 /**
  * A dialog whose code comes when it is first opened rather than with the page (decision 092): a
@@ -26,32 +20,9 @@ function whenIdle(task: () => void): void {
  * thrown from the render, to the page's error boundary, as a page's own code is.
  */
 export function lazyDialog<P extends DialogProps>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  let loaded: ComponentType<P> | null = null;
-  let pending: Promise<ComponentType<P>> | null = null;
-  // whether the code is here, read as an external store: code that arrives between a render and
-  // its effects is seen by React after the commit (see client/app/page-without-suspense.tsx)
-  const listeners = new Set<() => void>();
-  const subscribe = (listener: () => void) => {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  };
-  const snapshot = () => loaded;
-  const fetchCode = () => {
-    pending ??= withDeadline(load()).then(
-      (component) => {
-        loaded = component;
-        for (const listener of [...listeners]) listener();
-        return component;
-      },
-      (error: unknown) => {
-        pending = null;
-        throw error;
-      },
-    );
-    return pending;
-  };
+  // whether the code is here is read as an external store (lazy-code.ts)
+  const code = lazyCode(load);
+  const fetchCode = code.fetch;
   fetches.add(fetchCode);
 
   return function LazyDialog(props: P) {
@@ -60,7 +31,7 @@ export function lazyDialog<P extends DialogProps>(load: () => Promise<ComponentT
     if (props.opened && !wanted) setWanted(true);
     const [failure, setFailure] = useState<{ error: unknown } | null>(null);
     const [primed, setPrimed] = useState(false);
-    const Dialog = useSyncExternalStore(subscribe, snapshot, snapshot);
+    const Dialog = code.useLoaded();
     const here = Dialog !== null;
 
     useEffect(() => {

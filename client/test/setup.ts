@@ -35,7 +35,9 @@ if (typeof window !== 'undefined') {
   // A dialog's code comes when it is first opened, or once the browser is idle (components/lazy-dialog.tsx):
   // here it has come, as it usually has by the time a user opens one. lazy-dialog.test.tsx tests the wait.
   const { preloadDialogs } = await import('../components/lazy-dialog');
-  beforeEach(preloadDialogs);
+  // the tooltips' code too, which comes once the page has painted (components/Tooltip.tsx)
+  const { preloadTooltip } = await import('../components/Tooltip');
+  beforeEach(() => Promise.all([preloadDialogs(), preloadTooltip()]));
   afterEach(() => {
     cleanup();
     toastHistory.clear();

@@ -1,4 +1,4 @@
-import { ActionIcon, Tooltip } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n/use-translation';
 import type { Customer } from '../../../common/api/customers';
@@ -8,6 +8,7 @@ import { apiErrorText } from '../../components/forms';
 import { ChartIcon, PencilIcon, RefreshIcon } from '../../components/icons';
 import { notify } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
+import { Tooltip } from '../../components/Tooltip';
 import { LicenceAccessLevels } from './licences/LicenceAccessLevels';
 import { type AccountSections, telemetryLink } from './sections';
 
