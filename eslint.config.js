@@ -64,6 +64,18 @@ export const clientI18next = ['i18next', 'react-i18next'].map((name) => ({
     "The client translates without i18next (decision 074): use useTranslation from 'client/i18n/use-translation'.",
 }));
 
+// Mantine's Tooltip brings floating-ui into the page's first paint: the portal's comes after it
+// (client/components/Tooltip.tsx, decision 092).
+export const mantineTooltip = [
+  {
+    name: '@mantine/core',
+    importNames: ['Tooltip'],
+    message:
+      "Use Tooltip from 'client/components/Tooltip': Mantine's brings floating-ui before the first paint (decision 092).",
+  },
+];
+const tooltipFiles = ['client/components/tooltip-code.ts', 'client/components/Tooltip.test.tsx'];
+
 // An event read inside a state updater, e.g. setValues((v) => ({ ...v, name: e.currentTarget.value })).
 export const eventInUpdater =
   'CallExpression[callee.name=/^set[A-Z]/] > :function MemberExpression[property.name=/^(currentTarget|target)$/]';
@@ -182,12 +194,22 @@ export default tseslint.config(
     files: ['client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
-      'no-restricted-imports': ['error', { paths: [...classicZod, ...clientI18next], patterns: clientBoundary }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [...classicZod, ...clientI18next, ...mantineTooltip], patterns: clientBoundary },
+      ],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // React may run a state updater later, in its render, when the event's currentTarget is null:
       // read the event in the handler (forms use @mantine/form, decision 019), never in the updater.
       'no-restricted-syntax': ['error', { selector: eventInUpdater, message: eventInUpdaterMessage }],
+    },
+  },
+  {
+    // where Mantine's Tooltip is fetched from, and the test that holds the portal's to it
+    files: tooltipFiles,
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...classicZod, ...clientI18next], patterns: clientBoundary }],
     },
   },
   {

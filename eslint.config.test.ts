@@ -36,6 +36,7 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/api/auth.ts', "import { queryOptions } from '@tanstack/react-query';"],
     ['client/pages/users/probe.tsx', "import { useTranslation } from 'react-i18next';"],
     ['client/app/probe.ts', "import type { TFunction } from 'i18next';"],
+    ['client/pages/account/probe.tsx', "import { ActionIcon, Tooltip } from '@mantine/core';"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
   });
@@ -48,6 +49,8 @@ describe('layer boundaries', { timeout: 60_000 }, () => {
     ['client/pages/users/probe.tsx', "import { useTranslation } from '../../i18n/use-translation';"],
     ['client/i18n/translate.test.ts', "import i18next from 'i18next';"],
     ['client/api/query-options.ts', "import type { queryOptions } from '@tanstack/react-query';"],
+    ['client/pages/account/probe.tsx', "import { Tooltip } from '../../components/Tooltip';"],
+    ['client/components/tooltip-code.ts', "export { Tooltip } from '@mantine/core';"],
     ['server/probe.ts', "import fs from 'node:fs'; import { ROLES } from '../common/roles';"],
   ])('%s may: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
