@@ -53,9 +53,15 @@ export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
  * Unit test files that need a module graph of their own; the others share their worker's modules
  * (isolate: false, as the API tests do). The JSON editor's test watches its lazy chunk load, which a
  * shared graph has loaded once for good; the toasts' test reads Mantine's notification store, which
- * is module state the files before it would have filled.
+ * is module state the files before it would have filled; the sign-in pages' prerender test runs
+ * React's server renderer, which leaves its mark on every context it provided, so that a client
+ * render of the files after it would warn of two renderers at once.
  */
-export const ISOLATED_UNIT_TESTS = ['client/components/JsonEditor.test.tsx', 'client/app/Toasts.test.tsx'];
+export const ISOLATED_UNIT_TESTS = [
+  'client/components/JsonEditor.test.tsx',
+  'client/app/Toasts.test.tsx',
+  'client/public/prerender.test.tsx',
+];
 
 /** What both unit projects share. */
 const unit = {
