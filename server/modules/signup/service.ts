@@ -267,7 +267,7 @@ export async function confirmSignup(
         createdAt: now,
       });
       // its trial's cloud instance, ordered from the provisioner once this commits (docs/instances.md)
-      await createTrialInstance(trx, ctx, asNewUser, { customerId: customer.id });
+      await createTrialInstance(ctx, trx, asNewUser, { customerId: customer.id });
       await emitWebhook(ctx, trx, 'member.joined', {
         customerId: customer.id,
         userId: user.id,
