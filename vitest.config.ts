@@ -25,6 +25,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/modules/invitations/keys.test.ts',
   'server/modules/oidc/clients-config.test.ts',
   'server/plugins/page-hints.test.ts',
+  'server/stored-file-kinds.test.ts',
   // SQLite files whatever TEST_DB says (the PostgreSQL pass runs on a Node that better-sqlite3's
   // native module is not built for: scripts/test.mjs)
   'server/cli.test.ts',
