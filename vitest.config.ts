@@ -12,7 +12,7 @@ const POSTGRES_PASS = process.env.TEST_DB === 'postgres';
  * only stands behind what they test (a connection, a header, a serializer, a document), never being
  * what they check. Every other file runs in both passes. (docs/decisions/057)
  */
-export const DIALECT_FREE_API_TESTS = [
+const DIALECT_FREE_API_TESTS = [
   // no database
   'server/integrations/storage/config.test.ts',
   'server/integrations/storage/file-bytes.test.ts',
@@ -48,7 +48,7 @@ export const DIALECT_FREE_API_TESTS = [
  * API test files that need a module graph of their own: they replace a module (vi.mock), which would
  * leak into the files run after them in the same worker. Everything else runs with isolate: false.
  */
-export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
+const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
 
 /**
  * Unit test files that need a module graph of their own; the others share their worker's modules
@@ -58,7 +58,7 @@ export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
  * React's server renderer, which leaves its mark on every context it provided, so that a client
  * render of the files after it would warn of two renderers at once.
  */
-export const ISOLATED_UNIT_TESTS = [
+const ISOLATED_UNIT_TESTS = [
   'client/components/JsonEditor.test.tsx',
   'client/app/Toasts.test.tsx',
   'client/public/prerender.test.tsx',

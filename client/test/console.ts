@@ -19,7 +19,7 @@ let expectations: Expectation[] = [];
 let unexpected: { level: Level; message: string }[] = [];
 
 /** The message as the console prints it: `%s` and its kin replaced by their arguments. */
-export function consoleMessage(args: unknown[]): string {
+function consoleMessage(args: unknown[]): string {
   const [first, ...rest] = args;
   let text = typeof first === 'string' ? first : shown(first);
   if (typeof first === 'string') {

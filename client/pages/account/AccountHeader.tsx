@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { LicenceAccessLevels } from './licences/LicenceAccessLevels';
 import { type AccountSections, telemetryLink } from './sections';
 
-export interface AccountHeaderProps {
+interface AccountHeaderProps {
   customer: Customer;
   header: AccountSections['header'];
   /** opens the customer modal (admins) */

@@ -21,7 +21,7 @@ import type { InstanceRow } from './repo';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The tier of the instance a self-service sign-up gets. */
-export const TRIAL_TIER = 'trial';
+const TRIAL_TIER = 'trial';
 
 /**
  * A trial instance's name: the customer's name as a DNS label (lower-case letters, digits, dashes;

@@ -56,7 +56,7 @@ const confirmed = () => new HttpError(410, ERROR_CODES.signupConfirmed, SIGNUP_M
 const VALIDITY_MS = INVITATION_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 
 /** The page the mail's link opens: /{locale}/sign-up/confirmation/{key}. */
-export function signupConfirmationLink(baseUrl: string, locale: Locale, key: string) {
+function signupConfirmationLink(baseUrl: string, locale: Locale, key: string) {
   return `${baseUrl}/${locale}/sign-up/confirmation/${encodeURIComponent(key)}`;
 }
 
