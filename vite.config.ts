@@ -55,7 +55,7 @@ export const textSections: Plugin = {
  */
 const MERGE_REFS_ID = '\0floating-ui-use-merge-refs';
 const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/;
-export function scrollAreaMergeRefs(): Plugin {
+function scrollAreaMergeRefs(): Plugin {
   let floatingUi: string | null = null;
   return {
     name: 'scroll-area-merge-refs',
@@ -78,7 +78,7 @@ export function scrollAreaMergeRefs(): Plugin {
 }
 
 /** The sign-in pages pre-rendered at build time, per language: the markup paints before any script. */
-export const PRERENDERED = [
+const PRERENDERED = [
   { path: '/login', file: 'login.html' },
   { path: '/password-lost', file: 'password-lost.html' },
   // a stranger's first page (decision 067)

@@ -12,7 +12,7 @@ const POSTGRES_PASS = process.env.TEST_DB === 'postgres';
  * only stands behind what they test (a connection, a header, a serializer, a document), never being
  * what they check. Every other file runs in both passes. (docs/decisions/057)
  */
-export const DIALECT_FREE_API_TESTS = [
+const DIALECT_FREE_API_TESTS = [
   // no database
   'server/integrations/storage/config.test.ts',
   'server/integrations/storage/file-bytes.test.ts',
@@ -25,6 +25,7 @@ export const DIALECT_FREE_API_TESTS = [
   'server/modules/invitations/keys.test.ts',
   'server/modules/oidc/clients-config.test.ts',
   'server/plugins/page-hints.test.ts',
+  'server/stored-file-kinds.test.ts',
   // SQLite files whatever TEST_DB says (the PostgreSQL pass runs on a Node that better-sqlite3's
   // native module is not built for: scripts/test.mjs)
   'server/cli.test.ts',
@@ -47,15 +48,21 @@ export const DIALECT_FREE_API_TESTS = [
  * API test files that need a module graph of their own: they replace a module (vi.mock), which would
  * leak into the files run after them in the same worker. Everything else runs with isolate: false.
  */
-export const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
+const ISOLATED_API_TESTS = ['server/modules/auth/enumeration.test.ts'];
 
 /**
  * Unit test files that need a module graph of their own; the others share their worker's modules
  * (isolate: false, as the API tests do). The JSON editor's test watches its lazy chunk load, which a
  * shared graph has loaded once for good; the toasts' test reads Mantine's notification store, which
- * is module state the files before it would have filled.
+ * is module state the files before it would have filled; the sign-in pages' prerender test runs
+ * React's server renderer, which leaves its mark on every context it provided, so that a client
+ * render of the files after it would warn of two renderers at once.
  */
-export const ISOLATED_UNIT_TESTS = ['client/components/JsonEditor.test.tsx', 'client/app/Toasts.test.tsx'];
+const ISOLATED_UNIT_TESTS = [
+  'client/components/JsonEditor.test.tsx',
+  'client/app/Toasts.test.tsx',
+  'client/public/prerender.test.tsx',
+];
 
 /** What both unit projects share. */
 const unit = {

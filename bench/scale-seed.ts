@@ -173,7 +173,7 @@ async function seedWith(db: DB, pg: boolean, size: Size) {
 
 /** The account executive of the first SEARCH_EXECUTIVE_CUSTOMERS customers, at every size (the staff search's scope). */
 export const SEARCH_EXECUTIVE_EMAIL = 'executive@bench.example';
-export const SEARCH_EXECUTIVE_CUSTOMERS = 20;
+const SEARCH_EXECUTIVE_CUSTOMERS = 20;
 
 /**
  * What the staff's search box reads beyond customers and users (docs/decisions/079): each user a

@@ -31,10 +31,6 @@ export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
 export const LICENCE_STATUSES = ['valid', 'warning', 'grace', 'invalid'] as const;
 export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
 
-/** A member as listed (spec section 3): "pending" is a pending invitation shown among the members. */
-export const MEMBER_STATUSES = ['enabled', 'disabled', 'pending'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
-
 /** A stored membership is enabled or disabled; "pending" members are invitations. */
 export const MEMBERSHIP_STATUSES = ['enabled', 'disabled'] as const;
 export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];

@@ -3,7 +3,7 @@ export const CUSTOMERS_PAGE_LENGTH = 10;
 export const DEFAULT_PAGE_LENGTH = 10;
 export const MAX_PAGE_LENGTH = 100;
 
-export interface PageInfo {
+interface PageInfo {
   /** zero-based page number: offset divided by page length */
   page: number;
   pageCount: number;

@@ -58,9 +58,9 @@ export function powerShellString(value: string): string {
 }
 
 export const COMMAND_KINDS = ['curl', 'wget', 'npm', 'powershell', 'docker'] as const;
-export type CommandKind = (typeof COMMAND_KINDS)[number];
+type CommandKind = (typeof COMMAND_KINDS)[number];
 
-export interface DownloadCommand {
+interface DownloadCommand {
   kind: CommandKind;
   command: string;
 }

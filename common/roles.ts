@@ -37,7 +37,7 @@ const CLIENT_ROLES: readonly MemberRole[] = ['businessOwner', 'technicalContact'
  * derivation"). They alone hold a role outside any customer; an account executive does not: they are
  * one only in the customers whose membership says so.
  */
-export const GLOBAL_ROLES = ['admin', 'productManager', 'supportEngineer'] as const;
+const GLOBAL_ROLES = ['admin', 'productManager', 'supportEngineer'] as const;
 export type GlobalRole = (typeof GLOBAL_ROLES)[number];
 
 export function isGlobalRole(value: unknown): value is GlobalRole {

@@ -9,7 +9,7 @@ import { startSmtpPeer } from './helpers/smtp-peer';
 export { expect } from '@playwright/test';
 
 /** The portal of this worker: its address, the folder its SMTP peer writes mails to, and its database file. */
-export interface WorkerPortal {
+interface WorkerPortal {
   baseUrl: string;
   mailDir: string;
   database: string;

@@ -17,7 +17,7 @@ import { loadConfig } from '../server/config';
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The document as the portal serves it, from an app on a throwaway database. */
-export async function apiDocument(): Promise<string> {
+async function apiDocument(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-api-document-'));
   try {
     const config = loadConfig({

@@ -31,11 +31,6 @@ export interface Row extends Sizes {
   /** another HTML page's entry chunk among the route's files: that page's code would run in this one */
   strays: string[];
 }
-export const ROUTES: Route[];
-export const APP_BUDGET_KB: number;
-export const APP_GOAL_KB: number;
-export function entryKey(manifest: Manifest, name?: string): string;
-export function staticClosure(manifest: Manifest, keys: string[]): string[];
 export function compressedSizes(buffer: Buffer): Sizes;
 export function measure(options: {
   manifest: Manifest;

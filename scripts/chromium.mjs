@@ -7,7 +7,7 @@ import fs from 'node:fs';
  * by default), then the full browser (package chromium), which opens a browser window with its
  * toolbar and omnibox for every context and costs the journeys about 40% more processor time.
  */
-export const CHROMIUM_CANDIDATES = [
+const CHROMIUM_CANDIDATES = [
   '/usr/lib/chromium/chromium-headless-shell',
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',

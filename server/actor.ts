@@ -27,7 +27,7 @@ export interface ProductTokenRef {
 }
 
 /** Outside services that call the portal on their own (webhooks, provisioning callbacks). */
-export type IntegrationName = 'stripe' | 'provisioner' | 'crm';
+type IntegrationName = 'stripe' | 'provisioner' | 'crm';
 
 /**
  * Who asks a service for something (docs/decisions/059). Routes pass the signed-in user, an anonymous
@@ -44,7 +44,7 @@ export type Actor =
   | { kind: 'system'; name: string };
 
 export type ActorKind = Actor['kind'];
-export type UserActor = Extract<Actor, { kind: 'user' }>;
+type UserActor = Extract<Actor, { kind: 'user' }>;
 
 export const systemActor = (name: string): Actor => ({ kind: 'system', name });
 export const jobActor = (name: string): Actor => ({ kind: 'job', name });

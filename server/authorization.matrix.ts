@@ -126,7 +126,7 @@ export interface Fixture {
 const LKE_CONFIG = { branding: { applicationName: 'Matrix' }, defaultLocale: 'en' };
 
 /** Who calls, for rows whose request depends on the caller (an invitation sent to their address). */
-export interface CallScope {
+interface CallScope {
   customerId: number;
   actor?: Actor;
   /** the caller's address; null for the anonymous visitor */

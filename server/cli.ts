@@ -16,7 +16,7 @@ import { HttpError } from './http-error';
  * demo data. Exit codes: 0 done, 1 refused or failed, 2 wrong usage.
  */
 
-export class CliError extends Error {
+class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
@@ -25,7 +25,7 @@ export class CliError extends Error {
   }
 }
 
-export interface CliIo {
+interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -270,7 +270,7 @@ function usage(): string {
 }
 
 /** Runs one command line; returns the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     io.out(usage());

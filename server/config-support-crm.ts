@@ -29,7 +29,7 @@ export interface CrmConfig {
   syncOnChange: boolean;
 }
 
-export interface SupportAndCrmSettings {
+interface SupportAndCrmSettings {
   supportDesk: SupportDeskConfig;
   crm: CrmConfig | null;
   /** the telemetry dashboard of one customer: `{key}` (or `{customerKey}`) and `{id}` are replaced */

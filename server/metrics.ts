@@ -35,7 +35,7 @@ import type { JobRunner } from './jobs/types';
 const JOB_COUNTS_WAIT_MS = 1_000;
 
 /** How many jobs of one name are in one state (queued, running, failed…), as the runner counts them. */
-export interface JobCount {
+interface JobCount {
   name: string;
   state: string;
   count: number;

@@ -26,7 +26,7 @@ import type { Access } from './plugins/access';
 import { documentIdempotencyKey } from './plugins/idempotency';
 
 /** An answer the handler writes itself, which no response schema describes. */
-export interface DocumentedResponse {
+interface DocumentedResponse {
   description: string;
   /** the media type of a body of bytes (a file); none for an answer without a body (a redirect) */
   bytes?: string;
@@ -34,7 +34,7 @@ export interface DocumentedResponse {
 }
 
 /** What the OpenAPI document says of a route beyond its schemas; read by nothing else. */
-export interface RouteDocument {
+interface RouteDocument {
   /**
    * Path parameters named otherwise in the document, so that two routes whose paths differ only by a
    * parameter's name (one by key, one by id) share one template there, as OpenAPI requires. The route

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../common/api/errors';
-import { ROLES } from '../common/roles';
+import { CUSTOMIZATION_TYPES } from '../common/domain';
+import { MEMBER_ROLES, ROLES, USER_TYPES } from '../common/roles';
+import * as fixtures from '../client/test/abilities';
 import { type Actor, systemActor } from './actor';
 import { HttpError } from './http-error';
 import { artifactsMayChange, mayDeleteArtifact, mayUploadArtifact } from './modules/artifacts/policy';
@@ -322,5 +324,70 @@ describe('users policy', () => {
   it('computes abilities for a signed-in user only', () => {
     expect(callerOf(asUser(admin))).toMatchObject({ id: 1, type: 'admin' });
     expect(callerOf(systemActor('cli'))).toBeNull();
+  });
+});
+
+/**
+ * The client's tests build their fixtures' `can` with client/test/abilities.ts, which restates the
+ * policies from the capability tables (client/ may not import server/): every fixture must be what
+ * the policy answers, for every type, role and case the fixture takes, so that a change of a rule
+ * that the fixtures do not follow fails here rather than leaving the client's tests on a rule gone.
+ */
+describe("the client tests' abilities fixtures", () => {
+  const roles = [...ROLES];
+  // the fixtures are of a portal with the CRM sync and card payments on
+  const everyIntegration = { crm: true, payments: true };
+
+  it('give each type and role the profile abilities the auth policy gives', () => {
+    for (const type of USER_TYPES) {
+      for (const yourRole of [null, ...roles]) {
+        expect(fixtures.profileCan(type, yourRole), `${type} as ${yourRole}`).toEqual(
+          profileAbilities({ type }, yourRole),
+        );
+      }
+    }
+  });
+
+  it('give each role the customer, invitation and licence abilities their policies give', () => {
+    for (const role of roles) {
+      expect(fixtures.customerCan(role), role).toEqual(customerAbilities({ role }, everyIntegration));
+      expect(fixtures.invitationCan(role), role).toEqual(invitationAbilities({ role }));
+      for (const customizationType of CUSTOMIZATION_TYPES) {
+        expect(fixtures.licenceCan(role, customizationType), `${role}, ${customizationType}`).toEqual(
+          licenceAbilities({ role }, { customizationType }),
+        );
+        expect(fixtures.customizationCan(role, customizationType), `${role}, ${customizationType}`).toEqual(
+          customizationAbilities({ role }, { customizationType }),
+        );
+      }
+    }
+  });
+
+  it("give each role the member abilities the members policy gives, on another's row and their own", () => {
+    for (const role of roles) {
+      for (const memberRole of MEMBER_ROLES) {
+        expect(fixtures.memberCan(role, { role: memberRole }), `${role} on ${memberRole}`).toEqual(
+          memberAbilities(me, { role }, { ...someoneElse, role: memberRole }),
+        );
+        expect(fixtures.memberCan(role, { role: memberRole, self: true }), `${role} on self`).toEqual(
+          memberAbilities(me, { role }, { userId: me.id, role: memberRole }),
+        );
+      }
+    }
+  });
+
+  it('give each type the product, version and user abilities the catalogue and users policies give', () => {
+    for (const type of USER_TYPES) {
+      expect(fixtures.productCan(type), type).toEqual(productAbilities({ type }));
+      for (const published of [false, true]) {
+        expect(fixtures.versionCan(type, { published }), `${type}, published ${published}`).toEqual(
+          versionAbilities({ type }, { published }),
+        );
+      }
+      expect(fixtures.userCan({ type }), type).toEqual(userAbilities({ id: 1, type }, { id: 2 }));
+      expect(fixtures.userCan({ type, self: true }), `${type} on self`).toEqual(
+        userAbilities({ id: 1, type }, { id: 1 }),
+      );
+    }
   });
 });

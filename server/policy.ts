@@ -12,7 +12,7 @@ import type { CustomerRow, MembershipRow } from './modules/customers/repo';
 /**
  * The named checks every policy is built from (server/modules/<area>/policy.ts, docs/decisions/056).
  * Each reads the caller's access: the role held in a customer (`CustomerAccess`, established by the
- * route's access rule or `resolveCustomerAccess`), or the user's type for what belongs to no customer.
+ * route's access rule through `resolveCustomerAccess`), or the user's type for what belongs to no customer.
  * The capability tables of common/permissions.ts stay the source of route access and of the
  * authorisation matrix; policies answer the finer questions (this member, this version) and the
  * abilities (`can`) that answers carry.

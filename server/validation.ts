@@ -14,10 +14,10 @@ import { ERROR_CODES } from '../common/api/errors';
 import { HttpError } from './http-error';
 
 /** Values a key's text names (`{{max}}`), sent beside the key so that the client fills them in too. */
-export type MessageValues = Record<string, string | number>;
+type MessageValues = Record<string, string | number>;
 
 /** One problem of a request: the field it is about (dotted, '' for the request itself) and its key. */
-export interface Problem {
+interface Problem {
   path: string;
   message: string;
   values?: MessageValues;
@@ -55,10 +55,10 @@ export function englishTextOf(key: string): string | undefined {
 }
 
 /** Whether `message` is a key with a text (not a section of texts, not a sentence). */
-export const isMessageKey = (message: string): boolean => englishTextOf(message) !== undefined;
+const isMessageKey = (message: string): boolean => englishTextOf(message) !== undefined;
 
 /** The English text of a problem: its key's text with its values filled in. */
-export function englishMessage(problem: Problem): string {
+function englishMessage(problem: Problem): string {
   const text = englishTextOf(problem.message) ?? englishTextOf(VALIDATION_KEYS.invalid)!;
   const filled = text.replace(PLACEHOLDER, (placeholder, name: string) =>
     problem.values && Object.hasOwn(problem.values, name) ? String(problem.values[name]) : placeholder,
@@ -67,7 +67,7 @@ export function englishMessage(problem: Problem): string {
 }
 
 /** A 400 naming each problem; its message is the first problem's English text. */
-export function invalidInput(problems: Problem[]): HttpError {
+function invalidInput(problems: Problem[]): HttpError {
   const message = problems.length > 0 ? englishMessage(problems[0]) : 'Invalid request';
   return new HttpError(400, ERROR_CODES.validation, message, problems);
 }
@@ -108,7 +108,7 @@ function keyOfKind(issue: $ZodIssue | $ZodRawIssue, missing = false): string {
  * The error map of every request parse: the key of a problem whose schema names none. zod calls it
  * with the input, so a missing value (required) is told from one of the wrong type.
  */
-export const issueKey = (issue: $ZodRawIssue): string => keyOfKind(issue, issue.input === undefined);
+const issueKey = (issue: $ZodRawIssue): string => keyOfKind(issue, issue.input === undefined);
 
 /** The values an issue's text may name: its bounds, the allowed values, a refinement's own params. */
 function valuesOf(issue: $ZodIssue): MessageValues {
@@ -147,7 +147,7 @@ const dotted = (path: readonly PropertyKey[]) => path.map(String).join('.');
  * its kind (a sentence a schema gave, or zod's default, never reaches the answer). An unknown field
  * is a problem of that field. `prefix` names where the parsed value sits in the request.
  */
-export function problemsOf(issues: readonly $ZodIssue[], prefix: readonly PropertyKey[] = []): Problem[] {
+function problemsOf(issues: readonly $ZodIssue[], prefix: readonly PropertyKey[] = []): Problem[] {
   return issues.flatMap((issue): Problem[] => {
     const key = isMessageKey(issue.message) ? issue.message : keyOfKind(issue);
     const values = namedValues(key, valuesOf(issue));

@@ -21,7 +21,7 @@ export const catalogueKeys = {
     [...catalogueKeys.product(productKey), 'versions', customerId ?? 'all'] as const,
 };
 
-export interface VersionsListOptions {
+interface VersionsListOptions {
   /** the customer whose licence decides which versions are listed; none: every version (staff) */
   customerId?: number;
   pageOffset?: number;

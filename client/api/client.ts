@@ -22,7 +22,7 @@ export const NETWORK_ERROR_STATUS = 0;
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
-export interface RequestOptions<T> {
+interface RequestOptions<T> {
   query?: Query;
   body?: unknown;
   /** A schema of common/ (zod/mini, decision 023): classic zod would put all of itself on the first page. */

@@ -25,7 +25,7 @@ const getCustomer = (id: number) => api.get(`/customers/${id}`, { schema: Custom
 export const customerQuery = (id: number) =>
   queryOptions({ queryKey: customerKeys.one(id), queryFn: () => getCustomer(id) });
 
-export interface CustomerListParams {
+interface CustomerListParams {
   pageOffset: number;
   pageLength: number;
   filter: string;

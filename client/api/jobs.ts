@@ -8,7 +8,7 @@ import { api } from './client';
  */
 export const BACKGROUND_WORK_POLL_MS = 10_000;
 
-export interface FailedJobsPosition {
+interface FailedJobsPosition {
   offset: number;
   /** '' for every name */
   name: string;

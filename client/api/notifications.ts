@@ -9,14 +9,14 @@ import { DEFAULT_PAGE_LENGTH } from '../../common/pagination';
 import { api } from './client';
 
 /** The notification centre's page: "Show more" adds the next one below. */
-export const NOTIFICATIONS_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
+const NOTIFICATIONS_PAGE_LENGTH = DEFAULT_PAGE_LENGTH;
 
 /**
  * How often the bell asks for its unread count while the tab is shown (it also asks when the window
  * gets the focus back): new notifications come from other people's actions, and no push channel
  * tells the client of them.
  */
-export const NOTIFICATIONS_POLL_MS = 60_000;
+const NOTIFICATIONS_POLL_MS = 60_000;
 
 export const notificationKeys = {
   all: ['notifications'] as const,
@@ -33,7 +33,7 @@ const listNotifications = (pageOffset: number, signal?: AbortSignal) =>
   });
 
 /** The offset of the page after `last`, or undefined when it was the last one. */
-export function nextOffset(last: NotificationList): number | undefined {
+function nextOffset(last: NotificationList): number | undefined {
   const next = last.offset + last.data.length;
   return last.data.length > 0 && (next < last.total || last.totalCapped) ? next : undefined;
 }

@@ -3,7 +3,7 @@ import { SearchResults } from '../../common/api/search';
 import { api } from './client';
 
 /** Query keys of the staff's search box: each text its own, so a late answer never replaces a newer one. */
-export const searchKeys = {
+const searchKeys = {
   all: ['search'] as const,
   text: (q: string) => ['search', q] as const,
 };

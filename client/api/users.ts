@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { type CreateUserBody, type UpdateUserBody, User, UserList, type UserListQuery } from '../../common/api/users';
 import { api } from './client';
 
-export interface UserListPosition {
+interface UserListPosition {
   offset: number;
   filter: string;
 }

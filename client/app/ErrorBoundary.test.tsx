@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectConsoleError } from '../test/console';
 import { renderPage } from '../test/render';
 import { PageErrorBoundary } from './ErrorBoundary';
 import { reloader, RELOAD_GUARD_MS } from './reload';
@@ -40,7 +41,8 @@ const fileGone = () => Promise.resolve(new Response(null, { status: 404 }));
 beforeEach(() => {
   reload = vi.spyOn(reloader, 'reload').mockImplementation(() => {});
   server = vi.spyOn(globalThis, 'fetch').mockImplementation(fileGone);
-  vi.spyOn(console, 'error').mockImplementation(() => {});
+  // React reports each error a boundary catches
+  expectConsoleError('The above error occurred');
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -52,7 +54,7 @@ describe('a page that fails', () => {
         <Page />
       </Pages>,
     );
-    await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(screen.queryByTestId('error-page')).toBeNull();
     expect(Number(window.sessionStorage.getItem('chunk-reload-at'))).toBeGreaterThan(Date.now() - 5_000);
     // The file was asked for again, and the server said it is gone.
@@ -77,6 +79,7 @@ describe('a page that fails', () => {
   ]) {
     it(`shows the message and a reload button, without reloading, when ${what} (${path})`, async () => {
       server.mockImplementation(answer);
+      expectConsoleError('A page could not be fetched');
       const Page = pageWhoseCodeFails();
       renderPage(
         <Pages>
@@ -95,6 +98,7 @@ describe('a page that fails', () => {
 
   it('shows the error page with a reload and a link home when it fails again right after the reload', async () => {
     window.sessionStorage.setItem('chunk-reload-at', String(Date.now() - 1_000));
+    expectConsoleError('A page could not be fetched');
     const Page = pageWhoseCodeFails();
     renderPage(
       <Pages>
@@ -119,10 +123,11 @@ describe('a page that fails', () => {
         <Page />
       </Pages>,
     );
-    await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
   });
 
   it('that crashes while rendering shows the error page, without reloading, and a navigation clears it', async () => {
+    expectConsoleError('A page failed Error: Cannot read properties of null');
     renderPage(
       <Pages>
         <Crashing />

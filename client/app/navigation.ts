@@ -70,9 +70,9 @@ export function topBarLinks(profile: NavProfile, storedCustomer: string | null):
   };
 }
 
-export type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'webhooks' | 'backgroundWork' | 'settings';
+type ShortcutKey = 'customers' | 'products' | 'analytics' | 'users' | 'webhooks' | 'backgroundWork' | 'settings';
 
-export interface Shortcut {
+interface Shortcut {
   key: ShortcutKey;
   /** bare path, to localize */
   to: string;

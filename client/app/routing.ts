@@ -51,7 +51,7 @@ export function isRememberablePath(path: string): boolean {
   return !NEVER_REMEMBERED.some((p) => bare === p || bare.startsWith(`${p}/`));
 }
 
-export interface LoginTargetInput {
+interface LoginTargetInput {
   type: UserType;
   storedRedirect: string | null;
   storedCustomer: string | null;
@@ -88,7 +88,7 @@ export type RouteRule =
   | { kind: 'ability'; ability: (typeof PROFILE_ABILITIES)[number]; otherwise: 'forbidden' | { redirect: string } }
   | { kind: 'accountPicker' };
 
-export type Access = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' } | { kind: 'redirect'; to: string };
+type Access = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' } | { kind: 'redirect'; to: string };
 
 /**
  * Who may see a route (spec 2, decisions): the pages the profile's abilities open (`can`, computed by

@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../i18n/use-translation';
 import { Modal, useCoverEnclosingFormModal } from './FormModal';
 
-export interface ConfirmModalProps {
+interface ConfirmModalProps {
   opened: boolean;
   title: string;
   message: string;

@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useSmallScreen } from './layout';
 import './DataTable.css';
 
-export interface DataTableProps extends TableProps {
+interface DataTableProps extends TableProps {
   /** names the table's box for assistive technology, e.g. the page's title */
   label: string;
   /** on a wide screen, below this width (px) the table scrolls sideways in its own box instead of squeezing its columns */

@@ -15,7 +15,7 @@ import { useTranslation } from '../i18n/use-translation';
 import { lazyDialog } from './lazy-dialog';
 
 /** Mantine's Modal, whose code comes when a dialog first opens (decision 092). */
-export const loadModal = () => import('./modal').then((module) => module.Modal as ComponentType<ModalProps>);
+const loadModal = () => import('./modal').then((module) => module.Modal as ComponentType<ModalProps>);
 export const Modal = lazyDialog(loadModal);
 
 /**
@@ -41,7 +41,7 @@ interface FormModalState {
 
 const FormModalContext = createContext<FormModalState | null>(null);
 
-export type FormModalProps = Omit<ModalProps, 'closeOnEscape' | 'closeOnClickOutside'> & { children: ReactNode };
+type FormModalProps = Omit<ModalProps, 'closeOnEscape' | 'closeOnClickOutside'> & { children: ReactNode };
 
 /**
  * A modal holding a form that saves (docs/decisions/019). While a save is under way the modal stays:

@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../i18n/use-translation';
 import { apiErrorText } from './forms';
 
-export interface LoadErrorProps {
+interface LoadErrorProps {
   /** the list's query, as react-query gives it */
   query: { isError: boolean; error: unknown; isFetching: boolean; refetch: () => unknown };
   /** the list's "could not be loaded: {{error}}" text */

@@ -1,7 +1,7 @@
 import { Group, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-export interface PageHeaderProps {
+interface PageHeaderProps {
   title: ReactNode;
   /** a line under the title */
   description?: ReactNode;

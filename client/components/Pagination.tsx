@@ -4,7 +4,7 @@ import { useTranslation } from '../i18n/use-translation';
 import { offsetOfPage, pageInfo } from '../../common/pagination';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 
-export interface PaginationProps {
+interface PaginationProps {
   offset: number;
   pageLength: number;
   total: number;

@@ -4,6 +4,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { type ComponentType, startTransition, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../test/console';
 import { renderPage } from '../test/render';
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { createI18n } from '../i18n';
@@ -86,6 +87,9 @@ describe('lazyDialog', () => {
   });
 
   it('hands code that cannot be fetched to the page’s error boundary', async () => {
+    // the boundary logs what it caught, and React with it
+    expectConsoleError('A page failed Error: Failed to fetch dynamically imported module');
+    expectConsoleError('The above error occurred in the <LazyDialog> component');
     const { Dialog, loader } = deferredModal();
     renderPage(
       <ErrorBoundary fallback={() => <p>The dialog could not be loaded</p>}>

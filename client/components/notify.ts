@@ -2,9 +2,9 @@ import { useSyncExternalStore } from 'react';
 import { SUCCESS_NOTIFICATION_MS } from '../../common/constants';
 
 /** A toast: a message of this session shown over the page for a while (not a notification of the server's). */
-export type ToastStatus = 'success' | 'error' | 'info';
+type ToastStatus = 'success' | 'error' | 'info';
 
-export interface ToastEntry {
+interface ToastEntry {
   id: string;
   date: string;
   status: ToastStatus;
@@ -12,7 +12,7 @@ export interface ToastEntry {
   message: string;
 }
 
-export interface NotifyInput {
+interface NotifyInput {
   status: ToastStatus;
   message: string;
   title?: string;
@@ -24,7 +24,7 @@ const MAX_ENTRIES = 100;
 
 type Listener = () => void;
 
-export interface ToastPersistence {
+interface ToastPersistence {
   load(): ToastEntry[];
   save(entries: readonly ToastEntry[]): void;
 }

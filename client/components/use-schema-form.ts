@@ -8,7 +8,7 @@ import { useFocusFirstInvalid } from './use-focus-first-invalid';
 /** A schema of common/ (zod implements Standard Schema), the one the server checks the request with. */
 export type FormSchema = Parameters<typeof schemaResolver>[0];
 
-export interface SchemaFormOptions<Values extends Record<string, unknown>> {
+interface SchemaFormOptions<Values extends Record<string, unknown>> {
   initialValues: Values;
   /**
    * The schema the values must pass before they are sent. A function of the values when the form's
@@ -21,7 +21,7 @@ export interface SchemaFormOptions<Values extends Record<string, unknown>> {
   options?: Omit<UseFormInput<Values>, 'initialValues' | 'validate' | 'mode'>;
 }
 
-export interface SchemaForm<Values extends Record<string, unknown>> {
+interface SchemaForm<Values extends Record<string, unknown>> {
   form: UseFormReturnType<Values>;
   /** Goes on the <form>: the first invalid field is found in it and focused. */
   ref: React.RefObject<HTMLFormElement | null>;

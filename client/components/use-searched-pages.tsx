@@ -6,7 +6,7 @@ import { DEBOUNCE_MS } from '../../common/constants';
 import { DEFAULT_PAGE_LENGTH, offsetOfPage } from '../../common/pagination';
 import { SearchIcon } from './icons';
 
-export interface SearchedPagesOptions<Sort extends string> {
+interface SearchedPagesOptions<Sort extends string> {
   /** names the list's parameters in the address when a page holds more than one list (`members-q`) */
   prefix?: string;
   pageLength?: number;

@@ -4,7 +4,7 @@ import type { Texts, TextsHolder } from './load';
  * Values for a text's `{{placeholders}}`; `count` also picks its plural form, `defaultValue` stands
  * in for a missing key, `lng` asks for another language the holder has (a Translator's `t` only).
  */
-export interface TranslateOptions {
+interface TranslateOptions {
   defaultValue?: string;
   count?: number;
   lng?: string;

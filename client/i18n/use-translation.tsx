@@ -3,7 +3,7 @@ import type { TextsHolder } from './load';
 import type { Translate, Translator } from './translate';
 
 /** What a component gets to write in the interface's language: `t`, and the holder of the texts (its `language`). */
-export interface Translation {
+interface Translation {
   t: Translate;
   i18n: TextsHolder;
 }

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { hydrateRoot, type Root } from 'react-dom/client';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadedTranslations } from '../i18n/load';
 import { Translator } from '../i18n/translate';
+import { expectConsoleError } from '../test/console';
 import { fakeApi } from '../test/fake-api';
 import { builtinConfig } from '../test/render';
 import { keepTypedValues } from '../components/typed-before-hydration';
@@ -32,6 +33,11 @@ async function hydrateSignIn(
 }
 
 describe('the sign-in pages rendered at build time', () => {
+  // The build renders the markup in Node and the browser hydrates it, each with its own React; here
+  // both run on one copy, and React's server renderer leaves its mark on each context it provided,
+  // which the client renderer then takes for a second renderer at work (the file runs isolated, so
+  // that the mark stays in it: vitest.config.ts).
+  beforeEach(() => expectConsoleError('Detected multiple renderers concurrently rendering the same context provider'));
   for (const [locale, path, heading] of [
     ['en', '/login', 'Sign in to the download center'],
     ['fr', '/password-lost', 'Mot de passe oublié'],

@@ -98,7 +98,7 @@ export function interactionOf(search: string): string | null {
 }
 
 /** Spec 4 "Login success", first: back to the provider's interaction, which returns to the relying party. */
-export function oidcReturnTarget(search: string): string | null {
+function oidcReturnTarget(search: string): string | null {
   const uid = interactionOf(search);
   return uid ? `/oidc/interaction/${uid}` : null;
 }
@@ -112,7 +112,7 @@ export function loginSuccessTarget(profile: Profile, search: string, ssoRedirect
 }
 
 /** Where a sign-in for the support site goes once the session exists (spec 4, SSO return target). */
-export function ssoRedirectUrl(target: string): string {
+function ssoRedirectUrl(target: string): string {
   return `/api/jwt/redirect?to=${encodeURIComponent(target)}`;
 }
 

@@ -15,7 +15,9 @@ import { globalRole, type MemberRole, type Role, type UserType } from '../../com
 /**
  * The abilities (`can`) the server's policies answer with, for the fixtures of client tests: the
  * same capability tables, so a fixture of a role looks as the server would send it. The application
- * never computes these (docs/decisions/056); server/policy.test.ts tests the policies themselves.
+ * never computes these (docs/decisions/056). server/policy.test.ts tests the policies themselves,
+ * and checks each of these against the policy it restates (a portal with every integration on), for
+ * every type, role and case taken here: a fixture cannot drift from a rule.
  */
 export function profileCan(type: UserType, yourRole: Role | null): ProfileAbilities {
   const global = (capability: Parameters<typeof canGlobally>[1]) => canGlobally(globalRole(type), capability);

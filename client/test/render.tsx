@@ -49,7 +49,7 @@ export function CurrentLocation() {
   );
 }
 
-export interface RenderPageOptions {
+interface RenderPageOptions {
   /** The address the page is opened at, e.g. '/fr/reset-password/abc'. */
   path?: string;
   /** The route pattern the page is mounted under, e.g. '/:locale/reset-password/:token'. */

@@ -2,7 +2,11 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
 import { registerTranslations } from '../i18n';
+import { failOnUnexpectedConsole } from './console';
 import { fakeMatchMedia } from './media';
+
+// Each test fails on a console.error or console.warn it did not expect (client/test/console.ts).
+failOnUnexpectedConsole();
 
 // The app fetches a language's texts when first used; tests have both at hand from the start.
 registerTranslations('en', en);
@@ -10,6 +14,9 @@ registerTranslations('fr', fr);
 
 // Only tests that opted into jsdom get the DOM helpers; common/ tests in Node skip all of this.
 if (typeof window !== 'undefined') {
+  // React warns of a state update outside act() only where this says the tests run under act().
+  // A test that lets React schedule as in a browser sets it to false and puts it back.
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   // Mantine reads these browser APIs, which jsdom does not implement.
   if (!window.matchMedia) {
     window.matchMedia = fakeMatchMedia();

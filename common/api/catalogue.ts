@@ -59,7 +59,6 @@ export const CreateProductBody = z.strictObject({
   isSaas: z._default(z.boolean(), false),
 });
 export type CreateProductBody = z.infer<typeof CreateProductBody>;
-export type CreateProductInput = z.input<typeof CreateProductBody>;
 
 /** `PATCH /api/products/{key}`: the key stays. */
 export const UpdateProductBody = z.strictObject({
@@ -138,7 +137,6 @@ export const CreateVersionBody = z.strictObject({
   published: z._default(z.literal(false), false),
 });
 export type CreateVersionBody = z.infer<typeof CreateVersionBody>;
-export type CreateVersionInput = z.input<typeof CreateVersionBody>;
 
 /**
  * `PATCH /api/versions/{id}`: an unpublished version takes every field and `published: true`, which is

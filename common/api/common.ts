@@ -8,7 +8,7 @@ import { checkPassword, isMadeOfContext, type PasswordContext } from '../passwor
  */
 export const REQUIRED = 'errors.required';
 export const GIVEN_ONCE = 'errors.givenOnce';
-export const WHOLE_NUMBER = 'errors.wholeNumber';
+const WHOLE_NUMBER = 'errors.wholeNumber';
 
 /**
  * The error map of a field a form must fill: a missing value is required; any other problem keeps the

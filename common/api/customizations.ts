@@ -44,7 +44,6 @@ export const CreateCustomizationBody = z.strictObject({
   enabled: z._default(z.boolean(), true),
 });
 export type CreateCustomizationBody = z.infer<typeof CreateCustomizationBody>;
-export type CreateCustomizationInput = z.input<typeof CreateCustomizationBody>;
 
 /**
  * `POST /api/customizations/validate`: spec section 7's body (versionType, customConfig, enabled);

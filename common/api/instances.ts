@@ -43,7 +43,7 @@ export const InstanceListQuery = z.object({
 export type InstanceListQuery = z.infer<typeof InstanceListQuery>;
 
 /** The statuses an orchestrator reports in its callbacks (docs/instances.md). */
-export const INSTANCE_CALLBACK_STATUSES = ['provisioning', 'provisioned', 'deleted', 'failed'] as const;
+const INSTANCE_CALLBACK_STATUSES = ['provisioning', 'provisioned', 'deleted', 'failed'] as const;
 
 /**
  * `POST /api/instances/callback`: what an orchestrator reports about one instance, signed with the

@@ -91,7 +91,6 @@ export const CreateInvitationBody = z.strictObject({
   locale: z.optional(z.enum(LOCALES)),
 });
 export type CreateInvitationBody = z.infer<typeof CreateInvitationBody>;
-export type CreateInvitationInput = z.input<typeof CreateInvitationBody>;
 
 export const InvitationLink = z.object({ invitationLink: z.string() });
 export type InvitationLink = z.infer<typeof InvitationLink>;

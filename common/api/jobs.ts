@@ -7,9 +7,9 @@ import { givenOnce, listOf, PageQuery } from './common';
  */
 
 /** A job name as the engine declares them (`mail.deliver`, `purge.sessions`); 100 characters at most. */
-export const JOB_NAME_MAX = 100;
+const JOB_NAME_MAX = 100;
 /** A job's id: digits on SQLite, a UUID on PostgreSQL. */
-export const JOB_ID_MAX = 64;
+const JOB_ID_MAX = 64;
 /** The payload summary's length at most, in characters. */
 export const PAYLOAD_SUMMARY_MAX = 200;
 
@@ -59,6 +59,6 @@ export type FailedJobList = z.infer<typeof FailedJobList>;
 /** `POST /api/jobs/:name/:id/retry` and `/discard`. */
 export const FailedJobParams = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(JOB_NAME_MAX)),
-  id: z.string().check(z.regex(/^[0-9A-Za-z-]{1,64}$/)),
+  id: z.string().check(z.regex(new RegExp(`^[0-9A-Za-z-]{1,${JOB_ID_MAX}}$`))),
 });
 export type FailedJobParams = z.infer<typeof FailedJobParams>;

@@ -98,7 +98,6 @@ export const CreateLicenceBody = z
     ),
   );
 export type CreateLicenceBody = z.infer<typeof CreateLicenceBody>;
-export type CreateLicenceInput = z.input<typeof CreateLicenceBody>;
 
 /**
  * `PATCH /api/licenses/{id}`, the renewal (spec section 5): end date in the future (and after the

@@ -4,13 +4,12 @@ import { givenOnce, wholeNumber } from './common';
 
 /** The kinds of things the staff's search box finds, in the order it shows them. */
 export const SEARCH_KINDS = ['customer', 'user', 'member', 'licence', 'product', 'version'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** Results of each kind by default, and at most (the search box shows a few of each, it does not page). */
-export const SEARCH_DEFAULT_LIMIT = 5;
-export const SEARCH_MAX_LIMIT = 20;
+const SEARCH_DEFAULT_LIMIT = 5;
+const SEARCH_MAX_LIMIT = 20;
 /** The longest text searched: a name, an e-mail address or a version is far shorter. */
-export const SEARCH_MAX_LENGTH = 100;
+const SEARCH_MAX_LENGTH = 100;
 
 /**
  * `GET /api/search?q=&limit=`: `q` at least two characters once trimmed (spec section 9, typeaheads),

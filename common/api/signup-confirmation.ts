@@ -8,7 +8,7 @@ import { NAME_PART_MAX } from './signup';
  * the link shows, and the wizard's answers. The wizard's password step runs the same rules.
  */
 
-export const SEGMENTATION_INFO_MAX = 1000;
+const SEGMENTATION_INFO_MAX = 1000;
 
 /** The key a confirmation link carries (/{locale}/sign-up/confirmation/{key}): base64url text. */
 export const SignupKeyParam = z.object({

@@ -11,8 +11,8 @@ import { Email, RequiredText } from './common';
 
 /** A first or a last name; the account's full name is both, with a space between. */
 export const NAME_PART_MAX = 100;
-export const COMPANY_NAME_MAX = 200;
-export const JOB_TITLE_MAX = 200;
+const COMPANY_NAME_MAX = 200;
+const JOB_TITLE_MAX = 200;
 
 /** Spec 3 "Self-service sign-up": all five fields required (spec 5); `locale`, the page's language. */
 export const SignupBody = z.object({

@@ -6,7 +6,7 @@ import { RequiredText } from './common';
 export const TWO_FACTOR_CHALLENGE_KINDS = ['signIn', 'passkeySignIn', 'passkeyRegistration'] as const;
 export type TwoFactorChallengeKind = (typeof TWO_FACTOR_CHALLENGE_KINDS)[number];
 
-export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recoveryCode'] as const;
+const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recoveryCode'] as const;
 export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 
 /** The cookie a pending sign-in is bound to, between the password and the second factor. */
@@ -46,13 +46,12 @@ export type SecondFactorBody = z.infer<typeof SecondFactorBody>;
 export const WebAuthnOptions = z.record(z.string(), z.unknown());
 export type WebAuthnOptions = z.infer<typeof WebAuthnOptions>;
 
-export const PasskeyInfo = z.object({
+const PasskeyInfo = z.object({
   id: z.int(),
   name: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.nullable(z.string()),
 });
-export type PasskeyInfo = z.infer<typeof PasskeyInfo>;
 
 export const TwoFactorStatus = z.object({
   passkeys: z.array(PasskeyInfo),

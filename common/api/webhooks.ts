@@ -5,7 +5,7 @@ import { listOf, MAX_ID, PageQuery, REQUIRED, requiredIfMissing, wholeNumber } f
 /** Webhook endpoints and their deliveries (docs/webhooks.md), managed by admins. */
 
 /** Message keys of the webhook rules (client/i18n `webhooks.errors.*`); the server sends them in details. */
-export const WEBHOOK_ERRORS = {
+const WEBHOOK_ERRORS = {
   url: 'webhooks.errors.url',
   urlCredentials: 'webhooks.errors.urlCredentials',
   events: 'webhooks.errors.events',
@@ -18,7 +18,7 @@ export const WEBHOOK_ERRORS = {
 export const webhookAddressErrorKey = (kind: string) => `webhooks.errors.address.${kind}`;
 
 /** Why a URL cannot be an endpoint's, as a message key; null when it can. */
-export function webhookUrlProblem(value: string): string | null {
+function webhookUrlProblem(value: string): string | null {
   let url: URL;
   try {
     url = new URL(value);
@@ -32,7 +32,7 @@ export function webhookUrlProblem(value: string): string | null {
 }
 
 /** An absolute http(s) URL without credentials, at most WEBHOOK_URL_MAX characters. */
-export const WebhookUrl = z.string({ error: requiredIfMissing }).check(
+const WebhookUrl = z.string({ error: requiredIfMissing }).check(
   z.trim(),
   z.minLength(1, REQUIRED),
   z.maxLength(WEBHOOK_URL_MAX),
@@ -43,7 +43,7 @@ export const WebhookUrl = z.string({ error: requiredIfMissing }).check(
 );
 
 /** The events an endpoint receives: at least one of WEBHOOK_EVENTS (a repeated one counts once). */
-export const WebhookEvents = z
+const WebhookEvents = z
   .array(z.enum(WEBHOOK_EVENTS))
   .check(z.minLength(1, WEBHOOK_ERRORS.events), z.maxLength(WEBHOOK_EVENTS.length));
 
@@ -106,6 +106,3 @@ export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
 
 /** `/api/webhooks/{id}/deliveries/{deliveryId}/resend` */
 export const WebhookDeliveryParams = z.object({ id: wholeNumber(1, MAX_ID), deliveryId: wholeNumber(1, MAX_ID) });
-
-/** The answer to a resend: the delivery, pending again. */
-export const ResentWebhookDelivery = WebhookDelivery;

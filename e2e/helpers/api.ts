@@ -28,7 +28,7 @@ export async function apiSession(credentials: Credentials): Promise<APIRequestCo
   return context;
 }
 
-export interface NewStaffUser {
+interface NewStaffUser {
   user: User;
   /** the "choose your password" mail the portal sent on creation */
   welcomeMail: Mail;

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 
-export interface FailedJobRow {
+interface FailedJobRow {
   name: string;
   error: string;
   payload: unknown;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { ENV, requireEnv, type StoredMessage } from './environment';
 
-export interface ParsedMail {
+interface ParsedMail {
   /** addresses from the To header, lowercased */
   to: string[];
   subject: string;
@@ -20,7 +20,7 @@ export interface Mail extends ParsedMail {
   raw: string;
 }
 
-export interface MailQuery {
+interface MailQuery {
   /** recipient address (envelope or To header) */
   to: string;
   /** only mails received at or after this instant */

@@ -9,7 +9,7 @@ import * as client from 'openid-client';
  */
 
 export const RP_PORTS = [47911, 47912, 47913, 47914];
-export const RP_SECRET = 'e2e-relying-party-secret-0123456789abcdef';
+const RP_SECRET = 'e2e-relying-party-secret-0123456789abcdef';
 
 const uris = (suffix: string) => RP_PORTS.map((port) => `http://127.0.0.1:${port}${suffix}`);
 

@@ -7,7 +7,7 @@ import type { StoredMessage } from './environment';
 
 const MAX_MESSAGE_BYTES = 5 * 1024 * 1024;
 
-export interface SmtpPeer {
+interface SmtpPeer {
   port: number;
   close(): Promise<void>;
 }

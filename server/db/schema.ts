@@ -48,7 +48,7 @@ export interface UsersTable {
   lastLoginAt: Timestamp | null;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** sha256 of the cookie value; the value itself is never stored */
   id: string;
   userId: number;
@@ -58,7 +58,7 @@ export interface SessionsTable {
   userAgent: string | null;
 }
 
-export interface PasswordResetTokensTable {
+interface PasswordResetTokensTable {
   id: Generated<number>;
   userId: number;
   tokenHash: string;
@@ -68,7 +68,7 @@ export interface PasswordResetTokensTable {
 }
 
 /** A requested change of a user's own e-mail, waiting for the link sent to the new address. */
-export interface EmailChangeTokensTable {
+interface EmailChangeTokensTable {
   id: Generated<number>;
   userId: number;
   newEmail: string;
@@ -78,7 +78,7 @@ export interface EmailChangeTokensTable {
   usedAt: Timestamp | null;
 }
 
-export interface LoginAttemptsTable {
+interface LoginAttemptsTable {
   id: Generated<number>;
   email: string;
   ip: string;
@@ -86,7 +86,7 @@ export interface LoginAttemptsTable {
   createdAt: Timestamp;
 }
 
-export interface UsedCaptchasTable {
+interface UsedCaptchasTable {
   /** signature of a solved challenge, kept until it expires so it cannot be replayed */
   signature: string;
   expiresAt: Timestamp;
@@ -196,7 +196,7 @@ export interface ArtifactsTable {
 }
 
 /** A product's API token (migration 011): only its sha256 is kept; revoking deletes the row. */
-export interface ProductTokensTable {
+interface ProductTokensTable {
   id: Generated<number>;
   productKey: string;
   name: string;
@@ -208,7 +208,7 @@ export interface ProductTokensTable {
 }
 
 /** The first answer of a creating request sent with an Idempotency-Key (migration 017). */
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   /** who sent it: `user:<id>`, `token:<id>` or `anonymous:<ip>` */
   caller: string;
   key: string;
@@ -281,7 +281,7 @@ export interface CloudInstancesTable {
 }
 
 /** The orchestrator's callbacks already applied, by event id, so a replay changes nothing (migration 025). */
-export interface InstanceCallbacksTable {
+interface InstanceCallbacksTable {
   eventId: string;
   instanceId: number;
   receivedAt: Timestamp;
@@ -303,7 +303,7 @@ export interface SubscriptionsTable {
 }
 
 /** The ids of the tokens handed to the support desk, until they expire (migration 029, docs/decisions/072). */
-export interface SupportJwtIdsTable {
+interface SupportJwtIdsTable {
   jti: string;
   userId: number;
   issuedAt: Timestamp;
@@ -311,7 +311,7 @@ export interface SupportJwtIdsTable {
 }
 
 /** The payment provider's events already handled, by id (migration 026, docs/billing.md). */
-export interface BillingEventsTable {
+interface BillingEventsTable {
   id: string;
   type: string;
   createdAt: Timestamp;
@@ -350,7 +350,7 @@ export interface TestCheckoutSessionsTable {
 }
 
 /** The secret the built-in test checkout signs its events with when none is configured (migration 026). */
-export interface TestCheckoutSecretsTable {
+interface TestCheckoutSecretsTable {
   id: Generated<number>;
   secretSealed: string;
   createdAt: Timestamp;
@@ -382,7 +382,7 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
-export interface NotificationsTable {
+interface NotificationsTable {
   id: Generated<number>;
   userId: number;
   /** an i18n key rendered in the reader's language, e.g. "notification.newVersion" */
@@ -409,7 +409,7 @@ export interface DownloadsTable {
 }
 
 /** A day's downloads of one version on one platform (docs/decisions/039): the analytics' time series. */
-export interface DownloadDaysTable {
+interface DownloadDaysTable {
   /** the UTC day, YYYY-MM-DD */
   day: string;
   productKey: string;
@@ -420,7 +420,7 @@ export interface DownloadDaysTable {
 }
 
 /** A day's downloads of one product by one customer: the top customers of a range. */
-export interface CustomerDownloadDaysTable {
+interface CustomerDownloadDaysTable {
   day: string;
   productKey: string;
   customerId: number;
@@ -430,14 +430,14 @@ export interface CustomerDownloadDaysTable {
 }
 
 /** A customer's downloads of every product up to and including each day they downloaded (migration 014). */
-export interface CustomerDownloadsToDateTable {
+interface CustomerDownloadsToDateTable {
   customerId: number;
   day: string;
   downloads: number;
 }
 
 /** A customer's first and latest download of a product: first downloads and the share on the latest version. */
-export interface CustomerProductDownloadsTable {
+interface CustomerProductDownloadsTable {
   customerId: number;
   productKey: string;
   firstAt: Timestamp;
@@ -448,7 +448,7 @@ export interface CustomerProductDownloadsTable {
   downloads: number;
 }
 
-export interface MailOutboxTable {
+interface MailOutboxTable {
   id: Generated<number>;
   toAddress: string;
   subject: string;
@@ -580,7 +580,7 @@ export interface Database {
 }
 
 /** The next slot of each recurring job (server/jobs/runner.ts); written only by the job runner. */
-export interface JobSchedulesTable {
+interface JobSchedulesTable {
   name: string;
   cron: string;
   timeZone: string;
@@ -613,7 +613,7 @@ export interface JobsTable {
 }
 
 /** Which licence was told about for which end date (server/modules/notifications/expiry.ts). */
-export interface LicenceExpiryNoticesTable {
+interface LicenceExpiryNoticesTable {
   licenceId: number;
   endDate: string;
   kind: 'expiresSoon' | 'expired';
@@ -621,13 +621,13 @@ export interface LicenceExpiryNoticesTable {
 }
 
 /** Per customer, the last download a digest told of (server/modules/notifications/digest.ts). */
-export interface DownloadDigestsTable {
+interface DownloadDigestsTable {
   customerId: number;
   lastDownloadId: number;
 }
 
 /** A WebAuthn credential of a user (server/modules/two-factor, docs/decisions/071). */
-export interface PasskeysTable {
+interface PasskeysTable {
   id: Generated<number>;
   userId: number;
   /** base64url, as the authenticator reports it */
@@ -643,7 +643,7 @@ export interface PasskeysTable {
 }
 
 /** A user's authenticator app (RFC 6238): its secret sealed under the server secret. */
-export interface TotpAuthenticatorsTable {
+interface TotpAuthenticatorsTable {
   id: Generated<number>;
   userId: number;
   name: string;
@@ -657,7 +657,7 @@ export interface TotpAuthenticatorsTable {
 }
 
 /** A recovery code: its SHA-256 only, used once. */
-export interface RecoveryCodesTable {
+interface RecoveryCodesTable {
   id: Generated<number>;
   userId: number;
   codeHash: string;
@@ -666,7 +666,7 @@ export interface RecoveryCodesTable {
 }
 
 /** A pending sign-in or a passkey registration's challenge, keyed by the SHA-256 of its token. */
-export interface TwoFactorChallengesTable {
+interface TwoFactorChallengesTable {
   id: string;
   kind: TwoFactorChallengeKind;
   userId: number | null;

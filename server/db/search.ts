@@ -169,7 +169,7 @@ export function endTrigramsMatch(
 }
 
 /** A condition on the row that never changes, named for the compiled query that holds it. */
-export interface NamedCondition {
+interface NamedCondition {
   name: string;
   where: Expression<SqlBool>;
 }

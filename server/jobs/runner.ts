@@ -18,7 +18,7 @@ import {
 const DEFAULTS = { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 300, concurrency: 5 };
 
 /** How often a node looks for due jobs and schedules when nothing woke it (a local enqueue does). */
-export const POLL_MS = 2_000;
+const POLL_MS = 2_000;
 /** How often a node runs the store's maintenance (attempts past their time, old finished jobs). */
 const MAINTAIN_MS = 60_000;
 

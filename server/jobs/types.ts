@@ -21,7 +21,7 @@ export interface QueuedJobs {}
 export type QueuedJobName = Extract<keyof QueuedJobs, string>;
 
 /** How one kind of work is retried and bounded; the same on both engines. */
-export interface RetryPolicy {
+interface RetryPolicy {
   /** attempts after the first one failed (default 5) */
   retryLimit?: number;
   /** seconds before the first retry (default 30) */

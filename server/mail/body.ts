@@ -11,7 +11,7 @@ import { plainOutboxBodies, replacePlainBody } from './store';
  */
 export const MAIL_SEAL = { salt: 'mail-outbox', info: 'portal mail body' };
 
-export interface MailBody {
+interface MailBody {
   text: string;
   html: string | null;
 }

@@ -4,7 +4,7 @@ import { durationText, serverT } from '../i18n';
 import type { MailRequest, MailTemplate, MailTemplates } from './types';
 
 /** A rendered mail, ready for the outbox. */
-export interface RenderedMail {
+interface RenderedMail {
   subject: string;
   text: string;
   html: string;

@@ -81,7 +81,7 @@ export interface InstanceMail {
  * What every notification mail has: the recipient's name, the page it is about, and the settings page
  * where that notification is turned off (also its List-Unsubscribe header).
  */
-export interface NotificationMail {
+interface NotificationMail {
   fullName: string;
   link: string;
   settingsLink: string;

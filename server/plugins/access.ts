@@ -83,18 +83,18 @@ export type Access =
  * The product a route's path names (through the version it names, say); null when that does not
  * exist, which answers 404.
  */
-export type ProductLoader = (ctx: AppContext, request: FastifyRequest) => Promise<string | null>;
+type ProductLoader = (ctx: AppContext, request: FastifyRequest) => Promise<string | null>;
 
 /** Where a request's raw input names something: a path parameter or a query parameter. */
-export type InputRef = `params.${string}` | `query.${string}`;
+type InputRef = `params.${string}` | `query.${string}`;
 
 /** A field of the parsed JSON body (read in preValidation: the body is not parsed yet in onRequest). */
-export type BodyRef = `body.${string}`;
+type BodyRef = `body.${string}`;
 
 /** The id of the route's customer, or null when the entity the route names does not exist. */
-export type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
+type CustomerLoader = (ctx: AppContext, request: FastifyRequest) => Promise<number | null>;
 
-export type CustomerLocator =
+type CustomerLocator =
   { from: InputRef; optional?: true } | { from: BodyRef; derived?: true } | { load: CustomerLoader };
 
 export const access = {
@@ -171,7 +171,7 @@ export function idFrom(request: FastifyRequest, ref: InputRef): number {
 /**
  * The role `user` holds in the customer, with the customer and the membership; null when the
  * customer does not exist or the user holds no role in it (no membership, a disabled membership,
- * a disabled account). Jobs and the command line decide with it as the routes do.
+ * a disabled account). The customer rules of this plugin are its only callers.
  */
 export async function resolveCustomerAccess(
   db: DB,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isLocale } from '../../common/roles';
 
 /** One entry of the build's manifest (.vite/manifest.json), as Vite writes it. */
-export interface ManifestChunk {
+interface ManifestChunk {
   file: string;
   imports?: string[];
   css?: string[];

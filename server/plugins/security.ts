@@ -36,10 +36,10 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** What an answer is, for its headers: a JSON body, or anything else (a page, a file, a redirect). */
-export type AnswerKind = 'json' | 'page';
+type AnswerKind = 'json' | 'page';
 
 /** A JSON answer's media type (application/json, with or without a charset). */
-export const isJsonType = (contentType: unknown): boolean =>
+const isJsonType = (contentType: unknown): boolean =>
   typeof contentType === 'string' && contentType.startsWith('application/json');
 
 /**

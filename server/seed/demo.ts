@@ -33,7 +33,7 @@ import { seedDemoWebhooks } from './webhooks';
 /** Shared by every demo account; it satisfies the password rule. */
 export const DEMO_PASSWORD = 'Demo-Password-2024!';
 
-export interface DemoAccount {
+interface DemoAccount {
   email: string;
   fullName: string;
   type: UserType;

@@ -19,7 +19,7 @@ export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DB === 'post
 
 export const BASE_URL = 'http://portal.test';
 /** The secret the test apps share with the support desk (a local page in the tests plays the desk). */
-export const TEST_SUPPORT_JWT_SECRET = 'test-desk-7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e';
+const TEST_SUPPORT_JWT_SECRET = 'test-desk-7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e';
 
 async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;

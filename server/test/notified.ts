@@ -17,7 +17,7 @@ import type { SmtpPeer } from './smtp-peer';
  * people of a customer who must hear nothing of an event.
  */
 
-export interface ReceivedMail {
+interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
@@ -43,7 +43,7 @@ export async function mailsTo(peer: SmtpPeer, email: string): Promise<ReceivedMa
 }
 
 /** Every http(s) link of a text or of HTML, once each, in order. */
-export function linksOf(content: string): string[] {
+function linksOf(content: string): string[] {
   const found = content.match(/https?:\/\/[^\s<>"']+/g) ?? [];
   return [...new Set(found.map((link) => link.replace(/[.,;:]+$/, '')))];
 }
@@ -82,7 +82,7 @@ export async function centreOf(app: FastifyInstance, cookie: string): Promise<No
   return response.json();
 }
 
-export interface Person {
+interface Person {
   id: number;
   email: string;
   /** a session, for the people who can sign in */

@@ -12,10 +12,10 @@ import { BASE_URL } from './harness';
  * provider, and a browser that follows the provider's redirects with its cookies.
  */
 
-export const RP_SECRET = 'academy-client-secret-0123456789abcdef';
+const RP_SECRET = 'academy-client-secret-0123456789abcdef';
 
 /** A confidential first-party client (refresh tokens, no consent page) and a public third-party one. */
-export const TEST_OIDC_CLIENTS = [
+const TEST_OIDC_CLIENTS = [
   {
     client_id: 'academy',
     client_secret: RP_SECRET,
@@ -42,7 +42,7 @@ function payloadOf(body: unknown): string | Buffer {
 }
 
 /** fetch for openid-client, answered by the app in process (the issuer's host is not a real one). */
-export function injectFetch(app: () => FastifyInstance) {
+function injectFetch(app: () => FastifyInstance) {
   return async (input: string, init?: { method?: string; headers?: HeadersInit; body?: unknown }) => {
     const url = new URL(input);
     const headers = { ...Object.fromEntries(new Headers(init?.headers).entries()), host: url.host };

@@ -13,7 +13,7 @@ import { verifyWebhookSignature, webhookSignature } from '../modules/webhooks/si
 
 export const ORCHESTRATOR_SECRET = 'orchestrator-shared-secret-0123456789abcdef';
 
-export interface ReceivedOrder {
+interface ReceivedOrder {
   path: string;
   idempotencyKey: string | undefined;
   userAgent: string | undefined;

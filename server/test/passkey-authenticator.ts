@@ -28,7 +28,7 @@ function cbor(value: Cbor): Buffer {
 const b64url = (data: Uint8Array) => Buffer.from(data).toString('base64url');
 const sha256 = (data: Uint8Array | string) => crypto.createHash('sha256').update(data).digest();
 
-export interface SoftCredential {
+interface SoftCredential {
   id: Buffer;
   privateKey: crypto.KeyObject;
   publicKey: crypto.KeyObject;

@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net';
  * refuses it. Tests read `records` and `requests`, and make it refuse with `failNext`.
  */
 
-export const PEER_CLIENT_ID = '3MVG9peer.client.id';
-export const PEER_CLIENT_SECRET = 'peer-client-secret-0123456789';
+const PEER_CLIENT_ID = '3MVG9peer.client.id';
+const PEER_CLIENT_SECRET = 'peer-client-secret-0123456789';
 
 const FIELDS: Record<string, { externalId: string; fields: string[]; references: Record<string, string> }> = {
   Account: {
@@ -50,7 +50,7 @@ interface Failure {
   body: unknown;
 }
 
-export interface PeerCall {
+interface PeerCall {
   method: string;
   path: string;
   status: number;

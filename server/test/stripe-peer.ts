@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  * pointed at it with STRIPE_API_URL. Tests play Stripe's side with `complete`, `update` and `failNext`.
  */
 
-export const PEER_SECRET_KEY = 'sk_test_peer_0123456789';
+const PEER_SECRET_KEY = 'sk_test_peer_0123456789';
 export const PEER_PRICE_ID = 'price_peer_monthly';
 export const PEER_WEBHOOK_SECRET = 'whsec_peer_0123456789abcdef';
 const AMOUNT = 4900;
@@ -17,7 +17,7 @@ const AMOUNT = 4900;
 type Json = Record<string, unknown>;
 type Form = { [key: string]: string | Form | Form[] | string[] };
 
-export interface PeerRequest {
+interface PeerRequest {
   method: string;
   path: string;
   params: Form;
@@ -35,7 +35,7 @@ export interface PeerSubscription extends Json {
 }
 
 /** `a[b][0][c]=v` pairs as Stripe's API reads them: nested objects, numeric keys as array slots. */
-export function parseStripeForm(body: string): Form {
+function parseStripeForm(body: string): Form {
   const root: Form = {};
   for (const [key, value] of new URLSearchParams(body)) {
     const path = key.replace(/\]/g, '').split('[');

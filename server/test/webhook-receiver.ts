@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../modules/webhooks/signature';
 
-export interface Received {
+interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;

@@ -4,7 +4,7 @@ import { usePublicConfig } from '../../public/session';
 import { Alert, Spinner } from '../../public/ui';
 import { Recaptcha } from './Recaptcha';
 
-export interface CaptchaProps {
+interface CaptchaProps {
   /** The response to send as `recaptchaResponse`, or null while there is none. */
   onChange: (response: string | null) => void;
 }

@@ -24,7 +24,7 @@ function answerOf({ parameters, signature }: CaptchaChallenge, solution: Solutio
   return btoa(JSON.stringify({ challenge: { parameters, signature }, solution }));
 }
 
-export interface ProofOfWorkProps {
+interface ProofOfWorkProps {
   onChange: (response: string | null) => void;
   /** How a challenge is solved; the workers in the browser, another solver in unit tests. */
   solve?: typeof solveInWorkers;

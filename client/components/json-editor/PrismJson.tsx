@@ -14,7 +14,7 @@ import type { JsonEditorProps } from '../JsonEditor';
 // editor's Ctrl+M lets someone who wants Tab to indent turn it on).
 setIgnoreTab(true);
 
-export interface JsonEditorViewProps extends Pick<JsonEditorProps, 'value' | 'onChange' | 'required' | 'readOnly'> {
+interface JsonEditorViewProps extends Pick<JsonEditorProps, 'value' | 'onChange' | 'required' | 'readOnly'> {
   inputId: string;
   errorId?: string;
   invalid: boolean;

@@ -12,7 +12,7 @@ import { Tooltip } from '../../components/Tooltip';
 import { LicenceAccessLevels } from './licences/LicenceAccessLevels';
 import { type AccountSections, telemetryLink } from './sections';
 
-export interface AccountHeaderProps {
+interface AccountHeaderProps {
   customer: Customer;
   header: AccountSections['header'];
   /** opens the customer modal (admins) */

@@ -1,7 +1,7 @@
 import { Paper, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-export interface AccountSectionProps {
+interface AccountSectionProps {
   title: ReactNode;
   /** names the section for tests and the accessibility journey */
   testId: string;

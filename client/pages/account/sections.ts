@@ -1,11 +1,6 @@
 import type { Customer } from '../../../common/api/customers';
-import type { PaymentStatus } from '../../../common/domain';
+import { PAYMENT_ISSUE_STATUSES, RUNNING_PAYMENT_STATUSES } from '../../../common/billing';
 import type { CustomerAbility } from '../../app/customer-access';
-
-/** Spec 4 "Payment status": the statuses in which the subscription is running. */
-const ACTIVE_STATUSES: readonly PaymentStatus[] = ['trial', 'paid', 'grace', 'toBeCanceled'];
-/** Spec 4: the statuses the payment-issue section is about. */
-const ISSUE_STATUSES: readonly PaymentStatus[] = ['grace', 'pastDue', 'unpaid', 'canceled'];
 
 /**
  * What the payment part of the page is about (spec 4 "Payment status"), for a self-service customer:
@@ -19,7 +14,7 @@ export function paymentScreen(customer: Pick<Customer, 'selfService' | 'paymentS
   const status = customer.paymentStatus;
   if (status === null || status === 'initiated') return 'checkout';
   if (status === 'processing') return 'waiting';
-  if (ISSUE_STATUSES.includes(status)) return 'issue';
+  if (PAYMENT_ISSUE_STATUSES.includes(status)) return 'issue';
   return null;
 }
 
@@ -69,7 +64,7 @@ export function accountSections(
   const can = (ability: CustomerAbility) => abilities[ability];
   const status = customer.paymentStatus;
   const main =
-    !customer.selfService || can('viewUnpaidAccount') || (status !== null && ACTIVE_STATUSES.includes(status));
+    !customer.selfService || can('viewUnpaidAccount') || (status !== null && RUNNING_PAYMENT_STATUSES.includes(status));
   const screen = paymentScreen(customer);
   const payment = can('pay') ? screen : null;
   // a self-service customer without a licence (a trial's is its cloud instance): no empty licence

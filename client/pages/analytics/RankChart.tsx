@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { type ChartDrawEvent, type ChartSpec, Chartist, placeLabel, seriesClass } from './Chartist';
 
-export interface RankChartProps {
+interface RankChartProps {
   /** one bar per row, top to bottom in this order */
   rows: { label: string; value: number }[];
   /** the value axis' highest value (the longest bar's value when not given) */

@@ -9,7 +9,7 @@ import {
   seriesClass,
 } from './Chartist';
 
-export interface TimeChartProps {
+interface TimeChartProps {
   days: string[];
   series: { label: string; values: number[]; other?: boolean }[];
   /** bars for a single count per day (first downloads), lines otherwise */

@@ -72,7 +72,7 @@ const fileName = (what: string, data: DownloadAnalytics) =>
   `downloads-${what}${data.productKey ? `-${data.productKey}` : ''}-${data.from}-${data.to}.csv`;
 
 /** Days of the table under the chart per page: a range of 90 days is no 90-row table, nor 90 cards on a phone. */
-export const DAYS_PAGE_LENGTH = 10;
+const DAYS_PAGE_LENGTH = 10;
 const DAYS_PAGE_PARAM = 'days';
 
 /** The breakdown of the chart over time, in the address (`by`), the product's when it names none. */

@@ -12,7 +12,7 @@ export function daysOf(from: string, to: string): string[] {
   return days;
 }
 
-export interface Pivot {
+interface Pivot {
   /** the series shown, largest first, then "other" when some are summed */
   columns: { key: string; label: string }[];
   days: string[];

@@ -22,7 +22,7 @@ import { Pagination } from '../../components/Pagination';
 import { isStale, usePageInAddress } from '../../components/use-searched-pages';
 
 /** The address parameters of the failed jobs' list: the page (from 1) and the job name shown. */
-export const BACKGROUND_WORK_PARAMS = { page: 'page', name: 'name' } as const;
+const BACKGROUND_WORK_PARAMS = { page: 'page', name: 'name' } as const;
 
 /** The job name the address keeps (none: every name); a new one starts again from the first page. */
 function useNameInAddress() {

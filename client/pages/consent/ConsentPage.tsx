@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { InteractionDetails } from '../../../common/api/oidc';
+import { CONSENT_SCOPES, type InteractionDetails } from '../../../common/api/oidc';
 import { ApiError } from '../../api/client';
 import { getInteraction, grantInteraction, refuseInteraction } from '../../api/oidc';
 import { usePageTitle } from '../../app/title';
@@ -9,7 +9,7 @@ import { interactionOf } from '../../public/session';
 import { Alert, Button, Card, DelayedLoader } from '../../public/ui';
 
 /** The scopes the page names in words; another one is shown by its name. */
-const NAMED_SCOPES = new Set(['openid', 'email', 'profile', 'portal', 'offline_access']);
+const NAMED_SCOPES = new Set<string>(CONSENT_SCOPES);
 
 /**
  * A relying party that is not the vendor's own asks to sign the user in (docs/oidc.md): what it

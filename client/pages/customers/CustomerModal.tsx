@@ -110,7 +110,7 @@ function CustomerForm({ customer }: { customer: Customer | null }) {
   );
 }
 
-export interface CustomerModalProps {
+interface CustomerModalProps {
   opened: boolean;
   /** The customer being edited (from its page), or null to create one (from the list). */
   customer: Customer | null;

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useLocalize } from '../../app/locale';
 import { usePageTitle } from '../../app/title';
 
-export interface ErrorPageProps {
+interface ErrorPageProps {
   /** Spec 8: the title carries the HTTP status; without one (the server is out of reach) it is left out. */
   statusCode?: number;
   message: string;

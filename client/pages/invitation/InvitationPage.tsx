@@ -15,7 +15,7 @@ import { NewUserFlow } from './NewUserFlow';
 import { endsInvitation, InvitationError, InvitationSummary, useFinishJoining } from './shared';
 
 /** Where an existing user who is not signed in goes: sign-in, then back to this page (decision 028). */
-export function loginAndBack(localize: (path: string) => string, key: string): string {
+function loginAndBack(localize: (path: string) => string, key: string): string {
   return `${localize('/login')}?redirect=${encodeURIComponent(localize(`/invitation/${key}`))}`;
 }
 

@@ -164,10 +164,13 @@ describe('LoginPage', () => {
       expect(assign).toHaveBeenCalledWith(`/api/jwt/redirect?to=${encodeURIComponent(target)}`);
     });
 
-    it('forgets the target when the visitor switches to the download center', () => {
+    it('forgets the target when the visitor switches to the download center', async () => {
       renderLogin(`/fr/login?sso=${encodeURIComponent('https://support.example.com/hc')}`);
       expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Connexion au support');
-      fireEvent.click(screen.getByTestId('login-sso-switch'));
+      // the switch shows once the settings have come
+      const sso = screen.getByTestId('login-sso-switch');
+      await waitFor(() => expect(sso.parentElement!.style.visibility).toBe(''));
+      fireEvent.click(sso);
       expect(storage.get(STORAGE_KEYS.ssoRedirect)).toBeNull();
       expect(screen.getByRole('heading', { level: 1 }).textContent).not.toBe('Connexion au support');
     });

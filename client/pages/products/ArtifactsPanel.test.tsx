@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Version } from '../../../common/api/catalogue';
@@ -166,7 +166,7 @@ describe('ArtifactsPanel', () => {
     expect(xhr.body?.type).toBe('application/octet-stream');
     expect(xhr.body?.size).toBe(15);
 
-    xhr.upload.onprogress?.({ lengthComputable: true, loaded: 6, total: 15 });
+    act(() => xhr.upload.onprogress?.({ lengthComputable: true, loaded: 6, total: 15 }));
     const progress = await within(row).findByRole('progressbar', { name: 'Upload of the Windows artifact' });
     // the bar shows from the start of the upload; the progress event moves it once rendered
     await waitFor(() => expect(progress.getAttribute('aria-valuenow')).toBe('40'));

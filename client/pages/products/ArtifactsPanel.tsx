@@ -16,7 +16,7 @@ import { fileSize } from '../../components/file-size';
 import { apiErrorText } from '../../components/forms';
 import { notify } from '../../components/notify';
 
-export interface ArtifactsPanelProps {
+interface ArtifactsPanelProps {
   version: Version;
   /** an artifact was uploaded or removed: the version (and its artifacts) should be loaded again */
   onChanged: () => void;

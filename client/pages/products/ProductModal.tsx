@@ -11,7 +11,7 @@ import { notify } from '../../components/notify';
 import { useSchemaForm } from '../../components/use-schema-form';
 import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
-export interface ProductModalProps {
+interface ProductModalProps {
   opened: boolean;
   /** null: a new product */
   product: Product | null;

@@ -12,7 +12,7 @@ import { useSchemaForm } from '../../components/use-schema-form';
 import { ArtifactsPanel } from './ArtifactsPanel';
 import { useIdempotencyKey } from '../../components/use-idempotency-key';
 
-export interface VersionModalProps {
+interface VersionModalProps {
   opened: boolean;
   productKey: string;
   /** null: a new version */

@@ -15,7 +15,7 @@ const IDENTITY_ERRORS: readonly string[] = [
   ERROR_CODES.loginDelayed,
 ];
 
-export interface ConfirmIdentityModalProps<T> {
+interface ConfirmIdentityModalProps<T> {
   opened: boolean;
   title: string;
   message: string;

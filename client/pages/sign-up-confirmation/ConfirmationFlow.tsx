@@ -23,7 +23,7 @@ type Phase = 'wizard' | 'eula' | 'gdpr' | 'submit';
 const PASSWORD_STEP_FIELDS = ['firstName', 'lastName', 'password', 'confirmPassword'] as const;
 
 /** Refusals after which this link can do nothing more: the error page says why. */
-export const endsSignup = (error: unknown) =>
+const endsSignup = (error: unknown) =>
   error instanceof ApiError && (error.code.startsWith('signup_') || error.status === 404);
 
 /**

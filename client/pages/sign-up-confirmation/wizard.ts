@@ -1,7 +1,6 @@
 /** The rules of the sign-up confirmation's wizard (spec 2, "Self-service confirmation"). */
 
 export const WIZARD_STEPS = ['useCase', 'graphDb', 'password'] as const;
-export type WizardStep = (typeof WIZARD_STEPS)[number];
 
 /**
  * Where a click on step `requested` leads from step `current` (indexes from 0): an earlier step (or

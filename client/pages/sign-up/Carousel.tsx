@@ -3,7 +3,7 @@ import { useTranslation } from '../../i18n/use-translation';
 import { useCarousel } from './use-carousel';
 
 /** The three steps of a trial the carousel tells (spec 9: 3 steps), by their texts' keys. */
-export const TRIAL_STEPS = ['signUp', 'useCase', 'instance'] as const;
+const TRIAL_STEPS = ['signUp', 'useCase', 'instance'] as const;
 
 const icon = { width: 16, height: 16, viewBox: '0 0 16 16', 'aria-hidden': true, focusable: false } as const;
 const PauseIcon = () => (

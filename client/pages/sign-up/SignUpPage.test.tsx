@@ -121,9 +121,9 @@ describe('SignUpPage', () => {
     expect(screen.queryByTestId('signup-outcome-generic')).toBeNull();
   });
 
-  it('links to the privacy policy and to sign-in in the page’s language', () => {
+  it('links to the privacy policy and to sign-in in the page’s language', async () => {
     open(() => ({ status: 200, body: { ok: true } }), 'fr');
-    expect(screen.getByRole('link', { name: 'politique de confidentialité' }).getAttribute('href')).toBe(
+    expect((await screen.findByRole('link', { name: 'politique de confidentialité' })).getAttribute('href')).toBe(
       '/fr/privacy-policy',
     );
     expect(screen.getByRole('link', { name: 'Se connecter' }).getAttribute('href')).toBe('/fr/login');

@@ -16,7 +16,7 @@ function subscribeToMotion(onChange: () => void) {
  * Whether the visitor asked for less motion. False in the markup rendered at build time and while
  * the script takes it over (the server snapshot), the browser's answer from then on.
  */
-export function usePrefersReducedMotion(): boolean {
+function usePrefersReducedMotion(): boolean {
   return useSyncExternalStore(
     subscribeToMotion,
     () => Boolean(window.matchMedia?.(REDUCED_MOTION).matches),
@@ -24,7 +24,7 @@ export function usePrefersReducedMotion(): boolean {
   );
 }
 
-export interface Carousel {
+interface Carousel {
   /** the slide shown, from 0 */
   index: number;
   count: number;

@@ -152,7 +152,7 @@ function UserForm({ user }: FormProps) {
   );
 }
 
-export interface UserModalProps {
+interface UserModalProps {
   opened: boolean;
   /** The user being edited, or null to create one. */
   user: User | null;

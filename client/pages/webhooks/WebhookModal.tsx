@@ -103,7 +103,7 @@ function WebhookForm({
   );
 }
 
-export interface WebhookModalProps {
+interface WebhookModalProps {
   opened: boolean;
   /** the endpoint being edited, or null to create one */
   endpoint: WebhookEndpoint | null;

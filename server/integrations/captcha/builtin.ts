@@ -64,7 +64,7 @@ function decode(response: string): Payload | null {
   }
 }
 
-export interface BuiltinCaptchaOptions {
+interface BuiltinCaptchaOptions {
   db: DB;
   secret: string;
   /** PBKDF2 iterations for each counter the browser tries */

@@ -8,7 +8,7 @@ import { type CrmClient, type CrmCustomer, CrmError, type CrmLicence, type CrmMe
  * or 200 when updated). The objects and fields are listed in docs/crm.md.
  */
 
-export const SALESFORCE_OBJECTS = {
+const SALESFORCE_OBJECTS = {
   account: { type: 'Account', externalId: 'Portal_Customer_Id__c' },
   contact: { type: 'Contact', externalId: 'Portal_Membership_Id__c' },
   licence: { type: 'Portal_Licence__c', externalId: 'Portal_Licence_Id__c' },
@@ -17,7 +17,7 @@ export const SALESFORCE_OBJECTS = {
 /** Salesforce's Name fields hold 80 characters. */
 const NAME_LENGTH = 80;
 
-export function accountRecord(customer: CrmCustomer): Record<string, unknown> {
+function accountRecord(customer: CrmCustomer): Record<string, unknown> {
   return {
     [SALESFORCE_OBJECTS.account.externalId]: String(customer.id),
     Name: customer.name.slice(0, 255),
@@ -27,7 +27,7 @@ export function accountRecord(customer: CrmCustomer): Record<string, unknown> {
 }
 
 /** A contact's names: Salesforce requires LastName, so a one-word name is the last name. */
-export function contactRecord(member: CrmMember, accountId: string): Record<string, unknown> {
+function contactRecord(member: CrmMember, accountId: string): Record<string, unknown> {
   const name = member.fullName.trim();
   const space = name.indexOf(' ');
   return {
@@ -41,7 +41,7 @@ export function contactRecord(member: CrmMember, accountId: string): Record<stri
   };
 }
 
-export function licenceRecord(licence: CrmLicence, accountId: string): Record<string, unknown> {
+function licenceRecord(licence: CrmLicence, accountId: string): Record<string, unknown> {
   return {
     [SALESFORCE_OBJECTS.licence.externalId]: String(licence.id),
     Name: `${licence.productName} #${licence.id}`.slice(0, NAME_LENGTH),

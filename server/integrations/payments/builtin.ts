@@ -48,7 +48,7 @@ export interface StripeShapedEvent {
 }
 
 /** What a tester's page shows. */
-export interface TestCheckoutView {
+interface TestCheckoutView {
   id: string;
   kind: TestCheckoutKind;
   status: store.TestSession['status'];
@@ -75,7 +75,7 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const randomId = (prefix: string) => `${prefix}_test_${crypto.randomBytes(12).toString('base64url')}`;
 
 /** A month later, the same day (the last day of a shorter month). */
-export function monthAfter(iso: string): string {
+function monthAfter(iso: string): string {
   const date = new Date(iso);
   const day = date.getUTCDate();
   date.setUTCDate(1);

@@ -46,7 +46,7 @@ function sessionOf(session: Stripe.Checkout.Session): ProviderCheckoutSession {
  * with one price there is one item; with several, the period runs from the earliest start to the
  * latest end.
  */
-export function subscriptionOf(subscription: Stripe.Subscription): ProviderSubscription {
+function subscriptionOf(subscription: Stripe.Subscription): ProviderSubscription {
   const items = subscription.items?.data ?? [];
   const starts = items.map((item) => item.current_period_start).filter(Boolean);
   const ends = items.map((item) => item.current_period_end).filter(Boolean);

@@ -29,7 +29,7 @@ export interface PaymentProviderClient {
   webhookSecret(): Promise<string>;
 }
 
-export interface CheckoutInput {
+interface CheckoutInput {
   providerCustomerId: string;
   customerId: number;
   locale: Locale;
@@ -39,7 +39,7 @@ export interface CheckoutInput {
   cancelUrl: string;
 }
 
-export interface PortalInput {
+interface PortalInput {
   providerCustomerId: string;
   customerId: number;
   locale: Locale;

@@ -4,7 +4,7 @@ import type { Provisioner } from './types';
 
 /** The header that signs every order the portal sends and every callback it accepts. */
 export const ORCHESTRATOR_SIGNATURE_HEADER = 'Portal-Signature';
-export const ORCHESTRATOR_USER_AGENT = 'Portal-Provisioner/1';
+const ORCHESTRATOR_USER_AGENT = 'Portal-Provisioner/1';
 
 /**
  * The adapter of a real orchestrator (docs/instances.md): each order is `POST {url}/orders` with a

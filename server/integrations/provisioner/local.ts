@@ -25,6 +25,6 @@ function stepsOf(order: ProvisionerOrder, urlTemplate: string): ProvisionerRepor
 }
 
 /** The template with `{name}` and `{id}` filled in (the name is a DNS label: see instanceName). */
-export function instanceUrl(template: string, instance: { id: number; name: string }): string {
+function instanceUrl(template: string, instance: { id: number; name: string }): string {
   return template.replaceAll('{name}', encodeURIComponent(instance.name)).replaceAll('{id}', String(instance.id));
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Artifact, CATALOGUE_ERRORS, MAX_ARTIFACT_FILE_NAME } from '../../../common/api/catalogue';
 import { ERROR_CODES } from '../../../common/api/errors';
@@ -10,6 +9,7 @@ import { ArtifactTooLargeError } from '../../integrations/storage';
 import { auditActorOf, insertAuditEntry } from '../audit/repo';
 import { artifactsMayChange } from './policy';
 import * as repo from './repo';
+import { artifactStorageKey } from './stored-files';
 import { invalidField } from '../../validation';
 
 /**
@@ -52,9 +52,6 @@ export function checkFileName(name: string): string {
 
 const defaultFileName = (productKey: string, semVer: string, platform: Platform) =>
   `${productKey}-${semVer}-${platform}.${EXTENSIONS[platform]}`;
-
-/** `1.0.0+build.5` in a storage key: only the characters keys allow. */
-const keyPart = (value: string) => value.replace(/[^A-Za-z0-9._-]/g, '_');
 
 export const tooLarge = (maxBytes: number) =>
   new HttpError(
@@ -107,7 +104,7 @@ export async function uploadArtifact(
 ): Promise<Artifact> {
   const version = await changeableVersionOf(ctx, input.versionId);
   const fileName = input.fileName ?? defaultFileName(version.productKey, version.semVer, input.platform);
-  const key = [keyPart(version.productKey), keyPart(version.semVer), input.platform, crypto.randomUUID()].join('/');
+  const key = artifactStorageKey(version.productKey, version.semVer, input.platform);
   const maxBytes = ctx.config.artifactMaxBytes;
 
   let stored;

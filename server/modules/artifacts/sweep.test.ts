@@ -7,6 +7,7 @@ import { buildApp } from '../../app';
 import { createProduct, createVersionWithFiles } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { filesUnder } from '../../test/artifacts';
+import type { StoredFileKind } from '../../stored-file-kinds';
 import { SWEEP_GRACE_MS, sweepStorage } from './sweep';
 
 /**
@@ -40,7 +41,7 @@ describe('the storage sweep', () => {
     fs.utimesSync(path.join(dir, kept), longAgo, longAgo);
 
     const orphan = `${key}/9.9.9/windows/${crypto.randomUUID()}`;
-    const freshOrphan = `${key}/9.9.9/macos/${crypto.randomUUID()}`;
+    const freshOrphan = `${key}/9.9.9/osx/${crypto.randomUUID()}`;
     writeFile(orphan, longAgo);
     writeFile(freshOrphan);
     writeFile('.partial/abandoned.part', longAgo);
@@ -56,6 +57,33 @@ describe('the storage sweep', () => {
     const later = new Date(Date.now() + SWEEP_GRACE_MS + 60_000);
     expect(await sweepStorage(t.app.ctx, later)).toEqual({ abandonedUploads: 1, orphans: 1 });
     expect(filesUnder(dir)).toEqual([kept, 'operator/notes.txt'].map((f) => path.normalize(f)).sort());
+  });
+
+  it('removes only files of a declared kind that its owner no longer refers to, never a key of no kind', async () => {
+    // a kind as a module would declare it, its rows standing in a set here
+    const referred = new Set<string>();
+    const bundles: StoredFileKind = {
+      name: 'bundles',
+      keyPattern: /^bundles\/[0-9]+\/[0-9a-f-]{36}$/,
+      example: `bundles/7/${crypto.randomUUID()}`,
+      inUse: async (_db, keys) => new Set(keys.filter((key) => referred.has(key))),
+    };
+    const inUse = `bundles/7/${crypto.randomUUID()}`;
+    const leftOver = `bundles/7/${crypto.randomUUID()}`;
+    referred.add(inUse);
+    // shaped as the portal's keys were once recognised (four parts, a UUID last), but of no declared kind
+    const undeclared = `reports/2026/12/${crypto.randomUUID()}`;
+    for (const key of [inUse, leftOver, undeclared]) writeFile(key, longAgo);
+
+    expect(await sweepStorage(t.app.ctx, new Date(), [bundles])).toEqual({ abandonedUploads: 0, orphans: 1 });
+    expect(fs.existsSync(path.join(dir, leftOver))).toBe(false);
+    expect(fs.existsSync(path.join(dir, inUse))).toBe(true);
+    expect(fs.existsSync(path.join(dir, undeclared))).toBe(true);
+
+    // with the portal's own kinds, which the bundles are not, neither is touched
+    expect((await sweepStorage(t.app.ctx)).orphans).toBe(0);
+    expect(fs.existsSync(path.join(dir, inUse))).toBe(true);
+    expect(fs.existsSync(path.join(dir, undeclared))).toBe(true);
   });
 
   it('runs when the portal starts', async () => {

@@ -60,7 +60,7 @@ export const auditUser = (user: { id: number; email: string }): AuditActor => ({
  * with none, and no customer's list shows it; so is a change to the portal's settings
  * (SETTINGS_AUDIT_ACTIONS), and a visitor's sign-up before it has a customer (SIGNUP_AUDIT_ACTIONS).
  */
-export type AuditEntry = {
+type AuditEntry = {
   by: AuditActor;
   data?: Record<string, unknown>;
   createdAt?: string;

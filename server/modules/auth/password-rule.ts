@@ -19,7 +19,7 @@ import { invalidField } from '../../validation';
  */
 
 /** zxcvbn's score a password needs: 3 is "safely unguessable" against a slow hash offline. */
-export const PASSWORD_MIN_SCORE = 3;
+const PASSWORD_MIN_SCORE = 3;
 /** Only the first characters are estimated: the estimate's cost grows with the square of the length. */
 const ESTIMATED_LENGTH = 64;
 /** A reading shorter than this says too little to be compared with the list. */

@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 
 /** argon2id with OWASP's second recommended profile (19 MiB, 2 passes): what every stored password gets. */
-export const PASSWORD_HASH_OPTIONS = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+const PASSWORD_HASH_OPTIONS = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /**
  * The API tests' profile (server/test/setup.ts): argon2id still, with 1 MiB and one pass, so the

@@ -34,7 +34,7 @@ export async function backupSqlite(source: string, target: string, onProgress: (
  * libpq's environment for a PostgreSQL URL: the password travels in PGPASSWORD, never on a command
  * line that `ps` shows.
  */
-export function libpqEnvironment(databaseUrl: string): Record<string, string> {
+function libpqEnvironment(databaseUrl: string): Record<string, string> {
   const url = new URL(databaseUrl);
   const env: Record<string, string> = {
     PGHOST: decodeURIComponent(url.hostname || 'localhost').replace(/^\[|\]$/g, ''),

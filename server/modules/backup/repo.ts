@@ -38,7 +38,7 @@ function tableRef(table: string) {
   return sql.table(table);
 }
 
-export async function countRows(db: AnyDb, table: string): Promise<number> {
+async function countRows(db: AnyDb, table: string): Promise<number> {
   const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${tableRef(table)}`.execute(db);
   return Number(rows[0].n);
 }

@@ -18,7 +18,7 @@ import { countAllRows, dropRestoredObjects, listTables } from './repo';
  * targets as empty as they were.
  */
 
-export class RestoreRefused extends Error {}
+class RestoreRefused extends Error {}
 
 /**
  * Every path of the manifest names a file of its own inside the backup, checked before anything is
@@ -26,7 +26,7 @@ export class RestoreRefused extends Error {}
  * take (plain segments, no `..`, `.`, absolute path or backslash), each once. A crafted
  * `artifacts/../X` would otherwise be copied beside the target folder.
  */
-export function refuseUnsafePaths(manifest: Manifest): void {
+function refuseUnsafePaths(manifest: Manifest): void {
   const database = DATABASE_FILES[manifest.dialect];
   const seen = new Set<string>();
   for (const { path: entry } of manifest.files) {

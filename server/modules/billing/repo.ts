@@ -93,10 +93,6 @@ export async function customerOfCheckout(db: DB, providerSessionId: string): Pro
   return row?.customerId ?? null;
 }
 
-export function findPayment(db: DB, providerSessionId: string) {
-  return db.selectFrom('payments').selectAll().where('providerSessionId', '=', providerSessionId).executeTakeFirst();
-}
-
 /** A checkout's outcome; answers whether it changed (an outcome is recorded once). */
 export async function setPaymentStatus(db: DB, providerSessionId: string, status: CheckoutStatus): Promise<boolean> {
   const result = await db

@@ -11,21 +11,21 @@ import { archiveCustomerInstances, restoreCustomerInstances } from '../instances
  * in the transaction of the status change.
  */
 export async function suspendCustomerService(
-  trx: DB,
   ctx: AppContext,
+  trx: DB,
   actor: Actor,
   input: { customerId: number },
 ): Promise<void> {
-  const archived = await archiveCustomerInstances(trx, ctx, actor, input);
+  const archived = await archiveCustomerInstances(ctx, trx, actor, input);
   ctx.log.info({ customerId: input.customerId, archived }, 'customer service suspended for want of payment');
 }
 
 export async function restoreCustomerService(
-  trx: DB,
   ctx: AppContext,
+  trx: DB,
   actor: Actor,
   input: { customerId: number },
 ): Promise<void> {
-  const restored = await restoreCustomerInstances(trx, ctx, actor, input);
+  const restored = await restoreCustomerInstances(ctx, trx, actor, input);
   ctx.log.info({ customerId: input.customerId, restored }, 'customer service restored by a payment');
 }

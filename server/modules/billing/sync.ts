@@ -110,10 +110,10 @@ export async function applyStatus(
   // the service stops when a running subscription stops being paid, once; it comes back with a payment
   if (SUSPENDED_STATUSES.includes(next) && isRunning(row.status) && !row.suspendedAt) {
     changes.suspendedAt = now.toISOString();
-    await suspendCustomerService(trx, ctx, actor, { customerId });
+    await suspendCustomerService(ctx, trx, actor, { customerId });
   } else if (isRunning(next) && row.suspendedAt) {
     changes.suspendedAt = null;
-    await restoreCustomerService(trx, ctx, actor, { customerId });
+    await restoreCustomerService(ctx, trx, actor, { customerId });
   }
   await repo.updateSubscription(trx, customerId, changes);
   await audit(trx, actor, customerId, 'updatePaymentStatus', data);

@@ -15,7 +15,7 @@ import { syncSubscription } from './sync';
  */
 
 /** The events that may change where a customer stands; others are acknowledged and ignored. */
-export const HANDLED_EVENTS = [
+const HANDLED_EVENTS = [
   'checkout.session.completed',
   'invoice.paid',
   'invoice.payment_failed',
@@ -29,7 +29,7 @@ export const HANDLED_EVENTS = [
 const invalidSignature = () => badRequest('The event signature is not valid or is too old');
 
 /** How far a signature's time may be from the portal's clock, in seconds: Stripe's tolerance. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
  * The time the signature header states (`t=`, the last one as Stripe's check reads it), in seconds.

@@ -101,7 +101,7 @@ export function findVersion(db: DB, id: number) {
 }
 
 /** Which versions of a product a list shows: every one, or the published ones of some types. */
-export interface VersionFilter {
+interface VersionFilter {
   productKey: string;
   /** only published versions of these types (a customer's view); every version when absent */
   publishedTypes?: readonly VersionType[];

@@ -20,7 +20,7 @@ const NAME_WALK_ROWS_PER_ROW = 100;
 
 type Customers = SelectQueryBuilder<Database, 'customers', object>;
 
-export interface PrefixPage {
+interface PrefixPage {
   /** the page's customers are the first of these in name order (the caller's page query sorts them) */
   ids: number[];
   total: number;

@@ -28,7 +28,7 @@ import {
 /** Adding this word to the filter also lists customers whose licences have all ended (decisions.md). */
 const SHOW_ALL_TOKEN = 'all!';
 
-export interface CustomerSearchRow {
+interface CustomerSearchRow {
   id: number;
   name: string;
   customerKey: string;
@@ -58,9 +58,9 @@ const NAME_WALK_ROWS_PER_ROW = 100;
  * `sortedMatches`: the page as it was before decisions 049 and 089 (every match sorted), for
  * bench:scale.
  */
-export type CustomerSearchPlan = 'auto' | 'sortedMatches';
+type CustomerSearchPlan = 'auto' | 'sortedMatches';
 
-export interface CustomerSearchResult {
+interface CustomerSearchResult {
   rows: CustomerSearchRow[];
   /** exact when `capped` is false; otherwise there are more than `total` customers */
   total: number;

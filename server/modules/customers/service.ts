@@ -74,8 +74,8 @@ export async function listCustomers(
 }
 
 /**
- * One customer as the caller sees it. `customerAccess` comes from the route's access rule (or, for a
- * job or the command line, from resolveCustomerAccess): the caller's role there is established.
+ * One customer as the caller sees it. `customerAccess` comes from the route's access rule: the
+ * caller's role there is established.
  */
 export async function getCustomer(
   ctx: AppContext,

@@ -6,7 +6,7 @@ import type { CustomizationsTable } from '../../db/schema';
 /** SQL of customizations (the row itself is inserted by licences/repo.ts `insertCustomization`). */
 
 /** A product as a customization needs it, with whether the customer holds a licence of it. */
-export interface LicensedProduct {
+interface LicensedProduct {
   key: string;
   name: string;
   customizationType: CustomizationType;

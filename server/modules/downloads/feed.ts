@@ -17,7 +17,7 @@ export const FEED_LENGTH = 50;
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 export const SUMS_TYPE = 'text/plain; charset=utf-8';
 
-export interface FeedArtifact {
+interface FeedArtifact {
   platform: Platform;
   fileName: string;
   size: number;
@@ -35,7 +35,7 @@ export interface FeedVersion {
   artifacts: FeedArtifact[];
 }
 
-export interface FeedInput {
+interface FeedInput {
   baseUrl: string;
   locale: Locale;
   licence: { customerId: number; productKey: string; productName: string; accessLevel: AccessLevel };

@@ -229,8 +229,6 @@ function publishedVersion(db: DB) {
     ]);
 }
 
-export type PublishedVersionRow = NonNullable<Awaited<ReturnType<typeof findVersionBySemVer>>>;
-
 /** A version of the product by its semantic version, published or not (the caller decides). */
 export function findVersionBySemVer(db: DB, productKey: string, semVer: string) {
   return publishedVersion(db)

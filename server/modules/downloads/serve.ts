@@ -44,7 +44,7 @@ const etagOf = (sha256: string) => `"${sha256}"`;
  * answer carries, as the RFC's byte sequence (base64 between colons). Sent on every answer about the
  * file, 304 and the redirect to storage included (docs/decisions/080).
  */
-export const reprDigestOf = (sha256: string) => `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:`;
+const reprDigestOf = (sha256: string) => `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:`;
 
 /** If-None-Match: weak comparison (RFC 9110 13.1.2), `*` matches any current representation. */
 export function noneMatch(header: string | undefined, etag: string): boolean {
@@ -55,7 +55,7 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
-export type RangeAnswer = { kind: 'whole' } | { kind: 'part'; range: ByteRange } | { kind: 'unsatisfiable' };
+type RangeAnswer = { kind: 'whole' } | { kind: 'part'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 /**
  * The one byte range a request asks for (RFC 9110 14.1.2). A header that is not a byte-range header

@@ -35,7 +35,7 @@ export const DOWNLOAD_MESSAGE = 'notification.productDownload' satisfies Notific
 export const FIRST_DOWNLOAD_MESSAGE = 'notification.firstProductDownload' satisfies NotificationMessageKey;
 
 /** What a served download is recorded with. */
-export interface DownloadGrant {
+interface DownloadGrant {
   licence: Pick<LicenceRow, 'id' | 'customerId' | 'productKey' | 'productName'>;
   version: { id: number; semVer: string };
   artifact: ArtifactToSend & { id: number };

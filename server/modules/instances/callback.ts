@@ -47,7 +47,7 @@ export async function receiveCallback(
       );
       return { applied: false };
     }
-    const result = await applyReport(trx, ctx, actor, {
+    const result = await applyReport(ctx, trx, actor, {
       instanceId: event.instanceId,
       report: { status: event.status, ...(event.url ? { url: event.url } : {}) },
     });

@@ -67,7 +67,7 @@ async function step(...names: string[]) {
 }
 
 async function provisionedInstance(customerId: number) {
-  const id = await ctx.db.transaction().execute((trx) => createTrialInstance(trx, ctx, signup, { customerId }));
+  const id = await ctx.db.transaction().execute((trx) => createTrialInstance(ctx, trx, signup, { customerId }));
   await step(INSTANCE_SIMULATE_JOB);
   await step(INSTANCE_SIMULATE_JOB);
   expect(await statusOf(id)).toBe('provisioned');
@@ -88,7 +88,7 @@ describe('createTrialInstance', () => {
     ).customerKey;
     const id = await ctx.db
       .transaction()
-      .execute((trx) => createTrialInstance(trx, ctx, signup, { customerId: customer.id }));
+      .execute((trx) => createTrialInstance(ctx, trx, signup, { customerId: customer.id }));
     const created = await repo.findInstance(ctx.db, id);
     expect(created).toMatchObject({
       customerId: customer.id,
@@ -129,7 +129,7 @@ describe('createTrialInstance', () => {
     // a second call keeps the one trial instance
     const again = await ctx.db
       .transaction()
-      .execute((trx) => createTrialInstance(trx, ctx, signup, { customerId: customer.id }));
+      .execute((trx) => createTrialInstance(ctx, trx, signup, { customerId: customer.id }));
     expect(again).toBe(id);
   });
 
@@ -137,7 +137,7 @@ describe('createTrialInstance', () => {
     const customer = await createCustomer(ctx.db, { selfService: true });
     await expect(
       ctx.db.transaction().execute(async (trx) => {
-        await createTrialInstance(trx, ctx, signup, { customerId: customer.id });
+        await createTrialInstance(ctx, trx, signup, { customerId: customer.id });
         throw new Error('the sign-up failed after');
       }),
     ).rejects.toThrow('the sign-up failed after');
@@ -154,7 +154,7 @@ describe('createTrialInstance', () => {
       const customer = await createCustomer(c.db, { selfService: true });
       const id = await c.db
         .transaction()
-        .execute((trx) => createTrialInstance(trx, c, signup, { customerId: customer.id }));
+        .execute((trx) => createTrialInstance(c, trx, signup, { customerId: customer.id }));
       expect((await repo.findInstance(c.db, id))?.deleteDataDelayInDays).toBe(7);
     } finally {
       await other.close();
@@ -168,7 +168,7 @@ describe('the grace chain', () => {
     const id = await provisionedInstance(customer.id);
     const archived = await ctx.db
       .transaction()
-      .execute((trx) => archiveCustomerInstances(trx, ctx, grace, { customerId: customer.id }));
+      .execute((trx) => archiveCustomerInstances(ctx, trx, grace, { customerId: customer.id }));
     expect(archived).toEqual([id]);
     const row = await repo.findInstance(ctx.db, id);
     expect(row).toMatchObject({ status: 'archived', archivedFor: 'unpaid' });
@@ -176,7 +176,7 @@ describe('the grace chain', () => {
     expect(
       await ctx.db
         .transaction()
-        .execute((trx) => archiveCustomerInstances(trx, ctx, grace, { customerId: customer.id })),
+        .execute((trx) => archiveCustomerInstances(ctx, trx, grace, { customerId: customer.id })),
     ).toEqual([]);
 
     const everyone = [customer.owner.email, customer.exec.email, customer.tech.email, customer.gone.email];
@@ -214,11 +214,11 @@ describe('the grace chain', () => {
     const customer = await customerWithTeam('Pays Again Inc');
     const id = await provisionedInstance(customer.id);
     const firstArchive = () =>
-      ctx.db.transaction().execute((trx) => archiveCustomerInstances(trx, ctx, grace, { customerId: customer.id }));
+      ctx.db.transaction().execute((trx) => archiveCustomerInstances(ctx, trx, grace, { customerId: customer.id }));
     await firstArchive();
     const restored = await ctx.db
       .transaction()
-      .execute((trx) => restoreCustomerInstances(trx, ctx, grace, { customerId: customer.id }));
+      .execute((trx) => restoreCustomerInstances(ctx, trx, grace, { customerId: customer.id }));
     expect(restored).toEqual([id]);
     expect(await repo.findInstance(ctx.db, id)).toMatchObject({
       status: 'provisioned',
@@ -242,11 +242,11 @@ describe('the grace chain', () => {
     const id = await provisionedInstance(customer.id);
     const instance = (await repo.findInstance(ctx.db, id))!;
     const { archive } = await import('./lifecycle');
-    await ctx.db.transaction().execute((trx) => archive(trx, ctx, systemActor('support'), instance, 'staff'));
+    await ctx.db.transaction().execute((trx) => archive(ctx, trx, systemActor('support'), instance, 'staff'));
     expect(
       await ctx.db
         .transaction()
-        .execute((trx) => restoreCustomerInstances(trx, ctx, grace, { customerId: customer.id })),
+        .execute((trx) => restoreCustomerInstances(ctx, trx, grace, { customerId: customer.id })),
     ).toEqual([]);
     expect(await statusOf(id)).toBe('archived');
     // staff archives are not mailed; data deletion is
@@ -256,7 +256,7 @@ describe('the grace chain', () => {
     expect(
       await ctx.db
         .transaction()
-        .execute((trx) => restoreCustomerInstances(trx, ctx, grace, { customerId: customer.id })),
+        .execute((trx) => restoreCustomerInstances(ctx, trx, grace, { customerId: customer.id })),
     ).toEqual([]);
     expect(await mails('instanceDataDeleted', [customer.owner.email])).toHaveLength(1);
   });

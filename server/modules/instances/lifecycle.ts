@@ -35,8 +35,8 @@ function refused(ctx: AppContext, actor: Actor, instance: InstanceRow, to: Insta
  * audit entry; otherwise throws 409 (logged). Returns the moved row.
  */
 export async function moveStatus(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   instance: InstanceRow,
   move: Omit<StatusMove, 'from'> & { action: AuditAction; data?: Record<string, unknown> },
@@ -62,7 +62,7 @@ export async function moveStatus(
 }
 
 /** Queues an order to the provisioner, with the id it keeps at every attempt. */
-export async function queueOrder(executor: DB, ctx: AppContext, instanceId: number, command: ProvisionerCommand) {
+export async function queueOrder(ctx: AppContext, executor: DB, instanceId: number, command: ProvisionerCommand) {
   await ctx.jobs.enqueue(executor, INSTANCE_ORDER_JOB, { instanceId, command, orderId: crypto.randomUUID() });
 }
 
@@ -76,8 +76,8 @@ export const deleteDataDelayOf = (ctx: AppContext, instance: InstanceRow) =>
  * executive are told.
  */
 export async function archive(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   instance: InstanceRow,
   reason: InstanceArchiveReason,
@@ -85,7 +85,7 @@ export async function archive(
   const archivedAt = nowIso();
   const delay = deleteDataDelayOf(ctx, instance);
   const deleteAt = new Date(Date.parse(archivedAt) + delay * DAY_MS);
-  const moved = await moveStatus(executor, ctx, actor, instance, {
+  const moved = await moveStatus(ctx, executor, actor, instance, {
     to: 'archived',
     archivedAt,
     archivedFor: reason,
@@ -98,8 +98,8 @@ export async function archive(
     { instanceId: instance.id, archivedAt },
     { runAt: deleteAt },
   );
-  await queueOrder(executor, ctx, instance.id, 'suspend');
-  if (reason === 'unpaid') await tellArchived(executor, ctx, moved, { delayInDays: delay, deleteAt });
+  await queueOrder(ctx, executor, instance.id, 'suspend');
+  if (reason === 'unpaid') await tellArchived(ctx, executor, moved, { delayInDays: delay, deleteAt });
   return moved;
 }
 
@@ -108,21 +108,21 @@ export async function archive(
  * deletion will find it live.
  */
 export async function restore(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   instance: InstanceRow,
 ): Promise<InstanceRow> {
   // provisioning -> provisioned is the provisioner's move, not a restore
   if (instance.status !== 'archived') throw refused(ctx, actor, instance, 'provisioned');
-  const moved = await moveStatus(executor, ctx, actor, instance, {
+  const moved = await moveStatus(ctx, executor, actor, instance, {
     to: 'provisioned',
     archivedAt: null,
     archivedFor: null,
     action: 'restoreInstance',
     data: { reason: instance.archivedFor },
   });
-  await queueOrder(executor, ctx, instance.id, 'resume');
+  await queueOrder(ctx, executor, instance.id, 'resume');
   return moved;
 }
 
@@ -145,9 +145,9 @@ export async function startDataDeletion(
       );
       return 'skipped';
     }
-    const moved = await moveStatus(trx, ctx, actor, instance, { to: 'deleting', action: 'deleteInstanceData' });
-    await queueOrder(trx, ctx, instance.id, 'delete');
-    await tellDataDeleted(trx, ctx, moved);
+    const moved = await moveStatus(ctx, trx, actor, instance, { to: 'deleting', action: 'deleteInstanceData' });
+    await queueOrder(ctx, trx, instance.id, 'delete');
+    await tellDataDeleted(ctx, trx, moved);
     return 'started';
   });
 }

@@ -19,7 +19,7 @@ interface Addressee {
   base: InstanceMail;
 }
 
-async function addresseesOf(executor: DB, ctx: AppContext, instance: InstanceRow): Promise<Addressee[]> {
+async function addresseesOf(ctx: AppContext, executor: DB, instance: InstanceRow): Promise<Addressee[]> {
   const customer = await repo.customerFacts(executor, instance.customerId);
   if (!customer) return [];
   const recipients = await repo.instanceMailRecipients(executor, instance.customerId);
@@ -36,12 +36,12 @@ async function addresseesOf(executor: DB, ctx: AppContext, instance: InstanceRow
 }
 
 export async function tellArchived(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   instance: InstanceRow,
   deletion: { delayInDays: number; deleteAt: Date },
 ) {
-  for (const { email, locale, base } of await addresseesOf(executor, ctx, instance)) {
+  for (const { email, locale, base } of await addresseesOf(ctx, executor, instance)) {
     await ctx.mail.send(
       {
         to: email,
@@ -58,8 +58,8 @@ export async function tellArchived(
   }
 }
 
-export async function tellDataDeleted(executor: DB, ctx: AppContext, instance: InstanceRow) {
-  for (const { email, locale, base } of await addresseesOf(executor, ctx, instance)) {
+export async function tellDataDeleted(ctx: AppContext, executor: DB, instance: InstanceRow) {
+  for (const { email, locale, base } of await addresseesOf(ctx, executor, instance)) {
     await ctx.mail.send({ to: email, template: 'instanceDataDeleted', locale, data: base }, executor);
   }
 }

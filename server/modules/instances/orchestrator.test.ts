@@ -51,7 +51,7 @@ async function trialInstance() {
   const customer = await createCustomer(ctx.db, { selfService: true });
   const id = await ctx.db
     .transaction()
-    .execute((trx) => createTrialInstance(trx, ctx, systemActor('signup'), { customerId: customer.id }));
+    .execute((trx) => createTrialInstance(ctx, trx, systemActor('signup'), { customerId: customer.id }));
   return { customerId: customer.id, id };
 }
 
@@ -119,9 +119,9 @@ describe('orders to the orchestrator', () => {
     await callback(t.app, { instanceId: id, status: 'provisioning' });
     await callback(t.app, { instanceId: id, status: 'provisioned', url: 'https://x.cloud.example.net' });
     const grace = systemActor('grace');
-    await ctx.db.transaction().execute((trx) => archiveCustomerInstances(trx, ctx, grace, { customerId }));
+    await ctx.db.transaction().execute((trx) => archiveCustomerInstances(ctx, trx, grace, { customerId }));
     await ctx.jobs.drain();
-    await ctx.db.transaction().execute((trx) => restoreCustomerInstances(trx, ctx, grace, { customerId }));
+    await ctx.db.transaction().execute((trx) => restoreCustomerInstances(ctx, trx, grace, { customerId }));
     await ctx.jobs.drain();
     expect(orchestrator.orders.map((o) => o.body.command)).toEqual(['create', 'suspend', 'resume']);
   });
@@ -134,8 +134,8 @@ describe('orders to the orchestrator', () => {
     const grace = systemActor('grace');
     // archived then restored before the suspend order ran: neither order is sent out of turn
     await ctx.db.transaction().execute(async (trx) => {
-      await archiveCustomerInstances(trx, ctx, grace, { customerId });
-      await restoreCustomerInstances(trx, ctx, grace, { customerId });
+      await archiveCustomerInstances(ctx, trx, grace, { customerId });
+      await restoreCustomerInstances(ctx, trx, grace, { customerId });
     });
     await ctx.jobs.drain();
     expect(orchestrator.orders.map((o) => o.body.command)).toEqual(['create', 'resume']);

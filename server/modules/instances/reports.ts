@@ -14,8 +14,8 @@ import * as repo from './repo';
  * move the table refuses is a 409 (and a log line).
  */
 export async function applyReport(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   input: { instanceId: number; report: ProvisionerReport },
 ): Promise<'applied' | 'unchanged'> {
@@ -24,7 +24,7 @@ export async function applyReport(
   if (!instance) throw notFound('Cloud instance not found');
   if (instance.status === report.status) return 'unchanged';
   if (report.status === 'provisioned' && !report.url) throw badRequest('A provisioned instance needs its url');
-  await moveStatus(executor, ctx, actor, instance, {
+  await moveStatus(ctx, executor, actor, instance, {
     to: report.status,
     ...(report.status === 'provisioned' ? { url: report.url } : {}),
     action: 'updateInstanceStatus',
@@ -45,7 +45,7 @@ export async function playSimulatedStep(
   if (!step) return;
   await ctx.db.transaction().execute(async (trx) => {
     try {
-      await applyReport(trx, ctx, integrationActor('provisioner'), { instanceId: payload.instanceId, report: step });
+      await applyReport(ctx, trx, integrationActor('provisioner'), { instanceId: payload.instanceId, report: step });
     } catch (error) {
       if (error instanceof HttpError) return;
       throw error;

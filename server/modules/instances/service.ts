@@ -21,7 +21,7 @@ import type { InstanceRow } from './repo';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The tier of the instance a self-service sign-up gets. */
-export const TRIAL_TIER = 'trial';
+const TRIAL_TIER = 'trial';
 
 /**
  * A trial instance's name: the customer's name as a DNS label (lower-case letters, digits, dashes;
@@ -45,8 +45,8 @@ export function instanceName(customer: { name: string; customerKey: string }): s
  * or none of it does. A customer that already has a trial instance keeps it (its id is returned).
  */
 export async function createTrialInstance(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   input: { customerId: number },
 ): Promise<number> {
@@ -72,7 +72,7 @@ export async function createTrialInstance(
     action: 'createInstance',
     data: { instanceId: id, name, tier: TRIAL_TIER, deleteDataDelayInDays },
   });
-  await queueOrder(executor, ctx, id, 'create');
+  await queueOrder(ctx, executor, id, 'create');
   return id;
 }
 
@@ -83,14 +83,14 @@ export async function createTrialInstance(
  * nothing more. Returns the ids archived now.
  */
 export async function archiveCustomerInstances(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   input: { customerId: number },
 ): Promise<number[]> {
   const archived: number[] = [];
   for (const instance of await repo.instancesOfCustomer(executor, input.customerId, LIVE_INSTANCE_STATUSES)) {
-    await archive(executor, ctx, actor, instance, 'unpaid');
+    await archive(ctx, executor, actor, instance, 'unpaid');
     archived.push(instance.id);
   }
   return archived;
@@ -102,15 +102,15 @@ export async function archiveCustomerInstances(
  * nothing. Instances staff archived stay archived. Returns the ids restored now.
  */
 export async function restoreCustomerInstances(
-  executor: DB,
   ctx: AppContext,
+  executor: DB,
   actor: Actor,
   input: { customerId: number },
 ): Promise<number[]> {
   const restored: number[] = [];
   for (const instance of await repo.instancesOfCustomer(executor, input.customerId, ['archived'])) {
     if (instance.archivedFor !== 'unpaid') continue;
-    await restore(executor, ctx, actor, instance);
+    await restore(ctx, executor, actor, instance);
     restored.push(instance.id);
   }
   return restored;
@@ -169,7 +169,7 @@ export async function archiveInstance(
   return ctx.db.transaction().execute(async (trx) => {
     const instance = await repo.findInstance(trx, input.id);
     if (!instance) throw notFound('Cloud instance not found');
-    return toInstance(ctx, input.customerAccess, await archive(trx, ctx, actor, instance, 'staff'));
+    return toInstance(ctx, input.customerAccess, await archive(ctx, trx, actor, instance, 'staff'));
   });
 }
 
@@ -182,6 +182,6 @@ export async function restoreInstance(
   return ctx.db.transaction().execute(async (trx) => {
     const instance = await repo.findInstance(trx, input.id);
     if (!instance) throw notFound('Cloud instance not found');
-    return toInstance(ctx, input.customerAccess, await restore(trx, ctx, actor, instance));
+    return toInstance(ctx, input.customerAccess, await restore(ctx, trx, actor, instance));
   });
 }

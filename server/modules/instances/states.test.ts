@@ -50,7 +50,7 @@ describe('the instance lifecycle', () => {
         const instance = (await repo.findInstance(ctx.db, id))!;
         const move = ctx.db
           .transaction()
-          .execute((trx) => moveStatus(trx, ctx, actor, instance, { to, action: 'updateInstanceStatus' }));
+          .execute((trx) => moveStatus(ctx, trx, actor, instance, { to, action: 'updateInstanceStatus' }));
         if (mayMoveInstance(from, to)) {
           await expect(move, `${from} -> ${to}`).resolves.toMatchObject({ id, status: to });
           const entry = await ctx.db
@@ -91,7 +91,7 @@ describe('the instance lifecycle', () => {
     const archive = () =>
       ctx.db
         .transaction()
-        .execute((trx) => moveStatus(trx, ctx, actor, instance, { to: 'archived', action: 'archiveInstance' }));
+        .execute((trx) => moveStatus(ctx, trx, actor, instance, { to: 'archived', action: 'archiveInstance' }));
     const results = await Promise.allSettled([archive(), archive()]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const entries = await ctx.db

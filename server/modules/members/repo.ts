@@ -19,7 +19,7 @@ const memberColumns = [
 
 export type MemberRow = Awaited<ReturnType<typeof findMember>> & {};
 
-export interface MemberListOptions {
+interface MemberListOptions {
   /** a part of the full name or e-mail address, whatever the case */
   filter?: string;
   sort: MemberSort;

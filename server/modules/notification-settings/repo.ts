@@ -14,7 +14,7 @@ function settingsOf(row: FlagRow): NotificationSettings {
   ) as NotificationSettings;
 }
 
-export interface MembershipWithSettings extends MembershipSettings {
+interface MembershipWithSettings extends MembershipSettings {
   userId: number;
   userEmail: string;
   userFullName: string;

@@ -3,7 +3,7 @@ import type { DB } from '../../db';
 import { emitNotification } from './events';
 
 /** The mail templates that tell of an undeliverable mail: one of them bouncing tells nobody (no loop). */
-export const EMAIL_ERROR_TEMPLATES: readonly string[] = ['emailError'];
+const EMAIL_ERROR_TEMPLATES: readonly string[] = ['emailError'];
 
 /**
  * A mail that cannot be delivered (refused for good, or its last attempt failed): the managers of

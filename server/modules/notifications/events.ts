@@ -20,7 +20,7 @@ import { insertNotification } from './repo';
  * recipients (their notification centre and their mail), after that change committed. Each event's
  * payload names what it is about; the fan-out reads the rest (names, recipients) when it runs.
  */
-export type NotificationEvent =
+type NotificationEvent =
   | { type: 'licenseExpiresSoon'; licenceId: number; endDate: string }
   | { type: 'licenseExpired'; licenceId: number; endDate: string }
   | {
@@ -39,7 +39,7 @@ export type NotificationEvent =
 /** The job that fans an event out (server/job-kinds.ts declares it). */
 export const NOTIFICATION_FANOUT_JOB = 'notifications.fanout';
 
-export interface FanoutPayload {
+interface FanoutPayload {
   /** unique per event: the same event told twice (a retried job) is told under one id */
   id: string;
   at: string;

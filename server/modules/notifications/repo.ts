@@ -32,7 +32,7 @@ export async function insertNotification(
     .executeTakeFirstOrThrow();
 }
 
-export interface NotificationRow {
+interface NotificationRow {
   id: number;
   messageKey: string;
   params: string;

@@ -11,7 +11,7 @@ import { holds, holdsGlobally } from '../../policy';
 import * as repo from './repo';
 
 /** A relying party reads at most this many customers of one user (a staff user sees every customer). */
-export const PORTAL_CLAIM_CUSTOMERS = 200;
+const PORTAL_CLAIM_CUSTOMERS = 200;
 
 /** The claims each scope releases (docs/oidc.md). */
 export const OIDC_CLAIMS = {
@@ -22,7 +22,7 @@ export const OIDC_CLAIMS = {
 } as const;
 
 /** The custom claim of the `portal` scope: the user's type, staff capabilities and customers with roles. */
-export interface PortalClaim {
+interface PortalClaim {
   type: string;
   /** the staff role held everywhere; null for account executives and clients */
   globalRole: string | null;

@@ -31,7 +31,7 @@ export async function currentInteraction(provider: Provider, raw: RawExchange, u
   }
 }
 
-export type Step = { redirect: string };
+type Step = { redirect: string };
 
 /** Grants what a consent prompt lists as missing, on the interaction's grant or a new one. */
 async function grantMissing(provider: Provider, details: Details, accountId: string): Promise<string> {

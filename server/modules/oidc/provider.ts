@@ -12,7 +12,7 @@ import { providerJwks } from './signing-keys';
 export const OIDC_PREFIX = '/oidc';
 
 /** Explicit lifetimes, in seconds (docs/oidc.md). */
-export const OIDC_TTL = {
+const OIDC_TTL = {
   AuthorizationCode: 60,
   AccessToken: 10 * 60,
   IdToken: 60 * 60,

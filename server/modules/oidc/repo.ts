@@ -4,7 +4,7 @@ import type { OidcModelsTable, OidcSigningKeysTable } from '../../db/schema';
 
 /** SQL of the OpenID Connect provider: its stored models, its signing keys, and the claims' memberships. */
 
-export type OidcModelRow = Selectable<OidcModelsTable>;
+type OidcModelRow = Selectable<OidcModelsTable>;
 
 /** Writes a model, replacing what was stored under its id. */
 export async function upsertModel(

@@ -15,13 +15,13 @@ import * as repo from './repo';
 export const OIDC_KEY_SEAL: SealPurpose = { salt: 'oidc-signing-keys', info: 'portal oidc signing key' };
 
 /** RS256: the one algorithm every OpenID Connect relying party must accept. */
-export const OIDC_SIGNING_ALGORITHM = 'RS256';
+const OIDC_SIGNING_ALGORITHM = 'RS256';
 
 /** A retired key stays published this long: longer than any token it signed lives (docs/oidc.md). */
 export const RETIRED_KEY_PUBLISHED_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A private JWK as the provider's `jwks` takes it. */
-export type PrivateJwk = crypto.JsonWebKey & { kid: string; alg: string; use: 'sig' };
+type PrivateJwk = crypto.JsonWebKey & { kid: string; alg: string; use: 'sig' };
 
 async function insertNewKey(ctx: AppContext, trx: AppContext['db'], activeKeyId: string | null): Promise<string> {
   const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -18,7 +18,7 @@ type User = Pick<SessionUser, 'id' | 'type' | 'status'>;
  * - licences: the customers whose licences the caller sees (viewLicences)
  * - products and versions: the products pages (viewProducts)
  */
-export interface SearchReach {
+interface SearchReach {
   customers: Scope | null;
   users: boolean;
   members: Scope | null;

@@ -117,7 +117,7 @@ export async function findUsers(db: DB, text: string, limit: number) {
   return usersById(db, ids) as Promise<{ id: number; fullName: string; email: string; type: UserType }[]>;
 }
 
-export interface MemberRow {
+interface MemberRow {
   userId: number;
   fullName: string;
   email: string;

@@ -16,7 +16,7 @@ import * as repo from './repo';
 /** lastSeenAt is written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export interface ResolvedSession {
+interface ResolvedSession {
   user: SessionUser;
   hash: string;
   /** lastSeenAt moved: the cookie's lifetime should slide with it */

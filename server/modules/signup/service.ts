@@ -56,7 +56,7 @@ const confirmed = () => new HttpError(410, ERROR_CODES.signupConfirmed, SIGNUP_M
 const VALIDITY_MS = INVITATION_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 
 /** The page the mail's link opens: /{locale}/sign-up/confirmation/{key}. */
-export function signupConfirmationLink(baseUrl: string, locale: Locale, key: string) {
+function signupConfirmationLink(baseUrl: string, locale: Locale, key: string) {
   return `${baseUrl}/${locale}/sign-up/confirmation/${encodeURIComponent(key)}`;
 }
 
@@ -267,7 +267,7 @@ export async function confirmSignup(
         createdAt: now,
       });
       // its trial's cloud instance, ordered from the provisioner once this commits (docs/instances.md)
-      await createTrialInstance(trx, ctx, asNewUser, { customerId: customer.id });
+      await createTrialInstance(ctx, trx, asNewUser, { customerId: customer.id });
       await emitWebhook(ctx, trx, 'member.joined', {
         customerId: customer.id,
         userId: user.id,

@@ -19,7 +19,7 @@ export type HandOff =
   | { kind: 'unavailable'; locale: Locale };
 
 /** The visitor's language from Accept-Language (the first of ours it names), for the login page. */
-export function localeOfVisitor(acceptLanguage: string | undefined): Locale {
+function localeOfVisitor(acceptLanguage: string | undefined): Locale {
   for (const part of (acceptLanguage ?? '').split(',')) {
     const tag = part.split(';')[0].trim().slice(0, 2).toLowerCase();
     if (isLocale(tag)) return tag;

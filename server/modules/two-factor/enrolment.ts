@@ -20,7 +20,7 @@ export async function setupRequired(ctx: AppContext, user: { id: number; type: s
 /** What such a user may still call: who they are, signing out, and adding a factor. */
 const OPEN_DURING_ENROLMENT = [/^\/api\/auth\/me$/, /^\/api\/auth\/logout$/, /^\/api\/auth\/two-factor(\/|$)/];
 
-export const twoFactorRequired = () =>
+const twoFactorRequired = () =>
   new HttpError(
     403,
     ERROR_CODES.twoFactorRequired,

@@ -15,7 +15,7 @@ import type { Config } from '../../config';
  * made discoverable (resident) so that they also sign in without a password; that sign-in requires
  * user verification (a PIN or a biometric), which makes the passkey two factors on its own.
  */
-export const RP_NAME = 'Customer portal';
+const RP_NAME = 'Customer portal';
 const TIMEOUT_MS = 120_000;
 
 const relyingParty = (config: Config) => {

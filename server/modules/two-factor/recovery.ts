@@ -15,7 +15,7 @@ function newCode(): string {
   return `${chars.slice(0, 5).join('')}-${chars.slice(5).join('')}`;
 }
 
-export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
 export const hashRecoveryCode = (code: string) => hashToken(`recovery:${normalizeRecoveryCode(code)}`);
 
 export function newRecoveryCodes(): string[] {

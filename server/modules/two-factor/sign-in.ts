@@ -30,7 +30,7 @@ import { acceptTotpCode, newChallengeToken, secondFactorInvalid } from './servic
  * 018): they push the account into the same back-off, and the back-off holds the second step too.
  * A pending sign-in also ends after MAX_ATTEMPTS failures, so one password proof buys few guesses.
  */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 const signInExpired = () =>
   new HttpError(401, ERROR_CODES.signInExpired, 'The sign-in expired; please sign in again with your password');

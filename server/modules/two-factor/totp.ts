@@ -14,7 +14,7 @@ import QRCode from 'qrcode';
 const PERIOD = 30;
 const WINDOW = 1;
 
-export const ISSUER = 'Customer portal';
+const ISSUER = 'Customer portal';
 
 function totpOf(secretBase32: string, label = '') {
   return new OTPAuth.TOTP({

@@ -78,7 +78,7 @@ export async function getUser(ctx: AppContext, actor: Actor, input: { id: number
 }
 
 /** What creates a user: the API's body, plus a password only the operator command line may give. */
-export type CreateUserInput = CreateUserBody & { password?: string };
+type CreateUserInput = CreateUserBody & { password?: string };
 
 /**
  * Creates an enabled staff account. Through the API it has no password and is mailed a link to choose

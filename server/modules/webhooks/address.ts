@@ -72,10 +72,10 @@ function canonicalV6(text: string): string {
 export const isIpAddress = (host: string): boolean => ipaddr.isValid(host.replace(/%.*$/, ''));
 
 /** What kind of address a refused one is: the message keys of the webhook form follow it. */
-export type RefusalKind =
+type RefusalKind =
   'notAddress' | 'linkLocal' | 'unspecified' | 'broadcast' | 'multicast' | 'reserved' | 'cloudMetadata' | 'private';
 
-export interface Refusal {
+interface Refusal {
   kind: RefusalKind;
   /** in English, for the delivery's error and the log */
   reason: string;
@@ -96,7 +96,7 @@ const KIND_OF_RANGE: Record<string, RefusalKind> = {
  * Why a delivery may not connect to `ip`, or null when it may. `ip` is an address as DNS or a socket
  * gives it; anything that is not an address is refused.
  */
-export function judgeAddress(ip: string, allowPrivate: boolean): Refusal | null {
+function judgeAddress(ip: string, allowPrivate: boolean): Refusal | null {
   const bare = canonicalV6(ip.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, ''));
   if (!ipaddr.isValid(bare)) return { kind: 'notAddress', reason: `${ip} is not an IP address` };
   const address = ipaddr.process(bare);

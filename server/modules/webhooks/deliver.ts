@@ -25,7 +25,7 @@ declare module '../../jobs/types' {
 export const WEBHOOK_USER_AGENT = 'Portal-Webhooks/1';
 
 /** An event as the code that emits it describes it. */
-export interface WebhookEventInput {
+interface WebhookEventInput {
   /** a UUID, the same in every delivery of the event */
   id: string;
   type: WebhookEvent;

@@ -5,14 +5,14 @@ import type { LookupFunction, Socket } from 'node:net';
 import { addressRefusal, isIpAddress } from './address';
 
 /** What an attempt got: the status (null without an answer), how long it took, and why it failed. */
-export interface PostResult {
+interface PostResult {
   status: number | null;
   ms: number;
   error: string | null;
 }
 
 /** A response body is read up to this many bytes, then dropped: its content matters to no one. */
-export const RESPONSE_BODY_CAP = 64 * 1024;
+const RESPONSE_BODY_CAP = 64 * 1024;
 
 class Refused extends Error {}
 

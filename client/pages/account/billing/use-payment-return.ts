@@ -7,8 +7,8 @@ import { customerKeys } from '../../../api/customers';
 import { apiErrorText } from '../../../components/forms';
 import { notify } from '../../../components/notify';
 
-export const PAYMENT_PARAM = 'payment';
-export const SESSION_PARAM = 'session_id';
+const PAYMENT_PARAM = 'payment';
+const SESSION_PARAM = 'session_id';
 
 /**
  * Spec 2 and 4: back from the checkout with `payment=success&session_id=…`, the page verifies the

@@ -12,7 +12,7 @@ import { apiErrorText } from '../../../components/forms';
 
 const SUGGESTIONS = 10;
 
-export interface CustomizationExampleProps {
+interface CustomizationExampleProps {
   /** the customer being customized: not offered as its own example */
   customerId: number;
   productKey: string;

@@ -229,7 +229,7 @@ function CustomizationContent({ licence }: { licence: CustomizedLicence }) {
   );
 }
 
-export interface CustomizationModalProps {
+interface CustomizationModalProps {
   opened: boolean;
   /** the customer's name: the modal's title */
   customerName: string;

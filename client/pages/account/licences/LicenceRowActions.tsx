@@ -4,7 +4,7 @@ import type { Licence } from '../../../../common/api/licences';
 import { PencilIcon } from '../../../components/icons';
 import { productLabel } from './product-label';
 
-export interface LicenceRowActionsProps {
+interface LicenceRowActionsProps {
   licence: Licence;
   /** opens the licence modal on this licence */
   onRenew: (licence: Licence) => void;

@@ -170,7 +170,7 @@ function StatusForm({ customerId, member }: { customerId: number; member: Member
   );
 }
 
-export interface MembersModalProps {
+interface MembersModalProps {
   opened: boolean;
   customerId: number;
   /** the roles the signed-in user may give there (the customer's `can.inviteRoles`) */

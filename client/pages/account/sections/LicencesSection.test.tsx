@@ -69,8 +69,9 @@ const profileOf = (role: Role) => {
   return { ...adminProfile, type, yourRole: role, can: profileCan(type, role) };
 };
 
-function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
-  const api = fakeApi({
+/** The API the section reads, as the customer's page would find it for `role`. */
+function customerApi(role: Role, routes: Record<string, FakeHandler> = {}) {
+  return fakeApi({
     'GET /api/customers/7': () => ({ status: 200, body: customer(role) }),
     'GET /api/customers/7/licenses': () => ({
       status: 200,
@@ -79,6 +80,10 @@ function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/
     'GET /api/customers/7/licensable-products': () => ({ status: 200, body: { data: products } }),
     ...routes,
   });
+}
+
+function open(role: Role, routes: Record<string, FakeHandler> = {}, path = '/en/accounts/7') {
+  const api = customerApi(role, routes);
   renderPage(
     <>
       <LicencesSection customer={customer(role)} />
@@ -531,7 +536,7 @@ describe('LicencesSection: adding and renewing', () => {
 
 describe('LicenceAccessLevels: the header line of a sales-led customer’s contacts', () => {
   it('names each product with its access level, in the interface’s language', async () => {
-    open('businessOwner', {}, '/fr/accounts/7');
+    customerApi('businessOwner');
     const { LicenceAccessLevels } = await import('../licences/LicenceAccessLevels');
     renderPage(<LicenceAccessLevels customerId={7} />, { path: '/fr/accounts/7', route: '/:locale/accounts/:id' });
     const levels = await screen.findAllByTestId('licence-access-level');

@@ -19,7 +19,7 @@ import './payment.css';
 export const FAILED = 'billing.payment.failed';
 
 /** How often the waiting screen asks whether the payment was confirmed. */
-export const WAITING_POLL_MS = 5_000;
+const WAITING_POLL_MS = 5_000;
 
 /**
  * The payment or payment-issue screen of a self-service customer (spec 4, `paymentScreen`), for the

@@ -53,7 +53,7 @@ const JOB_AUTHORS: Record<string, string> = {
  * payment status from the payment provider, an instance's from the provisioner); "Anonymous" is
  * only a visitor without a session (a download by its secret link).
  */
-export function authorOf(entry: Pick<LogEntry, 'actorKind' | 'actorName'>, t: TFunction): string {
+function authorOf(entry: Pick<LogEntry, 'actorKind' | 'actorName'>, t: TFunction): string {
   const name = entry.actorName ?? '';
   switch (entry.actorKind) {
     case 'integration':

@@ -21,7 +21,7 @@ const BADGE_COLOURS: Record<ReleaseBadge, string> = {
 /** Notes taller than this are folded under "Show all notes" (the release pages' lists). */
 const FOLDED_NOTES_HEIGHT = 160;
 
-export interface VersionCardProps {
+interface VersionCardProps {
   version: Version;
   /** null for roles without `download`: the artifacts are listed without their buttons */
   downloads: ReturnType<typeof useArtifactDownload> | null;
