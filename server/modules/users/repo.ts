@@ -65,10 +65,7 @@ export async function listUsers(
     // the start of the name or e-mail (one or two characters), or the substring test on the row
     const rowMatch = isPrefixFilter(filter) ? textMatch(db, 'users', filter) : rowTextMatch(db, 'users', filter);
     if (rowMatch) {
-      const count =
-        isPostgres(db) && !isPrefixFilter(filter)
-          ? await countNameFirst(db, filter, byId, cap)
-          : await countUpTo(db, query, cap);
+      const count = isPostgres(db) ? await countNameFirst(db, filter, byId, cap) : await countUpTo(db, query, cap);
       let rows = count.capped ? await walkIdOrder(db, page, (eb) => byId(eb, rowMatch)) : [];
       if (rows.length < page.length) rows = await sortedPage();
       return { rows: rows as UserRow[], total: count.total, capped: count.capped };

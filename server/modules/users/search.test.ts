@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db';
 import { createUser, signedIn } from '../../test/factories';
-import { createTestApp, request, type TestApp } from '../../test/harness';
+import { createTestApp, request, TEST_DIALECT, type TestApp } from '../../test/harness';
+import { explain } from '../../test/plans';
+import type { DB } from '../../db';
 import { listUsers } from './repo';
 
 /** The Users page's filter and count at the edges: short filters, renames, counts past the cap. */
@@ -195,6 +198,39 @@ describe('listUsers for three characters or more', () => {
     expect(vera).toMatchObject({ total: 1050, capped: false });
     expect(vera.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Vera ${n4(1000 + i)}`));
   });
+
+  it('reads its pages and counts from the indexes in order, stopping early', async () => {
+    const db = own.app.ctx.db;
+    if (TEST_DIALECT === 'postgres') {
+      // the visibility map, which an index-only scan reads instead of the rows
+      await sql`vacuum analyze users`.execute(db);
+      // one or two letters: the names' count reads the prefix index alone
+      const [count] = await statementsOf(db, 'qu');
+      expect(await explain(db, count)).toMatch(/Index Only Scan using users_full_name_prefix/);
+    } else {
+      // the FTS5 table in rowid order, no sort, for the page; a phrase (three to five characters)
+      // counted in the FTS5 table alone
+      const [page, count] = await statementsOf(db, 'uenti');
+      const pagePlan = await explain(db, page);
+      expect(pagePlan).toMatch(/users_search VIRTUAL TABLE INDEX/);
+      expect(pagePlan).not.toMatch(/TEMP B-TREE/);
+      expect(await explain(db, count)).not.toMatch(/SEARCH users/);
+    }
+  });
 });
 
 const n4 = (i: number) => String(i).padStart(4, '0');
+
+/** The statements listUsers runs for a first page of `filter`, compiled as the database received them. */
+async function statementsOf(db: DB, filter: string): Promise<CompiledQuery[]> {
+  const statements: CompiledQuery[] = [];
+  const spy: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      statements.push(db.getExecutor().compileQuery(node, { queryId: 'plan' }));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  await listUsers(db.withPlugin(spy), { offset: 0, length: 10, filter });
+  return statements;
+}
