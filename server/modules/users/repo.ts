@@ -65,9 +65,20 @@ export async function listUsers(
     // the start of the name or e-mail (one or two characters), or the substring test on the row
     const rowMatch = isPrefixFilter(filter) ? textMatch(db, 'users', filter) : rowTextMatch(db, 'users', filter);
     if (rowMatch) {
-      const count = isPostgres(db) ? await countNameFirst(db, filter, byId, cap) : await countUpTo(db, query, cap);
-      let rows = count.capped ? await walkIdOrder(db, page, (eb) => byId(eb, rowMatch)) : [];
-      if (rows.length < page.length) rows = await sortedPage();
+      const walk = () => walkIdOrder(db, page, (eb) => byId(eb, rowMatch));
+      // PostgreSQL, three characters or more: the walk runs beside the count, on a connection of
+      // its own (the count rechecks a row per match, 1,001 past the cap). Otherwise the walk waits
+      // for the count to say that the matches are many: SQLite runs one statement at a time, and
+      // one or two letters count from an index alone (migration 037).
+      const postgres = isPostgres(db);
+      const [count, walked] =
+        postgres && !isPrefixFilter(filter)
+          ? await Promise.all([countNameFirst(db, filter, byId, cap), walk()])
+          : [postgres ? await countNameFirst(db, filter, byId, cap) : await countUpTo(db, query, cap), undefined];
+      let rows = walked ?? (count.capped ? await walk() : []);
+      // The walk's rows are the page when they fill it, or when they are all the page holds.
+      const pageRows = count.capped ? page.length : Math.max(0, Math.min(page.length, count.total - page.offset));
+      if (rows.length < pageRows) rows = await sortedPage();
       return { rows: rows as UserRow[], total: count.total, capped: count.capped };
     }
   }
