@@ -47,6 +47,7 @@ import { staffSearchMigration } from './migrations/030_staff_search';
 import { mailBodiesSealedMigration } from './migrations/031_mail_bodies_sealed';
 import { latestReleaseMigration } from './migrations/033_latest_release';
 import { oidcStateHashedMigration } from './migrations/036_oidc_state_hashed';
+import { usersPrefixCoveringMigration } from './migrations/037_users_prefix_covering';
 import type { Database } from './schema';
 import { withNamedStatements, withStatementCache } from './statements';
 
@@ -111,6 +112,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '031_mail_bodies_sealed': mailBodiesSealedMigration(),
     '033_latest_release': latestReleaseMigration(),
     '036_oidc_state_hashed': oidcStateHashedMigration(),
+    '037_users_prefix_covering': usersPrefixCoveringMigration(dialect),
   };
 }
 

@@ -42,13 +42,7 @@ export function textMatch(db: DB, table: keyof typeof SEARCHED_COLUMNS, text: st
   const postgres = isPostgres(db);
   const columns = SEARCHED_COLUMNS[table];
 
-  if (isPrefixFilter(text)) return anyOf(columns.map((c) => startsWith(db, `${table}.${c}`, text)));
-  if (postgres) {
-    const pattern = likePattern(text);
-    return anyOf(
-      columns.map((c) => sql<SqlBool>`lower(${sql.ref(`${table}.${c}`)}) like lower(${pattern}) escape '\\'`),
-    );
-  }
+  if (isPrefixFilter(text) || postgres) return anyOf(columns.map((c) => columnTextMatch(db, table, c, text)!));
   // The FTS5 table holds exactly the searched columns, and a phrase never spans two of them; a
   // column filter in the query would only cost time (measured: up to 3x).
   const fts = sql.raw(`${table}_search`);
@@ -62,6 +56,22 @@ export function textMatch(db: DB, table: keyof typeof SEARCHED_COLUMNS, text: st
   return sql<SqlBool>`(${candidates(`${ftsPhrase(ends[0])} ${ftsPhrase(ends[1])}`)} and ${anyOf(
     columns.map((c) => sql<SqlBool>`instr(lower(${sql.ref(`${table}.${c}`)}), ${lowerText}) > 0`),
   )})`;
+}
+
+/**
+ * The part of `textMatch` that tests one of the searched columns, where it has one: a prefix filter
+ * (its lower() index), and any filter on PostgreSQL (its pg_trgm index). Undefined for a longer
+ * filter on SQLite, whose FTS5 table covers every column at once.
+ */
+export function columnTextMatch<T extends keyof typeof SEARCHED_COLUMNS>(
+  db: DB,
+  table: T,
+  column: (typeof SEARCHED_COLUMNS)[T][number],
+  text: string,
+): Expression<SqlBool> | undefined {
+  if (isPrefixFilter(text)) return startsWith(db, `${table}.${column}`, text);
+  if (!isPostgres(db)) return undefined;
+  return sql<SqlBool>`lower(${sql.ref(`${table}.${column}`)}) like lower(${likePattern(text)}) escape '\\'`;
 }
 
 /** A filter too short for trigrams: it matches the start of the text (`textMatch`). */

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db';
 import { createUser, signedIn } from '../../test/factories';
-import { createTestApp, request, type TestApp } from '../../test/harness';
+import { createTestApp, request, TEST_DIALECT, type TestApp } from '../../test/harness';
+import { explain } from '../../test/plans';
+import type { DB } from '../../db';
 import { listUsers } from './repo';
 
 /** The Users page's filter and count at the edges: short filters, renames, counts past the cap. */
@@ -128,3 +131,106 @@ describe('listUsers for one or two characters', () => {
     expect(zora.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Zora ${n(i)}`));
   });
 });
+
+describe('listUsers for three characters or more', () => {
+  // A database of its own, so that these users come first in id order, where the walk meets them.
+  let own: TestApp;
+  beforeAll(async () => {
+    own = await createTestApp();
+    const now = nowIso();
+    const user = (fullName: string, email: string) => ({
+      email,
+      fullName,
+      type: 'client' as const,
+      status: 'enabled' as const,
+      preferredLocale: 'en' as const,
+      passwordHash: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const n = (i: number) => String(i).padStart(4, '0');
+    // "quentin": 1,100 names and e-mails first in id order (past the cap, the walk meets them at
+    // once); "ursula-": the e-mail alone of the next 2,000 (past the cap, none in a name), "qzu" the
+    // e-mail alone of one in seven of them; "vera": 1,050 names after those (past the cap, beyond the
+    // walk's bound for the first pages: every match sorted).
+    const rows = [
+      ...Array.from({ length: 1100 }, (_, i) => user(`Quentin ${n(i)}`, `quentin-${n(i)}@example.com`)),
+      ...Array.from({ length: 2000 }, (_, i) =>
+        user(`Ursula ${n(i)}`, i % 7 === 0 ? `qzu-ursula-${n(i)}@example.com` : `ursula-${n(i)}@example.com`),
+      ),
+      ...Array.from({ length: 1050 }, (_, i) => user(`Vera ${n(i)}`, `vera-${n(i)}@example.com`)),
+    ];
+    for (let i = 0; i < rows.length; i += 250)
+      await own.app.ctx.db
+        .insertInto('users')
+        .values(rows.slice(i, i + 250))
+        .execute();
+  });
+  afterAll(async () => own?.close());
+
+  it('gives the same pages and counts as when it sorts every match', async () => {
+    const db = own.app.ctx.db;
+    const filters = [
+      ...['quentin', 'QUENTIN', 'uen', 'entin 0', 'quentin-00', 'tin 01'],
+      ...['ursula-', 'rsula', 'qzu', 'ursula 0', 'la-000'],
+      ...['vera', 'Vera 1', 'era', '100', '0001', 'xyz', 'é'.repeat(3)],
+    ];
+    for (const filter of filters) {
+      for (const offset of [0, 10, 300, 990, 1000, 1990]) {
+        const planned = await listUsers(db, { offset, length: 10, filter });
+        const sorted = await listUsers(db, { offset, length: 10, filter, plan: 'sortedMatches' });
+        expect(planned, `${filter} at ${offset}`).toEqual(sorted);
+      }
+    }
+    const quentin = await listUsers(db, { offset: 0, length: 10, filter: 'quentin' });
+    expect(quentin).toMatchObject({ total: 1000, capped: true });
+    expect(quentin.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Quentin ${n4(i)}`));
+    // the e-mail alone past the cap, names and e-mails both under it
+    expect(await listUsers(db, { offset: 0, length: 10, filter: 'ursula-' })).toMatchObject({
+      total: 1000,
+      capped: true,
+    });
+    expect(await listUsers(db, { offset: 0, length: 10, filter: 'qzu' })).toMatchObject({
+      total: 286,
+      capped: false,
+    });
+    const vera = await listUsers(db, { offset: 1000, length: 10, filter: 'vera' });
+    expect(vera).toMatchObject({ total: 1050, capped: false });
+    expect(vera.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Vera ${n4(1000 + i)}`));
+  });
+
+  it('reads its pages and counts from the indexes in order, stopping early', async () => {
+    const db = own.app.ctx.db;
+    if (TEST_DIALECT === 'postgres') {
+      // the visibility map, which an index-only scan reads instead of the rows
+      await sql`vacuum analyze users`.execute(db);
+      // one or two letters: the names' count reads the prefix index alone
+      const [count] = await statementsOf(db, 'qu');
+      expect(await explain(db, count)).toMatch(/Index Only Scan using users_full_name_prefix/);
+    } else {
+      // the FTS5 table in rowid order, no sort, for the page; a phrase (three to five characters)
+      // counted in the FTS5 table alone
+      const [page, count] = await statementsOf(db, 'uenti');
+      const pagePlan = await explain(db, page);
+      expect(pagePlan).toMatch(/users_search VIRTUAL TABLE INDEX/);
+      expect(pagePlan).not.toMatch(/TEMP B-TREE/);
+      expect(await explain(db, count)).not.toMatch(/SEARCH users/);
+    }
+  });
+});
+
+const n4 = (i: number) => String(i).padStart(4, '0');
+
+/** The statements listUsers runs for a first page of `filter`, compiled as the database received them. */
+async function statementsOf(db: DB, filter: string): Promise<CompiledQuery[]> {
+  const statements: CompiledQuery[] = [];
+  const spy: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      statements.push(db.getExecutor().compileQuery(node, { queryId: 'plan' }));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  await listUsers(db.withPlugin(spy), { offset: 0, length: 10, filter });
+  return statements;
+}
