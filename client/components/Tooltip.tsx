@@ -2,21 +2,35 @@ import type { TooltipProps } from '@mantine/core';
 import {
   cloneElement,
   type ComponentType,
+  type FocusEvent,
   isValidElement,
+  type KeyboardEvent,
+  type MouseEvent,
   type ReactElement,
   type Ref,
-  useCallback,
   useEffect,
   useRef,
+  useState,
 } from 'react';
 import { lazyCode, whenIdle } from '../app/lazy-code';
+
+/** The handlers the tooltip adds to its control, beside the control's own. */
+interface ControlProps {
+  ref?: Ref<HTMLElement>;
+  onMouseEnter?: (event: MouseEvent<HTMLElement>) => void;
+  onMouseLeave?: (event: MouseEvent<HTMLElement>) => void;
+  onFocus?: (event: FocusEvent<HTMLElement>) => void;
+  onBlur?: (event: FocusEvent<HTMLElement>) => void;
+  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
+}
 
 /**
  * Mantine's Tooltip, whose code (and floating-ui's, which positions it) comes once the page has
  * painted rather than with it (decision 092): a tooltip only shows on hover or focus, and the control
- * it labels carries the same words as its accessible name. Until then the control is drawn alone, at
- * the same place and size (a tooltip adds no box around its target), so nothing moves when it comes.
- * The control is drawn again inside the tooltip then: if it had the focus, it keeps it.
+ * it labels carries the same words as its accessible name. The control is drawn at once, and stays
+ * the same element when the tooltip's code comes (nothing moves, nothing is drawn again: a click or
+ * the focus on it is never lost); the tooltip is then attached to it (Mantine's `target`), shown
+ * while the pointer is over it or it has the focus, and hidden by Escape (WCAG 1.4.13).
  */
 export function lazyTooltip(load: () => Promise<ComponentType<TooltipProps>>) {
   const code = lazyCode(load);
@@ -25,23 +39,44 @@ export function lazyTooltip(load: () => Promise<ComponentType<TooltipProps>>) {
     useEffect(() => {
       if (!Loaded) whenIdle(() => void code.fetch().catch(() => {}));
     }, [Loaded]);
-
-    // the control's element, and whether it had the focus when it was taken out for its tooltip's
-    const node = useRef<HTMLElement | null>(null);
-    const hadFocus = useRef(false);
-    const carryFocus = useCallback((element: HTMLElement | null) => {
-      if (element === null) {
-        hadFocus.current = node.current !== null && node.current === document.activeElement;
-      } else if (hadFocus.current) {
-        hadFocus.current = false;
-        element.focus();
-      }
-      node.current = element;
-    }, []);
+    const target = useRef<HTMLElement | null>(null);
+    const [hovered, setHovered] = useState(false);
+    const [focused, setFocused] = useState(false);
+    const [dismissed, setDismissed] = useState(false);
 
     if (!isValidElement(children)) return children;
-    const control = cloneElement(children as ReactElement<{ ref?: Ref<HTMLElement> }>, { ref: carryFocus });
-    return Loaded ? <Loaded {...props}>{control}</Loaded> : control;
+    const own = (children as ReactElement<ControlProps>).props;
+    const control = cloneElement(children as ReactElement<ControlProps>, {
+      ref: target,
+      onMouseEnter: (event) => {
+        setHovered(true);
+        setDismissed(false);
+        own.onMouseEnter?.(event);
+      },
+      onMouseLeave: (event) => {
+        setHovered(false);
+        own.onMouseLeave?.(event);
+      },
+      onFocus: (event) => {
+        setFocused(true);
+        setDismissed(false);
+        own.onFocus?.(event);
+      },
+      onBlur: (event) => {
+        setFocused(false);
+        own.onBlur?.(event);
+      },
+      onKeyDown: (event) => {
+        if (event.key === 'Escape') setDismissed(true);
+        own.onKeyDown?.(event);
+      },
+    });
+    return (
+      <>
+        {control}
+        {Loaded && <Loaded {...props} target={target} opened={(hovered || focused) && !dismissed} />}
+      </>
+    );
   }
   return { Tooltip, preload: code.fetch };
 }
