@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
+import type { AppContext } from '../../context';
+import { type CompiledQuery, type Insertable, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db';
 import { createUser, signedIn } from '../../test/factories';
 import { createTestApp, request, TEST_DIALECT, type TestApp } from '../../test/harness';
 import { explain } from '../../test/plans';
 import type { DB } from '../../db';
+import type { Database } from '../../db/schema';
 import { listUsers } from './repo';
 
 /** The Users page's filter and count at the edges: short filters, renames, counts past the cap. */
@@ -72,11 +74,7 @@ describe('GET /api/users count', () => {
       createdAt: now,
       updatedAt: now,
     }));
-    for (let i = 0; i < rows.length; i += 250)
-      await app.ctx.db
-        .insertInto('users')
-        .values(rows.slice(i, i + 250))
-        .execute();
+    await insertUsers(app.ctx.db, rows);
 
     expect(await list('filter=capped%20person')).toMatchObject({ totalHits: 1000, totalHitsCapped: true });
     expect(await list('filter=capped%20person%2099')).toMatchObject({ totalHits: 11, totalHitsCapped: false });
@@ -87,20 +85,32 @@ describe('GET /api/users count', () => {
   });
 });
 
+/** A client user row of these tests, made at `now`. */
+const clientUser = (now: string) => (fullName: string, email: string) => ({
+  email,
+  fullName,
+  type: 'client' as const,
+  status: 'enabled' as const,
+  preferredLocale: 'en' as const,
+  passwordHash: null,
+  createdAt: now,
+  updatedAt: now,
+});
+/** A number as these tests' names carry it: 0042. */
+const n = (i: number) => String(i).padStart(4, '0');
+
+/** Inserts the rows 250 at a time (the statement's parameters stay under SQLite's limit). */
+async function insertUsers(db: AppContext['db'], rows: Insertable<Database['users']>[]) {
+  for (let i = 0; i < rows.length; i += 250)
+    await db
+      .insertInto('users')
+      .values(rows.slice(i, i + 250))
+      .execute();
+}
+
 describe('listUsers for one or two characters', () => {
   it('gives the same pages and counts when it walks the id order as when it sorts every match', async () => {
-    const now = nowIso();
-    const user = (fullName: string, email: string) => ({
-      email,
-      fullName,
-      type: 'client' as const,
-      status: 'enabled' as const,
-      preferredLocale: 'en' as const,
-      passwordHash: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const n = (i: number) => String(i).padStart(4, '0');
+    const user = clientUser(nowIso());
     // "wa": 1,100 names first in id order (past the cap: the walk meets them at once); "wy": the
     // e-mail alone, one in seven of the next 2,000; "zo": 1,050 names after those (past the cap, but
     // beyond the walk's bound for the first pages: every match sorted).
@@ -111,11 +121,7 @@ describe('listUsers for one or two characters', () => {
       ),
       ...Array.from({ length: 1050 }, (_, i) => user(`Zora ${n(i)}`, `zora-${n(i)}@example.com`)),
     ];
-    for (let i = 0; i < rows.length; i += 250)
-      await app.ctx.db
-        .insertInto('users')
-        .values(rows.slice(i, i + 250))
-        .execute();
+    await insertUsers(app.ctx.db, rows);
     const db = app.ctx.db;
     for (const filter of ['w', 'W', 'wa', 'wy', 'y', 'z', 'zo', 'Zo', 'q', '1']) {
       for (const offset of [0, 10, 300, 990, 1000]) {
@@ -137,18 +143,7 @@ describe('listUsers for three characters or more', () => {
   let own: TestApp;
   beforeAll(async () => {
     own = await createTestApp();
-    const now = nowIso();
-    const user = (fullName: string, email: string) => ({
-      email,
-      fullName,
-      type: 'client' as const,
-      status: 'enabled' as const,
-      preferredLocale: 'en' as const,
-      passwordHash: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const n = (i: number) => String(i).padStart(4, '0');
+    const user = clientUser(nowIso());
     // "quentin": 1,100 names and e-mails first in id order (past the cap, the walk meets them at
     // once); "ursula-": the e-mail alone of the next 2,000 (past the cap, none in a name), "qzu" the
     // e-mail alone of one in seven of them; "vera": 1,050 names after those (past the cap, beyond the
@@ -160,11 +155,7 @@ describe('listUsers for three characters or more', () => {
       ),
       ...Array.from({ length: 1050 }, (_, i) => user(`Vera ${n(i)}`, `vera-${n(i)}@example.com`)),
     ];
-    for (let i = 0; i < rows.length; i += 250)
-      await own.app.ctx.db
-        .insertInto('users')
-        .values(rows.slice(i, i + 250))
-        .execute();
+    await insertUsers(own.app.ctx.db, rows);
   });
   afterAll(async () => own?.close());
 
