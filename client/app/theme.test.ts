@@ -1,7 +1,8 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { AA_TEXT_RATIO, contrastRatio, darkenUntil } from './contrast';
-import { BRAND, cssVariablesResolver, DIMMED, ERROR_COLOR, PRIMARY_SHADE, theme } from './theme';
+import { PALETTES } from './palettes';
+import { cssVariablesResolver, DIMMED, ERROR_COLOR, PRIMARY_SHADE, theme } from './theme';
 
 const WHITE = '#ffffff';
 /** The light greys that hint text sits on: striped rows, cards, the body of a gray alert. */
@@ -22,6 +23,38 @@ describe('WCAG contrast ratio', () => {
     const teal = darkenUntil('#099268', [WHITE]);
     expect(contrastRatio(teal, WHITE)).toBeGreaterThanOrEqual(AA_TEXT_RATIO);
     expect(contrastRatio(teal, WHITE)).toBeLessThan(5);
+  });
+});
+
+/** The brand's palette as designed: every shade already reads where the portal uses it. */
+const BRAND = [
+  '#eef1ff',
+  '#dde3ff',
+  '#bcc7fd',
+  '#95a5f9',
+  '#7185f4',
+  '#5a6ef0',
+  '#4a5de6',
+  '#4356dc',
+  '#3d4fd1',
+  '#3443b6',
+];
+
+describe('the palettes written out', () => {
+  /** 4.5:1 with a margin, so that rounding in a browser or a checker never lands a shade just under. */
+  const target = AA_TEXT_RATIO + 0.1;
+
+  it('are Mantine’s and the brand’s, with the filled shade and shade 9 darkened only as far as needed', () => {
+    const expected = Object.fromEntries(
+      Object.entries({ ...DEFAULT_THEME.colors, brand: BRAND }).map(([name, tuple]) => {
+        const shades = [...tuple];
+        shades[PRIMARY_SHADE] = darkenUntil(tuple[PRIMARY_SHADE], [WHITE], target);
+        shades[9] = darkenUntil(tuple[9], [WHITE, tuple[1], tuple[2]], target);
+        return [name, shades];
+      }),
+    );
+    expect(PALETTES).toEqual(expected);
+    expect(theme.colors).toEqual(expected);
   });
 });
 

@@ -69,6 +69,14 @@ describe('the client’s translator', () => {
       }
     });
 
+    it(`writes {{count, number}} as Intl does, whole numbers under a thousand included (${locale})`, () => {
+      const t = createTranslate(locale, { n: '{{count, number}}' });
+      const intl = new Intl.NumberFormat(locale);
+      const values = [-1000, -1, -0, 0, 0.5, 1, 7, 999, 999.5, 1000, 12345, 1_000_000, -0.25];
+      for (let n = 0; n < 1100; n += 1) values.push(n);
+      for (const value of values) expect(t('n', { count: value }), String(value)).toBe(intl.format(value));
+    });
+
     it(`answers a missing key as i18next does (${locale})`, () => {
       const expected = i18nextT(locale);
       const t = createTranslate(locale, TEXTS[locale]);

@@ -34,8 +34,16 @@ function lookup(texts: unknown, path: string): unknown {
  * output for every text in both languages.
  */
 export function createTranslate(locale: string, texts: Texts): Translate {
-  const plurals = new Intl.PluralRules(locale);
-  const numbers = new Intl.NumberFormat(locale);
+  // Made on first use, not here: the first Intl.NumberFormat of a page costs tens of milliseconds
+  // (its locale data), which every page's start would otherwise spend before it paints.
+  let plurals: Intl.PluralRules | undefined;
+  let numbers: Intl.NumberFormat | undefined;
+  const formatNumber = (value: number): string =>
+    // A whole number under a thousand reads the same in every language the portal speaks, as
+    // Intl writes it (no separator, no decimals): most counts on a page, without Intl's start.
+    Number.isInteger(value) && value >= 0 && value < 1000 && !Object.is(value, -0)
+      ? String(value)
+      : (numbers ??= new Intl.NumberFormat(locale)).format(value);
   const interpolate = (text: string, values: TranslateOptions) =>
     text.replace(PLACEHOLDER, (placeholder, inner: string) => {
       const [name = '', format] = inner
@@ -45,13 +53,13 @@ export function createTranslate(locale: string, texts: Texts): Translate {
       if (!Object.hasOwn(values, name) && !name.includes('.')) return placeholder;
       const value = lookup(values, name);
       if (value === undefined && !Object.hasOwn(values, name)) return placeholder;
-      if (format === 'number') return numbers.format(value as number);
+      if (format === 'number') return formatNumber(value as number);
       return value == null ? '' : String(value as string);
     });
   return (key, options = {}) => {
     const candidates = [key];
     if (typeof options.count === 'number') {
-      candidates.unshift(`${key}_${plurals.select(options.count)}`);
+      candidates.unshift(`${key}_${(plurals ??= new Intl.PluralRules(locale)).select(options.count)}`);
       if (options.count === 0) candidates.unshift(`${key}_zero`);
     }
     for (const candidate of candidates) {
