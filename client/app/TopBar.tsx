@@ -1,6 +1,6 @@
 import { Burger, Button, Divider, type DrawerProps, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type ComponentType, lazy, Suspense, useEffect } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { Link, useLocation, useMatch } from 'react-router';
 import type { Profile } from '../../common/api/auth';
@@ -12,15 +12,16 @@ import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { StaffSearch } from './search/StaffSearch';
 import { type TopBarLinks, topBarLinks } from './navigation';
+import { whenIdle } from './lazy-code';
 import { storage } from './storage';
+import { topBarMenus } from './top-bar-menus-code';
 import { BellButton, openOnArrival, UserMenuButton } from './top-bar-buttons';
 
 // The user menu and the notification centre open over the page (Menu, Popover and floating-ui
-// under them): their code comes after the bar's, in its place a button of the same size that
-// opens the real one once it has arrived if it was pressed meanwhile (decision 091).
-const loadMenus = () => import('./TopBarMenus');
-const UserMenu = lazy(() => loadMenus().then((module) => ({ default: module.UserMenu })));
-const NotificationCentre = lazy(() => loadMenus().then((module) => ({ default: module.NotificationCentre })));
+// under them): their code comes once the page has painted (when the browser is idle after the
+// bar's first render, or when one of them is pressed), in its place a button of the same size that
+// opens the real one once it has arrived if it was pressed meanwhile (decisions 091 and 092).
+const menus = topBarMenus;
 // The burger's drawer (Mantine's Drawer, its focus trap and scroll lock) comes when first opened.
 const Drawer = lazyDialog(() => import('./nav-drawer').then((module) => module.Drawer as ComponentType<DrawerProps>));
 
@@ -136,6 +137,20 @@ export function TopBar({ profile }: { profile: Profile }) {
   const items = navItems(links, t, localize);
   const hasMenu = items.length > 0 || links.accountExecutiveEmail !== null;
 
+  // The menus' code: fetched when the browser is idle after this first render (the page's first
+  // paint), at once when a stand-in is pressed; a fetch that fails after a press goes to the error
+  // boundary, as a page's own code does.
+  const Menus = menus.useLoaded();
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  useEffect(() => {
+    if (!Menus) whenIdle(() => void menus.fetch().catch(() => {}));
+  }, [Menus]);
+  const press = (opener: 'user' | 'notifications') => {
+    openOnArrival.want(opener);
+    menus.fetch().catch((error: unknown) => setFailure({ error }));
+  };
+  if (failure) throw failure.error;
+
   // Following a link of the drawer, or widening the window past the compact width, closes it.
   const closeDrawer = drawer.close;
   useEffect(() => closeDrawer(), [pathname, compact, closeDrawer]);
@@ -165,14 +180,12 @@ export function TopBar({ profile }: { profile: Profile }) {
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
         {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
         {links.search && <StaffSearch compact={compact} />}
-        <Suspense fallback={<BellButton onClick={() => openOnArrival.want('notifications')} />}>
-          <NotificationCentre />
-        </Suspense>
-        <Suspense
-          fallback={<UserMenuButton email={profile.email} compact={phone} onClick={() => openOnArrival.want('user')} />}
-        >
-          <UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
-        </Suspense>
+        {Menus ? <Menus.NotificationCentre /> : <BellButton onClick={() => press('notifications')} />}
+        {Menus ? (
+          <Menus.UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
+        ) : (
+          <UserMenuButton email={profile.email} compact={phone} onClick={() => press('user')} />
+        )}
       </Group>
       {compact && hasMenu && (
         <Drawer

@@ -44,7 +44,9 @@ if (typeof window !== 'undefined') {
   const { preloadDialogs } = await import('../components/lazy-dialog');
   // the tooltips' code too, which comes once the page has painted (components/Tooltip.tsx)
   const { preloadTooltip } = await import('../components/Tooltip');
-  beforeEach(() => Promise.all([preloadDialogs(), preloadTooltip()]));
+  // and the top bar's menus, which come once the page has painted (app/TopBar.tsx)
+  const { topBarMenus } = await import('../app/top-bar-menus-code');
+  beforeEach(() => Promise.all([preloadDialogs(), preloadTooltip(), topBarMenus.fetch()]));
   afterEach(() => {
     cleanup();
     toastHistory.clear();
