@@ -73,12 +73,19 @@ function useMarkRead() {
  * The popover keeps the focus while open (Escape or its close button give it back to the bell). It
  * opens on "Mark all read" when something is unread, else on its close button, which it always holds.
  */
-/** `defaultOpened`: its bell was pressed while this code was on its way (TopBar.tsx). */
+/**
+ * `defaultOpened`: its bell was pressed while this code was on its way (TopBar.tsx). It then mounts
+ * closed and opens just after, once the bell it replaced has handed it the focus, so that closing it
+ * gives the focus back to the bell, as for a centre opened by a press.
+ */
 export function NotificationCentre({ defaultOpened = false }: { defaultOpened?: boolean } = {}) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n.language);
   const queryClient = useQueryClient();
-  const [opened, setOpened] = useState(defaultOpened);
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    if (defaultOpened) setOpened(true);
+  }, [defaultOpened]);
   const notifications = useInfiniteQuery(notificationsQuery());
   const items = loadedNotifications(notifications.data);
   const count = unreadOf(notifications.data);

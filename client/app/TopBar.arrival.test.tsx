@@ -34,11 +34,26 @@ describe('TopBar menus before their code has come', () => {
   it('opens the user menu as its code arrives when its stand-in was pressed meanwhile', async () => {
     const menus = await withHeldMenus();
     const button = screen.getByTestId('user-menu');
+    button.focus();
     fireEvent.click(button);
     expect(screen.queryByTestId('menu-settings')).toBeNull();
     await menus.arrive();
     expect(await screen.findByTestId('menu-settings')).toBeTruthy();
     expect(screen.getByTestId('menu-logout')).toBeTruthy();
+    // closed, it gives the focus back to its own button, which took it from the stand-in
+    fireEvent.keyDown(screen.getByTestId('menu-settings'), { key: 'Escape' });
+    await waitFor(() => expect(screen.getByTestId('user-menu').getAttribute('aria-expanded')).toBe('false'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('user-menu')));
+  });
+
+  it('hands the focus from a stand-in to the button that replaces it', async () => {
+    const menus = await withHeldMenus();
+    const standIn = screen.getByTestId('user-menu');
+    standIn.focus();
+    await menus.arrive();
+    await waitFor(() => expect(screen.getByTestId('user-menu').getAttribute('aria-haspopup')).toBe('menu'));
+    expect(screen.getByTestId('user-menu')).not.toBe(standIn);
+    expect(document.activeElement).toBe(screen.getByTestId('user-menu'));
   });
 
   it('keeps the stand-ins, the same buttons, until the code has come, without opening anything', async () => {

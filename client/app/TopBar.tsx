@@ -1,6 +1,6 @@
 import { Burger, Button, Divider, type DrawerProps, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, type FocusEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { Link, useLocation, useMatch } from 'react-router';
 import type { Profile } from '../../common/api/auth';
@@ -12,15 +12,15 @@ import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { StaffSearch } from './search/StaffSearch';
 import { type TopBarLinks, topBarLinks } from './navigation';
-import { whenIdle } from './lazy-code';
 import { storage } from './storage';
 import { topBarMenus } from './top-bar-menus-code';
 import { BellButton, openOnArrival, UserMenuButton } from './top-bar-buttons';
 
 // The user menu and the notification centre open over the page (Menu, Popover and floating-ui
-// under them): their code comes once the page has painted (when the browser is idle after the
-// bar's first render, or when one of them is pressed), in its place a button of the same size that
-// opens the real one once it has arrived if it was pressed meanwhile (decisions 091 and 092).
+// under them): their code is asked for once the bar's first render has been committed (the page's
+// first paint), not during it; in its place a button of the same size, which keeps the focus when the
+// real one replaces it and opens the real one as it arrives if it was pressed meanwhile (decisions
+// 091 and 092).
 const menus = topBarMenus;
 // The burger's drawer (Mantine's Drawer, its focus trap and scroll lock) comes when first opened.
 const Drawer = lazyDialog(() => import('./nav-drawer').then((module) => module.Drawer as ComponentType<DrawerProps>));
@@ -137,18 +137,29 @@ export function TopBar({ profile }: { profile: Profile }) {
   const items = navItems(links, t, localize);
   const hasMenu = items.length > 0 || links.accountExecutiveEmail !== null;
 
-  // The menus' code: fetched when the browser is idle after this first render (the page's first
-  // paint), at once when a stand-in is pressed; a fetch that fails after a press goes to the error
-  // boundary, as a page's own code does.
+  // The menus' code: asked for after this first render's commit, at once when a stand-in is pressed;
+  // a fetch that fails after a press goes to the error boundary, as a page's own code does.
   const Menus = menus.useLoaded();
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
-    if (!Menus) whenIdle(() => void menus.fetch().catch(() => {}));
+    if (!Menus) menus.fetch().catch(() => {});
   }, [Menus]);
   const press = (opener: 'user' | 'notifications') => {
     openOnArrival.want(opener);
     menus.fetch().catch((error: unknown) => setFailure({ error }));
   };
+  // A stand-in that has the focus as the real button replaces it hands the focus on.
+  const focusedStandIn = useRef<string | null>(null);
+  const standInFocus = {
+    onFocus: (event: FocusEvent<HTMLElement>) => (focusedStandIn.current = event.currentTarget.dataset.testid ?? null),
+    onBlur: () => (focusedStandIn.current = null),
+  };
+  useLayoutEffect(() => {
+    const testId = focusedStandIn.current;
+    if (!Menus || !testId) return;
+    focusedStandIn.current = null;
+    document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
+  }, [Menus]);
   if (failure) throw failure.error;
 
   // Following a link of the drawer, or widening the window past the compact width, closes it.
@@ -180,11 +191,11 @@ export function TopBar({ profile }: { profile: Profile }) {
       <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
         {!compact && links.accountExecutiveEmail && <AccountExecutiveContact email={links.accountExecutiveEmail} />}
         {links.search && <StaffSearch compact={compact} />}
-        {Menus ? <Menus.NotificationCentre /> : <BellButton onClick={() => press('notifications')} />}
+        {Menus ? <Menus.NotificationCentre /> : <BellButton onClick={() => press('notifications')} {...standInFocus} />}
         {Menus ? (
           <Menus.UserMenu profile={profile} myProjects={links.myProjects} webhooks={links.webhooks} compact={phone} />
         ) : (
-          <UserMenuButton email={profile.email} compact={phone} onClick={() => press('user')} />
+          <UserMenuButton email={profile.email} compact={phone} onClick={() => press('user')} {...standInFocus} />
         )}
       </Group>
       {compact && hasMenu && (

@@ -28,9 +28,15 @@ export function UserMenu({
 }) {
   const { t } = useTranslation();
   const localize = useLocalize();
-  // its button pressed while this code was on its way
+  // its button pressed while this code was on its way: mounted closed, opened just after, once the
+  // stand-in it replaced has handed the focus to its button (TopBar.tsx), so that closing it gives
+  // the focus back there, as for a menu opened by a press
   const [pressed] = useState(() => openOnArrival.has('user'));
-  useEffect(() => openOnArrival.done('user'), []);
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    openOnArrival.done('user');
+    if (pressed) setOpened(true);
+  }, [pressed]);
   const pages: MenuLink[] = [
     { path: '/select-account', label: t('nav.myProjects'), testId: 'menu-my-projects', shown: myProjects },
     { path: '/settings', label: t('nav.settings'), testId: 'menu-settings' },
@@ -45,7 +51,7 @@ export function UserMenu({
   return (
     // In the header rather than at the end of the body: the menu belongs to the banner landmark, as
     // every content of the page belongs to one (axe's `region`).
-    <Menu position="bottom-end" shadow="md" width={220} withinPortal={false} defaultOpened={pressed}>
+    <Menu position="bottom-end" shadow="md" width={220} withinPortal={false} opened={opened} onChange={setOpened}>
       <Menu.Target>
         <UserMenuButton email={profile.email} compact={compact} />
       </Menu.Target>

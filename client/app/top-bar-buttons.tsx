@@ -42,14 +42,14 @@ export function UserMenuButton({ email, compact, ...props }: { email: string; co
 }
 
 /** The notification centre's bell as it paints before the centre's code has come: same size, no count yet. */
-export function BellButton({ onClick }: { onClick: () => void }) {
+export function BellButton(props: Pick<ButtonProps, 'onClick' | 'onFocus' | 'onBlur'>) {
   const { t } = useTranslation();
   return (
     <Indicator size={16} disabled offset={4} color="red">
       <ActionIcon
         variant="subtle"
         size="lg"
-        onClick={onClick}
+        {...props}
         aria-label={t('notificationCentre.open')}
         data-testid="notification-centre"
         data-unread={0}
