@@ -149,6 +149,9 @@ async function staffWalk(page: Page) {
   const visit = async (path: string, ready: Locator) => {
     await page.goto(path);
     await expect(ready.first()).toBeVisible();
+    // The top bar's menus come once the page has painted, their stand-ins replaced then: the walk
+    // starts on the settled page, so that the bell it opens is the one that stays.
+    await expect(page.getByTestId('user-menu')).toHaveAttribute('aria-haspopup', 'menu');
   };
   const walk = async (opener: Locator, what: string) => {
     if ((await opener.count()) === 0) {

@@ -12,13 +12,14 @@ import { BrandLink } from '../components/Logo';
 import { useLocalize } from './locale';
 import { StaffSearch } from './search/StaffSearch';
 import { type TopBarLinks, topBarLinks } from './navigation';
+import { whenIdle } from './lazy-code';
 import { storage } from './storage';
 import { topBarMenus } from './top-bar-menus-code';
 import { BellButton, openOnArrival, UserMenuButton } from './top-bar-buttons';
 
 // The user menu and the notification centre open over the page (Menu, Popover and floating-ui
-// under them): their code is asked for once the bar's first render has been committed (the page's
-// first paint), not during it; in its place a button of the same size, which keeps the focus when the
+// under them): their code is asked for once the browser is idle after the bar's first render has been
+// committed (the page's first paint), not during it; in its place a button of the same size, which keeps the focus when the
 // real one replaces it and opens the real one as it arrives if it was pressed meanwhile (decisions
 // 091 and 092).
 const menus = topBarMenus;
@@ -137,12 +138,13 @@ export function TopBar({ profile }: { profile: Profile }) {
   const items = navItems(links, t, localize);
   const hasMenu = items.length > 0 || links.accountExecutiveEmail !== null;
 
-  // The menus' code: asked for after this first render's commit, at once when a stand-in is pressed;
+  // The menus' code: asked for when the browser is idle after this first render's commit, at once
+  // when a stand-in is pressed;
   // a fetch that fails after a press goes to the error boundary, as a page's own code does.
   const Menus = menus.useLoaded();
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
-    if (!Menus) menus.fetch().catch(() => {});
+    if (!Menus) whenIdle(() => void menus.fetch().catch(() => {}));
   }, [Menus]);
   const press = (opener: 'user' | 'notifications') => {
     openOnArrival.want(opener);
