@@ -7,7 +7,7 @@ import {
   sql,
 } from 'kysely';
 import type { Locale, UserStatus, UserType } from '../../../common/roles';
-import { countCap } from '../../../common/pagination';
+import { COUNT_CAP_STEP, countCap, SEARCH_COUNT_CAP_STEP } from '../../../common/pagination';
 import { type DB, nowIso } from '../../db';
 import { emailEquals } from '../../db/email';
 import {
@@ -51,7 +51,8 @@ export async function listUsers(
   const byId = (eb: ExpressionBuilder<Database, 'users'>, text: Expression<SqlBool>) =>
     digits ? eb.or([eb('users.id', '=', Number(filter)), text]) : text;
   if (filter) query = query.where((eb) => byId(eb, textMatch(db, 'users', filter)));
-  const cap = countCap(page.offset, page.length);
+  // A filter counts in steps of 100, as the customer search does (SEARCH_COUNT_CAP_STEP, decision 096).
+  const cap = countCap(page.offset, page.length, filter ? SEARCH_COUNT_CAP_STEP : COUNT_CAP_STEP);
   const sortedPage = () =>
     query
       .select(COLUMNS)

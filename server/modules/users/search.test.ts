@@ -62,7 +62,7 @@ describe('GET /api/users filter', () => {
 });
 
 describe('GET /api/users count', () => {
-  it('counts exactly up to 1,000, then says there are more', async () => {
+  it('counts exactly up to 100 with a filter (1,000 without), then says there are more', async () => {
     const now = nowIso();
     const rows = Array.from({ length: 1002 }, (_, i) => ({
       email: `capped-${i}@example.com`,
@@ -76,9 +76,14 @@ describe('GET /api/users count', () => {
     }));
     await insertUsers(app.ctx.db, rows);
 
-    expect(await list('filter=capped%20person')).toMatchObject({ totalHits: 1000, totalHitsCapped: true });
+    expect(await list('filter=capped%20person')).toMatchObject({ totalHits: 100, totalHitsCapped: true });
     expect(await list('filter=capped%20person%2099')).toMatchObject({ totalHits: 11, totalHitsCapped: false });
-    // A page past the first thousand counts up to the next thousand, so the total is exact again.
+    expect(await list('')).toMatchObject({ totalHits: 1000, totalHitsCapped: true });
+    // A page past the first hundred counts up to the next hundred, so the total is exact again.
+    expect(await list('filter=capped%20person&pageOffset=100')).toMatchObject({
+      totalHits: 200,
+      totalHitsCapped: true,
+    });
     const beyond = await list('filter=capped%20person&pageOffset=1000');
     expect(beyond).toMatchObject({ totalHits: 1002, totalHitsCapped: false });
     expect(beyond.results).toHaveLength(2);
@@ -111,7 +116,7 @@ async function insertUsers(db: AppContext['db'], rows: Insertable<Database['user
 describe('listUsers for one or two characters', () => {
   it('gives the same pages and counts when it walks the id order as when it sorts every match', async () => {
     const user = clientUser(nowIso());
-    // "wa": 1,100 names first in id order (past the cap: the walk meets them at once); "wy": the
+    // "wa": 1,100 names first in id order (past the cap of 100: the walk meets them at once); "wy": the
     // e-mail alone, one in seven of the next 2,000; "zo": 1,050 names after those (past the cap, but
     // beyond the walk's bound for the first pages: every match sorted).
     const rows = [
@@ -131,7 +136,7 @@ describe('listUsers for one or two characters', () => {
       }
     }
     const first = await listUsers(db, { offset: 0, length: 10, filter: 'wa' });
-    expect(first).toMatchObject({ total: 1000, capped: true });
+    expect(first).toMatchObject({ total: 100, capped: true });
     expect(first.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Wanda ${n(i)}`));
     const zora = await listUsers(db, { offset: 0, length: 10, filter: 'zo' });
     expect(zora.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Zora ${n(i)}`));
@@ -145,13 +150,13 @@ describe('listUsers for three characters or more', () => {
     own = await createTestApp();
     const user = clientUser(nowIso());
     // "quentin": 1,100 names and e-mails first in id order (past the cap, the walk meets them at
-    // once); "ursula-": the e-mail alone of the next 2,000 (past the cap, none in a name), "qzu" the
-    // e-mail alone of one in seven of them; "vera": 1,050 names after those (past the cap, beyond the
+    // once); "ursula-": the e-mail alone of the next 2,000 (past the cap of 100, none in a name), "qzu"
+    // the e-mail alone of one in 25 of them (80: under it); "vera": 1,050 names after those (past the cap, beyond the
     // walk's bound for the first pages: every match sorted).
     const rows = [
       ...Array.from({ length: 1100 }, (_, i) => user(`Quentin ${n(i)}`, `quentin-${n(i)}@example.com`)),
       ...Array.from({ length: 2000 }, (_, i) =>
-        user(`Ursula ${n(i)}`, i % 7 === 0 ? `qzu-ursula-${n(i)}@example.com` : `ursula-${n(i)}@example.com`),
+        user(`Ursula ${n(i)}`, i % 25 === 0 ? `qzu-ursula-${n(i)}@example.com` : `ursula-${n(i)}@example.com`),
       ),
       ...Array.from({ length: 1050 }, (_, i) => user(`Vera ${n(i)}`, `vera-${n(i)}@example.com`)),
     ];
@@ -174,15 +179,15 @@ describe('listUsers for three characters or more', () => {
       }
     }
     const quentin = await listUsers(db, { offset: 0, length: 10, filter: 'quentin' });
-    expect(quentin).toMatchObject({ total: 1000, capped: true });
+    expect(quentin).toMatchObject({ total: 100, capped: true });
     expect(quentin.rows.map((r) => r.fullName)).toEqual(Array.from({ length: 10 }, (_, i) => `Quentin ${n4(i)}`));
     // the e-mail alone past the cap, names and e-mails both under it
     expect(await listUsers(db, { offset: 0, length: 10, filter: 'ursula-' })).toMatchObject({
-      total: 1000,
+      total: 100,
       capped: true,
     });
     expect(await listUsers(db, { offset: 0, length: 10, filter: 'qzu' })).toMatchObject({
-      total: 286,
+      total: 80,
       capped: false,
     });
     const vera = await listUsers(db, { offset: 1000, length: 10, filter: 'vera' });
